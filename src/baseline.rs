@@ -1,0 +1,166 @@
+//! The baseline a new session receives: the loaded files of a workspace,
+//! rendered under the budget, with the persisted source (SPEC 4.4).
+
+use serde::Serialize;
+
+use crate::discovery::{Candidate, Dir, Workspace};
+use crate::render::{self, Fit, Item};
+use crate::settings::Settings;
+
+pub const DEFAULT_KIND: &str = "workspace-instructions";
+
+/// A persisted change entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Change {
+    pub action: Action,
+    pub scope: String,
+    pub path: String,
+    #[serde(
+        rename = "previousPath",
+        skip_serializing_if = "Option::is_none",
+        default
+    )]
+    pub previous_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub digest: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Set,
+    Replace,
+    Remove,
+}
+
+impl Action {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Set => "set",
+            Action::Replace => "replace",
+            Action::Remove => "remove",
+        }
+    }
+}
+
+/// The persisted source object of a workspace message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Source {
+    pub kind: String,
+    pub form: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<bool>,
+    #[serde(rename = "baselineIdentity", skip_serializing_if = "Option::is_none")]
+    pub baseline_identity: Option<String>,
+    pub changes: Vec<Change>,
+}
+
+impl Source {
+    pub fn new(kind: &str, identity: Option<String>, changes: Vec<Change>) -> Self {
+        Source {
+            kind: kind.to_owned(),
+            form: "instructions",
+            baseline: identity.as_ref().map(|_| true),
+            baseline_identity: identity,
+            changes,
+        }
+    }
+}
+
+/// One loaded file of the baseline, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    pub scope: String,
+    pub path: String,
+    pub text: String,
+    pub digest: String,
+    /// Index of its directory in `Workspace::dirs`.
+    pub dir: usize,
+}
+
+/// The rendered baseline.
+#[derive(Debug, Clone)]
+pub struct Baseline {
+    pub files: Vec<File>,
+    pub fit: Fit,
+    pub identity: String,
+}
+
+impl Baseline {
+    /// `set` changes for every represented file.
+    pub fn changes(&self) -> Vec<Change> {
+        self.files
+            .iter()
+            .zip(&self.fit.represented)
+            .filter(|(_, r)| **r)
+            .map(|(f, _)| set_change(f))
+            .collect()
+    }
+
+    /// Whether the file at `index` is represented in the text.
+    pub fn represents(&self, scope: &str) -> bool {
+        self.files
+            .iter()
+            .zip(&self.fit.represented)
+            .any(|(f, r)| *r && f.scope == scope)
+    }
+}
+
+pub fn set_change(f: &File) -> Change {
+    Change {
+        action: Action::Set,
+        scope: f.scope.clone(),
+        path: f.path.clone(),
+        previous_path: None,
+        digest: Some(f.digest.clone()),
+    }
+}
+
+/// The loaded files of a workspace in baseline order.
+pub fn files(ws: &Workspace, settings: &Settings) -> Vec<File> {
+    let precedence = settings.precedence.value;
+    ws.dirs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, d)| d.loaded().map(move |c| file_of(i, d, c, precedence)))
+        .collect()
+}
+
+fn file_of(
+    dir_index: usize,
+    dir: &Dir,
+    c: &Candidate,
+    precedence: crate::settings::Precedence,
+) -> File {
+    let text = c.text().cloned().unwrap_or_else(|| crate::discovery::Text {
+        text: String::new(),
+        digest: String::new(),
+        lossy: false,
+    });
+    File {
+        scope: dir.scope_key_of(c, precedence),
+        path: c.display.clone(),
+        text: text.text,
+        digest: text.digest,
+        dir: dir_index,
+    }
+}
+
+/// Renders the baseline of a workspace with `intro` (INTRO, or REPLACE + INTRO).
+pub fn render(ws: &Workspace, settings: &Settings, intro: &str) -> Baseline {
+    let files = files(ws, settings);
+    let items: Vec<Item<'_>> = files
+        .iter()
+        .map(|f| Item {
+            path: &f.path,
+            head: render::baseline_head(&f.path),
+            content: &f.text,
+        })
+        .collect();
+    let fit = render::fit(&items, intro, render::COMPACT, settings.max_bytes.value);
+    Baseline {
+        identity: settings.identity(ws.root()),
+        files,
+        fit,
+    }
+}

@@ -1,0 +1,116 @@
+//! `agentctx diff`: what a resumed session receives.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+
+use super::Ctx;
+use crate::baseline::Source;
+use crate::cli::{ConfigArgs, Format, SessionArgs};
+use crate::output;
+use crate::reconcile::{self, Decision, Request};
+use crate::render::Truncation;
+
+/// Print the workspace message that enters a resumed session.
+///
+/// Compares the session's JSON event log with the instruction files on disk
+/// now and prints exactly what the harness would append before the first
+/// resumed request: nothing, a delta (set, replace, remove sections), a fresh
+/// baseline (the old one was shadowed by compaction) or a replacement
+/// baseline (the settings changed).
+///
+/// Example:
+///   agentctx diff --log ~/.dsh/sessions/abc.jsonl --touch src/lib.rs --exit-code
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The session's JSON event log (`-` reads stdin).
+    #[arg(long, value_name = "FILE")]
+    pub log: PathBuf,
+
+    #[command(flatten)]
+    pub session: SessionArgs,
+
+    /// Simulate a successful structured read/write/edit of PATH (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub touch: Vec<PathBuf>,
+
+    /// A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable).
+    #[arg(long, value_name = "NAME=TEXT")]
+    pub runtime: Vec<String>,
+
+    #[command(flatten)]
+    pub config: ConfigArgs,
+
+    /// The source kind to persist [default: the log's, else workspace-instructions].
+    #[arg(long, value_name = "K")]
+    pub source_kind: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Exit 1 when something would be sent.
+    #[arg(long)]
+    pub exit_code: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Json<'a> {
+    decision: Decision,
+    reason: &'a str,
+    parts: Vec<&'a str>,
+    source: Option<Source>,
+    omitted: Vec<String>,
+    truncated: Vec<Truncation>,
+    identity: &'a str,
+    visible_baseline_seq: Option<u64>,
+    identity_matches: Option<bool>,
+    identity_diff: Option<&'a str>,
+    runtime: Option<crate::runtime::Runtime>,
+}
+
+pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
+    let runtime_values = crate::runtime::parse_values(&args.runtime)?;
+    let log = super::read_log(ctx, Some(&args.log), &args.session)?.unwrap_or_default();
+    let settings = crate::env::resolve(
+        ctx.env,
+        &args.config,
+        args.session.cwd.as_deref(),
+        Some(&log),
+    )?;
+    let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
+    let outcome = reconcile::diff(&Request {
+        settings: &settings,
+        log: &log,
+        touches: &args.touch,
+        kind: &kind,
+    });
+    let runtime = crate::runtime::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
+    let mut parts = outcome.parts();
+    if let Some(rt) = &runtime {
+        parts.extend(rt.parts.iter().map(String::as_str));
+    }
+    match args.format {
+        Format::Text => output::parts(ctx.out, &parts, ctx.env.stdout_tty)?,
+        Format::Json => output::json(
+            ctx.out,
+            &Json {
+                decision: outcome.decision,
+                reason: &outcome.reason,
+                parts: outcome.parts(),
+                source: outcome.source(),
+                omitted: outcome.omitted(),
+                truncated: outcome.truncated(),
+                identity: &outcome.identity,
+                visible_baseline_seq: outcome.visible_baseline_seq,
+                identity_matches: outcome.identity_matches,
+                identity_diff: outcome.identity_diff.as_deref(),
+                runtime: runtime.clone(),
+            },
+        )?,
+    }
+    Ok(u8::from(args.exit_code && !parts.is_empty()))
+}

@@ -1,0 +1,119 @@
+//! `agentctx render`: the baseline a new session receives.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+
+use super::Ctx;
+use crate::baseline::{self, Source};
+use crate::cli::{ConfigArgs, Format, SessionArgs};
+use crate::discovery;
+use crate::output;
+use crate::render::{self, Truncation};
+
+/// Print the exact baseline message a new session in the cwd receives.
+///
+/// The text output is the message bytes as the harness sends them (a final
+/// newline is added only for a terminal). With --log, the cwd comes from the
+/// log header and the settings from the identity of its latest baseline; the
+/// log's state is not consulted (that is `diff`).
+///
+/// Example:
+///   agentctx render --cwd packages/app --format json
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+
+    /// Take the cwd and settings from this session log (`-` reads stdin).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub config: ConfigArgs,
+
+    /// The source kind to persist [default: the log's, else workspace-instructions].
+    #[arg(long, value_name = "K")]
+    pub source_kind: Option<String>,
+
+    /// Exit 1 when anything was omitted or truncated by the byte budget.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Json<'a> {
+    parts: Vec<&'a str>,
+    source: Option<Source>,
+    identity: &'a str,
+    project_root: String,
+    bytes: usize,
+    max_bytes: i64,
+    omitted: &'a [String],
+    truncated: Vec<Truncation>,
+    files: Vec<FileJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct FileJson<'a> {
+    path: &'a str,
+    scope: &'a str,
+    digest: &'a str,
+    bytes: usize,
+    represented: bool,
+}
+
+pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
+    let log = super::read_log(ctx, args.log.as_deref(), &args.session)?;
+    let settings = crate::env::resolve(
+        ctx.env,
+        &args.config,
+        args.session.cwd.as_deref(),
+        log.as_ref(),
+    )?;
+    let ws = discovery::discover(&settings, false, true);
+    let b = baseline::render(&ws, &settings, render::INTRO);
+    let kind = super::source_kind(args.source_kind.as_deref(), log.as_ref());
+    let source = b
+        .fit
+        .text
+        .as_ref()
+        .map(|_| Source::new(&kind, Some(b.identity.clone()), b.changes()));
+    let parts: Vec<&str> = b.fit.text.iter().map(String::as_str).collect();
+    match args.format {
+        Format::Text => output::parts(ctx.out, &parts, ctx.env.stdout_tty)?,
+        Format::Json => output::json(
+            ctx.out,
+            &Json {
+                parts: parts.clone(),
+                source,
+                identity: &b.identity,
+                project_root: ws.root().to_string_lossy().into_owned(),
+                bytes: b.fit.bytes(),
+                max_bytes: settings.max_bytes.value,
+                omitted: &b.fit.omitted,
+                truncated: b.fit.truncated.iter().cloned().collect(),
+                files: b
+                    .files
+                    .iter()
+                    .zip(&b.fit.represented)
+                    .map(|(f, r)| FileJson {
+                        path: &f.path,
+                        scope: &f.scope,
+                        digest: &f.digest,
+                        bytes: f.text.len(),
+                        represented: *r,
+                    })
+                    .collect(),
+            },
+        )?,
+    }
+    Ok(u8::from(args.check && b.fit.is_cut()))
+}

@@ -1,0 +1,687 @@
+//! Discovery: which instruction files a session started in a directory sees.
+//!
+//! The algorithm (SPEC 2 and 3), in three stages:
+//!
+//! 1. **Find paths.** Walk upward from the cwd testing the root markers in
+//!    order; the first directory holding one (file or directory, links
+//!    followed) is the project root, else the cwd is. The chain is every
+//!    directory from the root down to the cwd.
+//! 2. **Read them.** The user-global `<dsh home>/AGENTS.md` first, then for
+//!    each chain directory its base tier then its local tier. Each candidate
+//!    is probed with `stat` following links: a regular file is present; a
+//!    missing path or a non-file is absent (a FIFO is never opened); any other
+//!    error makes it unavailable. A present file larger than max-source-bytes
+//!    is oversized; otherwise at most max-source-bytes + 1 bytes are read,
+//!    decoded lossily, and hashed with SHA-1.
+//! 3. **Resolve scopes.** `first`: per directory and tier the first present
+//!    candidate wins, and an oversized or unreadable winner yields nothing.
+//!    `all`: every present candidate loads, then per directory a file whose
+//!    trimmed content repeats an earlier kept file is dropped. The same
+//!    absolute path never loads twice.
+//!
+//! Rendering the loaded files is `render`'s job; this module returns data.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use sha1::{Digest, Sha1};
+
+use crate::paths;
+use crate::settings::{Precedence, Settings, USER_GLOBAL_FILE};
+
+/// The scope key and display name of the user-global directory.
+pub const USER_GLOBAL: &str = "user-global";
+
+/// The result of the upward root search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootSearch {
+    /// Every directory tested, from the cwd upward.
+    pub walked: Vec<PathBuf>,
+    /// The marker that decided the root, if any.
+    pub marker: Option<MarkerHit>,
+    /// The project root.
+    pub root: PathBuf,
+}
+
+/// A root marker found on the way up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkerHit {
+    pub dir: PathBuf,
+    pub name: String,
+    pub is_dir: bool,
+}
+
+/// Finds the project root for `cwd` (SPEC 2.2).
+pub fn find_root(cwd: &Path, markers: &[String]) -> RootSearch {
+    let mut walked = Vec::new();
+    for dir in cwd.ancestors() {
+        walked.push(dir.to_path_buf());
+        for name in markers {
+            if let Ok(meta) = fs::metadata(dir.join(name)) {
+                return RootSearch {
+                    walked,
+                    marker: Some(MarkerHit {
+                        dir: dir.to_path_buf(),
+                        name: name.clone(),
+                        is_dir: meta.is_dir(),
+                    }),
+                    root: dir.to_path_buf(),
+                };
+            }
+        }
+    }
+    RootSearch {
+        walked,
+        marker: None,
+        root: cwd.to_path_buf(),
+    }
+}
+
+/// The chain root..=cwd, broadest first.
+pub fn chain(root: &Path, cwd: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = cwd
+        .ancestors()
+        .take_while(|d| d.starts_with(root))
+        .map(Path::to_path_buf)
+        .collect();
+    dirs.reverse();
+    dirs
+}
+
+/// What `stat` (following links) says of a candidate path (SPEC 2.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Probe {
+    /// A regular file of this many bytes.
+    File { size: u64 },
+    /// Nothing there (`ENOENT`, `ENOTDIR`).
+    Missing,
+    /// Something that is not a regular file: absent, never opened.
+    NotRegular(&'static str),
+    /// Any other error: skipped for this render, never a deletion.
+    Unavailable(String),
+}
+
+impl Probe {
+    pub fn is_present(&self) -> bool {
+        matches!(self, Probe::File { .. })
+    }
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, Probe::Unavailable(_))
+    }
+}
+
+/// Probes `path` with `stat`, following a final symlink.
+pub fn probe(path: &Path) -> Probe {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Probe::File { size: meta.len() },
+        Ok(meta) => Probe::NotRegular(kind_name(&meta.file_type())),
+        Err(err)
+            if matches!(
+                err.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Probe::Missing
+        }
+        Err(err) => Probe::Unavailable(os_error(&err)),
+    }
+}
+
+fn kind_name(ft: &fs::FileType) -> &'static str {
+    if ft.is_dir() {
+        "directory"
+    } else if ft.is_fifo() {
+        "FIFO"
+    } else if ft.is_socket() {
+        "socket"
+    } else if ft.is_block_device() {
+        "block device"
+    } else if ft.is_char_device() {
+        "character device"
+    } else {
+        "special file"
+    }
+}
+
+/// An OS error as one short line ("Permission denied (os error 13)").
+pub fn os_error(err: &io::Error) -> String {
+    err.to_string()
+}
+
+/// The decoded text of a loaded file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    pub text: String,
+    /// Lowercase hex SHA-1 of the text's UTF-8 bytes.
+    pub digest: String,
+    /// Whether decoding replaced invalid bytes with U+FFFD.
+    pub lossy: bool,
+}
+
+/// What reading a present candidate gave (SPEC 2.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Load {
+    Text(Text),
+    /// Larger than max-source-bytes: by stat size, or after decoding.
+    Oversized {
+        bytes: u64,
+    },
+    /// The read failed: unavailable.
+    Unreadable(String),
+}
+
+/// Reads a candidate whose probe said `size` bytes, bounded by `max_source`.
+pub fn load(path: &Path, size: u64, max_source: u64) -> Load {
+    if size > max_source {
+        return Load::Oversized { bytes: size };
+    }
+    match read_bounded(path, max_source.saturating_add(1)) {
+        Ok(bytes) => {
+            let lossy_text = String::from_utf8_lossy(&bytes);
+            let lossy = matches!(lossy_text, std::borrow::Cow::Owned(_));
+            let text = lossy_text.into_owned();
+            if text.len() as u64 > max_source {
+                return Load::Oversized {
+                    bytes: text.len() as u64,
+                };
+            }
+            let digest = sha1_hex(text.as_bytes());
+            Load::Text(Text {
+                text,
+                digest,
+                lossy,
+            })
+        }
+        Err(err) => Load::Unreadable(os_error(&err)),
+    }
+}
+
+/// Reads at most `limit` bytes. Opens non-blocking so that a path swapped for
+/// a FIFO after the probe cannot hang us, and refuses anything but a regular file.
+fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file: File = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Lowercase hex SHA-1.
+pub fn sha1_hex(bytes: &[u8]) -> String {
+    let digest = Sha1::digest(bytes);
+    let mut out = String::with_capacity(40);
+    for byte in digest.iter() {
+        out.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
+        out.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
+    }
+    out
+}
+
+/// ECMAScript `String.prototype.trim` whitespace: WhiteSpace plus
+/// LineTerminator, which includes U+FEFF but not U+0085.
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0009}'
+            | '\u{000B}'
+            | '\u{000C}'
+            | '\u{0020}'
+            | '\u{00A0}'
+            | '\u{FEFF}'
+            | '\u{000A}'
+            | '\u{000D}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
+}
+
+/// `text.trim()` as ECMAScript defines it.
+pub fn js_trim(text: &str) -> &str {
+    text.trim_matches(is_js_whitespace)
+}
+
+/// Which tier of a directory a candidate belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TierKind {
+    UserGlobal,
+    Base,
+    Local,
+}
+
+/// What happened to one candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fate {
+    /// It loaded and counts toward the baseline.
+    Loaded,
+    /// Not looked at: an earlier candidate of its tier won (`first`).
+    NotProbed,
+    /// Present, but an earlier candidate of its tier won (`first`).
+    Shadowed { by: String },
+    /// Dropped: same trimmed content as an earlier file of its directory (`all`).
+    Duplicate { of: String },
+    /// The same absolute path already loaded (as the user-global file).
+    SamePath,
+    /// Absent, unavailable, oversized or unreadable: see its probe and load.
+    NotLoaded,
+}
+
+/// One candidate file name in one directory tier.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub name: String,
+    pub path: PathBuf,
+    pub display: String,
+    pub tier: TierKind,
+    pub probe: Option<Probe>,
+    pub load: Option<Load>,
+    pub fate: Fate,
+}
+
+impl Candidate {
+    /// The loaded text, when it loaded or was read.
+    pub fn text(&self) -> Option<&Text> {
+        match &self.load {
+            Some(Load::Text(t)) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// The state of one scope key now (what reconciliation compares).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScopeStatus {
+    /// Loaded from the candidate at this index of the directory's list.
+    Loaded(usize),
+    /// Present but dropped as a duplicate (`all`) of the candidate at index.
+    Duplicate(usize),
+    /// Every candidate of the scope probed absent.
+    Absent,
+    /// No candidate present and one unavailable: no transition.
+    Unavailable,
+    /// An oversized or unreadable winner, or a path already loaded: nothing
+    /// loads and no transition happens.
+    Blocked,
+}
+
+/// One scope of a directory: its key and status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    pub key: String,
+    pub tier: TierKind,
+    pub status: ScopeStatus,
+}
+
+/// One scanned directory: its candidates and scopes.
+#[derive(Debug, Clone)]
+pub struct Dir {
+    pub path: PathBuf,
+    /// `.` for the root, `a/b` below it, `user-global` for the dsh home.
+    pub display: String,
+    pub candidates: Vec<Candidate>,
+    pub scopes: Vec<Scope>,
+}
+
+impl Dir {
+    pub fn is_user_global(&self) -> bool {
+        self.display == USER_GLOBAL
+    }
+
+    /// The candidates that load, in order.
+    pub fn loaded(&self) -> impl Iterator<Item = &Candidate> {
+        self.candidates.iter().filter(|c| c.fate == Fate::Loaded)
+    }
+
+    /// The scope key a candidate belongs to under `precedence`.
+    pub fn scope_key_of(&self, candidate: &Candidate, precedence: Precedence) -> String {
+        scope_key(&self.display, candidate.tier, &candidate.name, precedence)
+    }
+}
+
+/// The scope key of a candidate (SPEC 3.2).
+pub fn scope_key(dir: &str, tier: TierKind, name: &str, precedence: Precedence) -> String {
+    match (tier, precedence) {
+        (TierKind::UserGlobal, Precedence::First) => USER_GLOBAL.to_owned(),
+        (TierKind::UserGlobal, Precedence::All) => format!("{USER_GLOBAL}\0{USER_GLOBAL_FILE}"),
+        (TierKind::Base, Precedence::First) => dir.to_owned(),
+        (TierKind::Local, Precedence::First) => format!("{dir}\0local"),
+        (_, Precedence::All) => format!("{dir}\0{name}"),
+    }
+}
+
+/// The directory part of a scope key: `user-global`, `.`, or `a/b`.
+pub fn scope_dir(key: &str) -> &str {
+    key.split('\0').next().unwrap_or(key)
+}
+
+/// Options for scanning.
+#[derive(Debug, Clone, Copy)]
+pub struct ScanOptions<'a> {
+    pub precedence: Precedence,
+    pub max_source: u64,
+    /// Probe and read every candidate, also those a `first` winner shadows
+    /// (for explain and check); render and diff stop at the winner.
+    pub probe_all: bool,
+    /// A path that already loaded and must not load again.
+    pub loaded_path: Option<&'a Path>,
+}
+
+/// Scans one directory of the chain (or a touched directory).
+pub fn scan_dir(
+    path: &Path,
+    display: &str,
+    base: &[String],
+    local: &[String],
+    opts: ScanOptions<'_>,
+) -> Dir {
+    let tiers = [(TierKind::Base, base), (TierKind::Local, local)];
+    scan(path, display, &tiers, opts)
+}
+
+/// Scans the user-global directory (the dsh home): `AGENTS.md` only.
+pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -> Dir {
+    let names = [USER_GLOBAL_FILE.to_owned()];
+    let mut dir = scan(
+        dsh_home,
+        USER_GLOBAL,
+        &[(TierKind::UserGlobal, &names)],
+        opts,
+    );
+    if let Some(c) = dir.candidates.first_mut() {
+        c.display = display.to_owned();
+    }
+    dir
+}
+
+fn scan(path: &Path, display: &str, tiers: &[(TierKind, &[String])], opts: ScanOptions<'_>) -> Dir {
+    let mut dir = Dir {
+        path: path.to_path_buf(),
+        display: display.to_owned(),
+        candidates: Vec::new(),
+        scopes: Vec::new(),
+    };
+    for &(tier, names) in tiers {
+        match opts.precedence {
+            Precedence::First => scan_tier_first(&mut dir, tier, names, opts),
+            Precedence::All => scan_tier_all(&mut dir, tier, names, opts),
+        }
+    }
+    if opts.precedence == Precedence::All {
+        drop_duplicates(&mut dir);
+    }
+    dir
+}
+
+fn new_candidate(dir: &Dir, tier: TierKind, name: &str) -> Candidate {
+    Candidate {
+        name: name.to_owned(),
+        path: dir.path.join(name),
+        display: paths::file_display(&dir.display, name),
+        tier,
+        probe: None,
+        load: None,
+        fate: Fate::NotLoaded,
+    }
+}
+
+fn scan_tier_first(dir: &mut Dir, tier: TierKind, names: &[String], opts: ScanOptions<'_>) {
+    if names.is_empty() {
+        return;
+    }
+    let key = scope_key(&dir.display, tier, "", Precedence::First);
+    let mut status = ScopeStatus::Absent;
+    let mut winner: Option<String> = None;
+    for name in names {
+        let mut cand = new_candidate(dir, tier, name);
+        if let Some(by) = &winner {
+            if !opts.probe_all {
+                cand.fate = Fate::NotProbed;
+                dir.candidates.push(cand);
+                continue;
+            }
+            let probe = probe(&cand.path);
+            if let Probe::File { size } = probe {
+                cand.load = Some(load(&cand.path, size, opts.max_source));
+                cand.fate = Fate::Shadowed { by: by.clone() };
+            }
+            cand.probe = Some(probe);
+            dir.candidates.push(cand);
+            continue;
+        }
+        let probe = probe(&cand.path);
+        match probe {
+            Probe::File { size } => {
+                winner = Some(cand.display.clone());
+                let index = dir.candidates.len();
+                if opts.loaded_path == Some(cand.path.as_path()) {
+                    cand.fate = Fate::SamePath;
+                    status = ScopeStatus::Blocked;
+                } else {
+                    let loaded = load(&cand.path, size, opts.max_source);
+                    if matches!(loaded, Load::Text(_)) {
+                        cand.fate = Fate::Loaded;
+                        status = ScopeStatus::Loaded(index);
+                    } else {
+                        status = ScopeStatus::Blocked;
+                    }
+                    cand.load = Some(loaded);
+                }
+            }
+            Probe::Unavailable(_) => status = ScopeStatus::Unavailable,
+            Probe::Missing | Probe::NotRegular(_) => {}
+        }
+        cand.probe = Some(probe);
+        dir.candidates.push(cand);
+    }
+    dir.scopes.push(Scope { key, tier, status });
+}
+
+fn scan_tier_all(dir: &mut Dir, tier: TierKind, names: &[String], opts: ScanOptions<'_>) {
+    for name in names {
+        let mut cand = new_candidate(dir, tier, name);
+        let index = dir.candidates.len();
+        let probe = probe(&cand.path);
+        let status = match probe {
+            Probe::File { size } => {
+                if opts.loaded_path == Some(cand.path.as_path()) {
+                    cand.fate = Fate::SamePath;
+                    ScopeStatus::Blocked
+                } else {
+                    let loaded = load(&cand.path, size, opts.max_source);
+                    let status = if matches!(loaded, Load::Text(_)) {
+                        cand.fate = Fate::Loaded;
+                        ScopeStatus::Loaded(index)
+                    } else {
+                        ScopeStatus::Blocked
+                    };
+                    cand.load = Some(loaded);
+                    status
+                }
+            }
+            Probe::Unavailable(_) => ScopeStatus::Unavailable,
+            Probe::Missing | Probe::NotRegular(_) => ScopeStatus::Absent,
+        };
+        cand.probe = Some(probe);
+        let key = scope_key(&dir.display, tier, name, Precedence::All);
+        dir.candidates.push(cand);
+        dir.scopes.push(Scope { key, tier, status });
+    }
+}
+
+/// `all` mode: within the directory, a loaded file whose trimmed content has
+/// the same SHA-1 as an earlier kept file is dropped.
+fn drop_duplicates(dir: &mut Dir) {
+    let mut kept: Vec<(String, usize)> = Vec::new();
+    for scope in &mut dir.scopes {
+        let ScopeStatus::Loaded(index) = scope.status else {
+            continue;
+        };
+        let Some(text) = dir.candidates[index].text() else {
+            continue;
+        };
+        let trimmed = sha1_hex(js_trim(&text.text).as_bytes());
+        if let Some((_, first)) = kept.iter().find(|(digest, _)| *digest == trimmed) {
+            let of = dir.candidates[*first].display.clone();
+            dir.candidates[index].fate = Fate::Duplicate { of };
+            scope.status = ScopeStatus::Duplicate(index);
+        } else {
+            kept.push((trimmed, index));
+        }
+    }
+}
+
+/// The directories a session in the settings' cwd loads from, scanned.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    pub search: RootSearch,
+    /// The user-global directory first, then the chain, broadest first.
+    pub dirs: Vec<Dir>,
+}
+
+impl Workspace {
+    pub fn root(&self) -> &Path {
+        &self.search.root
+    }
+
+    /// The loaded files in baseline order.
+    pub fn loaded(&self) -> impl Iterator<Item = (&Dir, &Candidate)> {
+        self.dirs
+            .iter()
+            .flat_map(|d| d.loaded().map(move |c| (d, c)))
+    }
+
+    /// Scans one more directory below the root (a touched or visible scope's
+    /// directory) with the same settings.
+    pub fn scan_extra(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
+        let display = paths::dir_display(self.root(), path);
+        scan_dir(
+            path,
+            &display,
+            &settings.candidates.value.names,
+            &settings.local_candidates.value.names,
+            self.options(settings, probe_all),
+        )
+    }
+
+    fn options<'a>(&'a self, settings: &Settings, probe_all: bool) -> ScanOptions<'a> {
+        ScanOptions {
+            precedence: settings.precedence.value,
+            max_source: max_source(settings),
+            probe_all,
+            loaded_path: self.user_global_path(),
+        }
+    }
+
+    /// The user-global file's path when it is present (it claims the path).
+    fn user_global_path(&self) -> Option<&Path> {
+        let ug = self.dirs.first().filter(|d| d.is_user_global())?;
+        let cand = ug.candidates.first()?;
+        cand.probe
+            .as_ref()
+            .filter(|p| p.is_present())
+            .map(|_| cand.path.as_path())
+    }
+}
+
+fn max_source(settings: &Settings) -> u64 {
+    u64::try_from(settings.max_source_bytes.value.max(1)).unwrap_or(1)
+}
+
+/// Discovers the workspace for the settings' cwd (stages 1 to 3).
+pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool) -> Workspace {
+    let cwd = &settings.cwd.value;
+    let search = find_root(cwd, &settings.root_markers.value);
+    let mut dirs = Vec::new();
+    let base_opts = ScanOptions {
+        precedence: settings.precedence.value,
+        max_source: max_source(settings),
+        probe_all,
+        loaded_path: None,
+    };
+    if include_user_global {
+        dirs.push(scan_user_global(
+            &settings.dsh_home.value,
+            settings.user_global_display(),
+            base_opts,
+        ));
+    }
+    let mut ws = Workspace { search, dirs };
+    let opts = ws.options(settings, probe_all);
+    let chain_dirs: Vec<Dir> = chain(ws.root(), cwd)
+        .iter()
+        .map(|path| {
+            let display = paths::dir_display(ws.root(), path);
+            scan_dir(
+                path,
+                &display,
+                &settings.candidates.value.names,
+                &settings.local_candidates.value.names,
+                opts,
+            )
+        })
+        .collect();
+    ws.dirs.extend(chain_dirs);
+    ws
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn js_trim_strips_bom_but_not_next_line() {
+        assert_eq!(js_trim("\u{feff} a \n"), "a");
+        assert_eq!(js_trim("\u{85}a"), "\u{85}a");
+    }
+
+    #[test]
+    fn sha1_is_lowercase_hex() {
+        assert_eq!(sha1_hex(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    }
+
+    #[test]
+    fn scope_keys_follow_the_table() {
+        use Precedence::*;
+        use TierKind::*;
+        assert_eq!(
+            scope_key("x", UserGlobal, "AGENTS.md", First),
+            "user-global"
+        );
+        assert_eq!(
+            scope_key("x", UserGlobal, "AGENTS.md", All),
+            "user-global\0AGENTS.md"
+        );
+        assert_eq!(scope_key(".", Base, "AGENTS.md", First), ".");
+        assert_eq!(scope_key("a/b", Local, "X", First), "a/b\0local");
+        assert_eq!(
+            scope_key("a", Local, "CLAUDE.local.md", All),
+            "a\0CLAUDE.local.md"
+        );
+        assert_eq!(scope_dir("a/b\0local"), "a/b");
+        assert_eq!(scope_dir("."), ".");
+    }
+
+    #[test]
+    fn load_decodes_lossily_and_counts_decoded_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"a\xffb").unwrap();
+        let Load::Text(text) = load(&path, 3, 5) else {
+            panic!("expected text")
+        };
+        assert_eq!(text.text, "a\u{fffd}b");
+        assert!(text.lossy);
+        // 3 bytes on disk decode to 5: oversized at a cap of 4.
+        assert_eq!(load(&path, 3, 4), Load::Oversized { bytes: 5 });
+        assert_eq!(load(&path, 30, 4), Load::Oversized { bytes: 30 });
+    }
+}

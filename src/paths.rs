@@ -1,0 +1,122 @@
+//! Lexical path handling (SPEC 2.1): absolute, normalised without touching the
+//! filesystem, and the `/`-separated display paths the harness persists.
+
+use std::path::{Component, Path, PathBuf};
+
+/// Makes `path` absolute against `base` and removes `.` and `..` lexically
+/// (no symlink resolution, as the harness does).
+pub fn normalize(base: &Path, path: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        base.join(path)
+    };
+    let mut out = PathBuf::from("/");
+    for component in joined.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir | Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(part) => out.push(part),
+        }
+    }
+    out
+}
+
+/// Expands a leading `~` or `~/` against the home directory.
+pub fn expand_tilde(raw: &str, home: Option<&Path>) -> PathBuf {
+    match (raw, home) {
+        ("~", Some(home)) => home.to_path_buf(),
+        (_, Some(home)) if raw.starts_with("~/") => home.join(&raw[2..]),
+        _ => PathBuf::from(raw),
+    }
+}
+
+/// The display path of `dir` relative to `root`: `.` for the root itself,
+/// else its components joined with `/`. Non-UTF-8 bytes become U+FFFD.
+pub fn dir_display(root: &Path, dir: &Path) -> String {
+    match dir.strip_prefix(root) {
+        Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+        Ok(rel) => join_components(rel),
+        Err(_) => dir.to_string_lossy().into_owned(),
+    }
+}
+
+/// The display path of a file named `name` in a directory displayed as `dir`.
+pub fn file_display(dir: &str, name: &str) -> String {
+    if dir == "." {
+        name.to_owned()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+fn join_components(rel: &Path) -> String {
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+/// The relative path from `cwd` up to its ancestor `root`: `""`, `".."`, `"../.."`.
+pub fn up_to(cwd: &Path, root: &Path) -> String {
+    let depth = cwd
+        .strip_prefix(root)
+        .map(|rel| rel.components().count())
+        .unwrap_or(0);
+    vec![".."; depth].join("/")
+}
+
+/// The directory a display path names, resolved against `root` (`.` is the root).
+pub fn from_display(root: &Path, display: &str) -> PathBuf {
+    if display == "." {
+        root.to_path_buf()
+    } else {
+        display
+            .split('/')
+            .fold(root.to_path_buf(), |p, part| p.join(part))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn normalize_removes_dots_lexically() {
+        let base = Path::new("/a/b");
+        assert_eq!(
+            normalize(base, Path::new("../c/./d")),
+            PathBuf::from("/a/c/d")
+        );
+        assert_eq!(
+            normalize(base, Path::new("/x/../../y")),
+            PathBuf::from("/y")
+        );
+        assert_eq!(normalize(base, Path::new(".")), PathBuf::from("/a/b"));
+    }
+
+    #[test]
+    fn tilde_expands_only_alone_or_before_a_slash() {
+        let home = Path::new("/home/u");
+        assert_eq!(expand_tilde("~", Some(home)), PathBuf::from("/home/u"));
+        assert_eq!(expand_tilde("~/x", Some(home)), PathBuf::from("/home/u/x"));
+        assert_eq!(expand_tilde("~x", Some(home)), PathBuf::from("~x"));
+        assert_eq!(expand_tilde("~/x", None), PathBuf::from("~/x"));
+    }
+
+    #[test]
+    fn display_paths_are_root_relative_with_slashes() {
+        let root = Path::new("/r");
+        assert_eq!(dir_display(root, Path::new("/r")), ".");
+        assert_eq!(dir_display(root, Path::new("/r/a/b")), "a/b");
+        assert_eq!(file_display(".", "AGENTS.md"), "AGENTS.md");
+        assert_eq!(file_display("a/b", "AGENTS.md"), "a/b/AGENTS.md");
+        assert_eq!(up_to(Path::new("/r/a/b"), root), "../..");
+        assert_eq!(up_to(root, root), "");
+        assert_eq!(from_display(root, "a/b"), PathBuf::from("/r/a/b"));
+    }
+}

@@ -1,0 +1,525 @@
+//! The exact prompt bytes (SPEC 4): constants, section shapes, escaping and
+//! the byte-budget algorithm of 4.3. Pure functions over strings.
+
+use serde::Serialize;
+
+pub const OPEN: &str = "<system-reminder>";
+pub const CLOSE: &str = "</system-reminder>";
+const ESCAPED_CLOSE: &str = "<\\/system-reminder>";
+pub const INTRO: &str = "The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.";
+pub const REPLACE: &str = "This complete workspace instruction baseline replaces all earlier workspace instruction baselines. ";
+pub const EMPTY: &str = "This complete workspace instruction baseline replaces all earlier workspace instruction baselines. No workspace instructions are currently active.";
+pub const COMPACT: &str =
+    "Workspace instructions were omitted or truncated to fit the configured byte budget.";
+
+/// The heading of a baseline section (content follows).
+pub fn baseline_head(path: &str) -> String {
+    format!("Instructions from: {path}\n\n")
+}
+
+/// The heading of a `set` section for a newly reached scope.
+pub fn set_head(path: &str, scope: &str) -> String {
+    format!(
+        "Additional instructions from: {path}\n\nThese instructions apply to work under `{scope}`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.\n\n"
+    )
+}
+
+/// The heading of a `replace` section for a file whose content changed.
+pub fn replace_head(path: &str) -> String {
+    format!(
+        "Updated instructions from: {path}\n\nThis file changed after it was loaded. Use the following content instead of the previously loaded instructions from this file.\n\n"
+    )
+}
+
+/// The heading of a `replace` section for a `first`-mode winner switch.
+pub fn switch_head(path: &str, previous: &str, scope: &str) -> String {
+    format!(
+        "Updated instructions from: {path}\n\nThe instructions previously loaded from `{previous}` no longer apply. Use the following content for `{scope}` instead.\n\n"
+    )
+}
+
+/// The whole text of a `remove` section (it has no content).
+pub fn remove_text(path: &str) -> String {
+    format!(
+        "Instructions removed: {path}\n\nThe previously loaded instructions from this file no longer apply."
+    )
+}
+
+/// Replaces every `</system-reminder>` with `<\/system-reminder>`.
+pub fn escape(text: &str) -> String {
+    text.replace(CLOSE, ESCAPED_CLOSE)
+}
+
+/// One section to render: a heading and content, with the path the budget
+/// notice names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item<'a> {
+    pub path: &'a str,
+    pub head: String,
+    pub content: &'a str,
+}
+
+/// A file the budget cut, as the notice and the JSON report it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Truncation {
+    pub path: String,
+    pub original_bytes: usize,
+    pub included_bytes: usize,
+}
+
+/// Which step of 4.3 produced the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Step {
+    /// max <= 0, or nothing to render.
+    Disabled,
+    /// Everything fit.
+    Whole,
+    /// The broadest files were omitted.
+    Suffix,
+    /// The last file was truncated under the normal intro.
+    Truncated,
+    /// The last file was truncated under the compact intro.
+    Compact,
+    /// No frame fits: a bare notice.
+    Frameless,
+}
+
+/// What the budget let through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fit {
+    /// The message text, or `None` when nothing is sent.
+    pub text: Option<String>,
+    pub omitted: Vec<String>,
+    pub truncated: Option<Truncation>,
+    /// Per item: whether it counts as represented (SPEC 4.3, last paragraph).
+    pub represented: Vec<bool>,
+    pub step: Step,
+}
+
+impl Fit {
+    fn nothing(n: usize) -> Self {
+        Fit {
+            text: None,
+            omitted: Vec::new(),
+            truncated: None,
+            represented: vec![false; n],
+            step: Step::Disabled,
+        }
+    }
+
+    pub fn is_cut(&self) -> bool {
+        !self.omitted.is_empty() || self.truncated.is_some()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.text.as_ref().map_or(0, String::len)
+    }
+}
+
+/// The budget notice (only when something was omitted or truncated).
+pub fn notice(max: i64, omitted: &[&str], truncated: Option<&Truncation>) -> String {
+    let mut parts = Vec::new();
+    if !omitted.is_empty() {
+        parts.push(format!("omitted {}", omitted.join(", ")));
+    }
+    if let Some(t) = truncated {
+        parts.push(format!(
+            "truncated {} from {} to {} bytes",
+            t.path, t.original_bytes, t.included_bytes
+        ));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!(
+        "Workspace instruction budget {max} bytes: {}",
+        parts.join("; ")
+    )
+}
+
+/// SPEC 4.2: blocks (notice, intro, sections) joined by a blank line,
+/// escaped, framed.
+pub fn build<'s>(
+    notice: &str,
+    intro: &str,
+    sections: impl IntoIterator<Item = (&'s str, &'s str)>,
+) -> String {
+    let mut body = String::new();
+    let push = |block: &str, body: &mut String| {
+        if !body.is_empty() {
+            body.push_str("\n\n");
+        }
+        body.push_str(block);
+    };
+    for block in [notice, intro] {
+        if !block.is_empty() {
+            push(block, &mut body);
+        }
+    }
+    for (head, content) in sections {
+        let mut section = String::with_capacity(head.len() + content.len());
+        section.push_str(head);
+        section.push_str(content);
+        push(&section, &mut body);
+    }
+    format!("{OPEN}\n{}\n{CLOSE}", escape(&body))
+}
+
+/// The longest prefix of `text` of at most `max` bytes ending on a char boundary.
+pub fn cut(text: &str, max: usize) -> &str {
+    if max >= text.len() {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn sections<'s>(items: &'s [Item<'_>]) -> impl Iterator<Item = (&'s str, &'s str)> {
+    items.iter().map(|i| (i.head.as_str(), i.content))
+}
+
+/// SPEC 4.3: fits `items` (broadest first) into `max` bytes with `intro`,
+/// falling back to `fallback_intro` when truncating.
+pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: i64) -> Fit {
+    let n = items.len();
+    // 1. Disabled, or nothing to say.
+    let Ok(limit) = usize::try_from(max) else {
+        return Fit::nothing(n);
+    };
+    if limit == 0 || n == 0 {
+        return Fit::nothing(n);
+    }
+    // 2. Everything fits.
+    let whole = build("", intro, sections(items));
+    if whole.len() <= limit {
+        return Fit {
+            text: Some(whole),
+            omitted: Vec::new(),
+            truncated: None,
+            represented: vec![true; n],
+            step: Step::Whole,
+        };
+    }
+    let paths: Vec<&str> = items.iter().map(|i| i.path).collect();
+    // 3. Omit the broadest files, one more each time.
+    for k in 1..n {
+        let text = build(
+            &notice(max, &paths[..k], None),
+            intro,
+            sections(&items[k..]),
+        );
+        if text.len() <= limit {
+            let mut represented = vec![false; k];
+            represented.resize(n, true);
+            return Fit {
+                text: Some(text),
+                omitted: own(&paths[..k]),
+                truncated: None,
+                represented,
+                step: Step::Suffix,
+            };
+        }
+    }
+    // 4. Only the last file, truncated by binary search, under each intro.
+    let last = &items[n - 1];
+    let omitted = &paths[..n - 1];
+    let mut represented = vec![false; n];
+    for (intro, step) in [(intro, Step::Truncated), (fallback_intro, Step::Compact)] {
+        let attempt = |len: usize| {
+            let content = cut(last.content, len);
+            let record = Truncation {
+                path: last.path.to_owned(),
+                original_bytes: last.content.len(),
+                included_bytes: content.len(),
+            };
+            let text = build(
+                &notice(max, omitted, Some(&record)),
+                intro,
+                [(last.head.as_str(), content)],
+            );
+            (text, record)
+        };
+        let (mut lo, mut hi, mut best) = (0usize, last.content.len(), 0usize);
+        while lo <= hi {
+            let mid = lo + (hi - lo) / 2;
+            if attempt(mid).0.len() <= limit {
+                best = cut(last.content, mid).len();
+                lo = mid + 1;
+            } else if mid == 0 {
+                break;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let (text, record) = attempt(best);
+        if text.len() <= limit {
+            represented[n - 1] = record.included_bytes > 0 || last.content.is_empty();
+            return Fit {
+                text: Some(text),
+                omitted: own(omitted),
+                truncated: Some(record),
+                represented,
+                step,
+            };
+        }
+    }
+    // 5. No frame fits: the notice, with the section heading if it fits.
+    let record = Truncation {
+        path: last.path.to_owned(),
+        original_bytes: last.content.len(),
+        included_bytes: 0,
+    };
+    let bare = escape(&notice(max, omitted, Some(&record)));
+    let with_head = escape(&format!(
+        "{}\n\n{}",
+        notice(max, omitted, Some(&record)),
+        last.head
+    ));
+    let text = if with_head.len() <= limit {
+        represented[n - 1] = last.content.is_empty();
+        with_head
+    } else if bare.len() <= limit {
+        bare
+    } else {
+        cut(&bare, limit).to_owned()
+    };
+    Fit {
+        text: Some(text),
+        omitted: own(omitted),
+        truncated: Some(record),
+        represented,
+        step: Step::Frameless,
+    }
+}
+
+fn own(paths: &[&str]) -> Vec<String> {
+    paths.iter().map(|p| (*p).to_owned()).collect()
+}
+
+/// The EMPTY replacement message, when it fits.
+pub fn empty_replacement(max: i64) -> Option<String> {
+    let text = format!("{OPEN}\n{EMPTY}\n{CLOSE}");
+    let limit = usize::try_from(max).ok().filter(|m| *m > 0)?;
+    (text.len() <= limit).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use proptest::prelude::*;
+
+    fn item<'a>(path: &'a str, content: &'a str) -> Item<'a> {
+        Item {
+            path,
+            head: baseline_head(path),
+            content,
+        }
+    }
+
+    fn frame(body: &str) -> String {
+        format!("<system-reminder>\n{body}\n</system-reminder>")
+    }
+
+    #[test]
+    fn constants_are_exact() {
+        assert_eq!(
+            EMPTY,
+            format!("{REPLACE}No workspace instructions are currently active.")
+        );
+        assert!(REPLACE.ends_with(". "));
+    }
+
+    #[test]
+    fn nonpositive_budget_renders_nothing() {
+        let items = [item("A", "x")];
+        assert_eq!(fit(&items, INTRO, COMPACT, 0).text, None);
+        assert_eq!(fit(&items, INTRO, COMPACT, -1).text, None);
+        assert_eq!(fit(&[], INTRO, COMPACT, 100).text, None);
+    }
+
+    #[test]
+    fn whole_text_when_everything_fits() {
+        let items = [item("A", "a\n"), item("b/A", "b")];
+        let got = fit(&items, INTRO, COMPACT, 10_000);
+        assert_eq!(
+            got.text.unwrap(),
+            frame(&format!(
+                "{INTRO}\n\nInstructions from: A\n\na\n\n\nInstructions from: b/A\n\nb"
+            ))
+        );
+        assert_eq!(got.step, Step::Whole);
+        assert_eq!(got.represented, vec![true, true]);
+    }
+
+    #[test]
+    fn suffix_omission_drops_broadest_first() {
+        let big = "x".repeat(300);
+        let items = [item("A", &big), item("B", &big), item("C", "c")];
+        let want = frame(&format!(
+            "Workspace instruction budget 700 bytes: omitted A\n\n{INTRO}\n\nInstructions from: B\n\n{big}\n\nInstructions from: C\n\nc"
+        ));
+        let got = fit(&items, INTRO, COMPACT, 700);
+        assert_eq!(got.text.as_deref(), Some(want.as_str()));
+        assert_eq!(got.omitted, vec!["A".to_owned()]);
+        assert_eq!(got.represented, vec![false, true, true]);
+        assert_eq!(got.step, Step::Suffix);
+    }
+
+    #[test]
+    fn truncation_with_normal_intro_is_the_longest_fit() {
+        let body = "y".repeat(1000);
+        let items = [item("A", "a"), item("B", &body)];
+        let got = fit(&items, INTRO, COMPACT, 500);
+        let t = got.truncated.clone().unwrap();
+        let text = got.text.clone().unwrap();
+        assert_eq!(got.step, Step::Truncated);
+        assert_eq!(
+            text,
+            frame(&format!(
+                "Workspace instruction budget 500 bytes: omitted A; truncated B from 1000 to {n} bytes\n\n{INTRO}\n\nInstructions from: B\n\n{}",
+                "y".repeat(t.included_bytes),
+                n = t.included_bytes
+            ))
+        );
+        assert!(text.len() <= 500);
+        // One more byte of content would not fit: the search found the longest cut.
+        let longer = build(
+            &notice(
+                500,
+                &["A"],
+                Some(&Truncation {
+                    included_bytes: t.included_bytes + 1,
+                    ..t.clone()
+                }),
+            ),
+            INTRO,
+            [(items[1].head.as_str(), &body[..t.included_bytes + 1])],
+        );
+        assert!(longer.len() > 500);
+        assert_eq!(got.represented, vec![false, true]);
+    }
+
+    #[test]
+    fn compact_intro_when_the_normal_one_leaves_no_room() {
+        let items = [item("A", "hello")];
+        // The frame with INTRO and notice is longer than 230 bytes; COMPACT fits.
+        let got = fit(&items, INTRO, COMPACT, 230);
+        assert_eq!(got.step, Step::Compact);
+        assert_eq!(
+            got.text.unwrap(),
+            frame(&format!(
+                "Workspace instruction budget 230 bytes: truncated A from 5 to 5 bytes\n\n{COMPACT}\n\nInstructions from: A\n\nhello"
+            ))
+        );
+        assert_eq!(got.represented, vec![true]);
+    }
+
+    #[test]
+    fn frameless_notice_with_heading_then_alone_then_cut() {
+        let items = [item("A", "hello"), item("B", "")];
+        // Notice + heading of an empty file fits: represented.
+        let notice_text =
+            "Workspace instruction budget 110 bytes: omitted A; truncated B from 0 to 0 bytes";
+        let got = fit(&items, INTRO, COMPACT, 110);
+        assert_eq!(got.step, Step::Frameless);
+        assert_eq!(
+            got.text.unwrap(),
+            format!("{notice_text}\n\nInstructions from: B\n\n")
+        );
+        assert_eq!(got.represented, vec![false, true]);
+
+        let items = [item("A", "hello")];
+        let got = fit(&items, INTRO, COMPACT, 70);
+        assert_eq!(
+            got.text.unwrap(),
+            "Workspace instruction budget 70 bytes: truncated A from 5 to 0 bytes"
+        );
+        assert_eq!(got.represented, vec![false]);
+
+        let got = fit(&items, INTRO, COMPACT, 20);
+        assert_eq!(got.text.unwrap(), "Workspace instructio");
+    }
+
+    #[test]
+    fn frameless_cut_never_splits_a_character() {
+        let items = [item("中文/A", "hello")];
+        // "Workspace instruction budget 45 bytes: truncated " is 49 bytes > 45;
+        let got = fit(&items, INTRO, COMPACT, 52);
+        let text = got.text.unwrap();
+        assert!(text.len() <= 52);
+        assert_eq!(text, "Workspace instruction budget 52 bytes: truncated 中");
+    }
+
+    #[test]
+    fn escaping_covers_content_paths_and_notice() {
+        let items = [item("x</system-reminder>/A", "a </system-reminder> b")];
+        let got = fit(&items, "", COMPACT, 10_000);
+        assert_eq!(
+            got.text.unwrap(),
+            frame("Instructions from: x<\\/system-reminder>/A\n\na <\\/system-reminder> b")
+        );
+        let zs = "z".repeat(400);
+        let items = [item("x</system-reminder>/A", "a"), item("B", &zs)];
+        let got = fit(&items, "", COMPACT, 300);
+        assert!(got.text.unwrap().starts_with(
+            "<system-reminder>\nWorkspace instruction budget 300 bytes: omitted x<\\/system-reminder>/A"
+        ));
+    }
+
+    #[test]
+    fn truncation_backs_up_to_a_char_boundary() {
+        let body = "é".repeat(200);
+        let items = [item("A", &body)];
+        let got = fit(&items, "", COMPACT, 150);
+        let t = got.truncated.unwrap();
+        assert_eq!(t.included_bytes % 2, 0);
+        assert!(got.text.unwrap().len() <= 150);
+    }
+
+    #[test]
+    fn empty_replacement_only_when_it_fits() {
+        let text = empty_replacement(1000).unwrap();
+        assert_eq!(text, frame(EMPTY));
+        assert_eq!(empty_replacement(text.len() as i64 - 1), None);
+        assert_eq!(empty_replacement(0), None);
+    }
+
+    #[test]
+    fn notice_joins_parts() {
+        let t = Truncation {
+            path: "c".into(),
+            original_bytes: 9,
+            included_bytes: 3,
+        };
+        assert_eq!(
+            notice(5, &["a", "b"], Some(&t)),
+            "Workspace instruction budget 5 bytes: omitted a, b; truncated c from 9 to 3 bytes"
+        );
+        assert_eq!(notice(5, &[], None), "");
+    }
+
+    proptest! {
+        #[test]
+        fn rendered_bytes_never_exceed_max(
+            contents in proptest::collection::vec("(?s).{0,80}|</system-reminder>", 0..5),
+            max in -5i64..700,
+        ) {
+            let paths: Vec<String> = (0..contents.len()).map(|i| format!("d{i}/é</system-reminder>")).collect();
+            let items: Vec<Item<'_>> = paths.iter().zip(&contents).map(|(p, c)| item(p, c)).collect();
+            let got = fit(&items, INTRO, COMPACT, max);
+            if let Some(text) = &got.text {
+                prop_assert!(text.len() as i64 <= max);
+                if text.starts_with(OPEN) {
+                    let inner = &text[OPEN.len()..text.len() - CLOSE.len()];
+                    prop_assert!(!inner.contains(CLOSE));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Runtime context and system-prompt stability (SPEC 8, seed 001).
+
+use anyhow::{Result, bail};
+use serde::Serialize;
+
+use crate::log::{Section, Snapshot};
+
+pub const PLUGIN: &str = "@deepseek-ai/dsh-system-prompt";
+pub const SNAPSHOT_INTRO: &str =
+    "Current runtime context. This snapshot supersedes earlier runtime-context snapshots.";
+
+/// A runtime-context snapshot diff would append.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Runtime {
+    pub parts: Vec<String>,
+    pub source: RuntimeSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuntimeSource {
+    pub kind: &'static str,
+    pub plugin: &'static str,
+    pub form: &'static str,
+    pub sections: Vec<Section>,
+}
+
+/// Parses `NAME=TEXT` values.
+pub fn parse_values(raw: &[String]) -> Result<Vec<Section>> {
+    raw.iter()
+        .map(|r| match r.split_once('=') {
+            Some((name, text)) if !name.is_empty() => Ok(Section {
+                name: name.to_owned(),
+                text: text.to_owned(),
+            }),
+            _ => bail!("--runtime {r:?}: expected NAME=TEXT"),
+        })
+        .collect()
+}
+
+/// The snapshot to append when any given section differs from the latest
+/// logged one: all sections, updated ones replaced, new ones appended.
+pub fn snapshot_update(latest: Option<&Snapshot>, values: &[Section]) -> Option<Runtime> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut sections: Vec<Section> = latest.map(|s| s.sections.clone()).unwrap_or_default();
+    let mut changed = false;
+    for v in values {
+        match sections.iter_mut().find(|s| s.name == v.name) {
+            Some(s) if s.text == v.text => {}
+            Some(s) => {
+                s.text = v.text.clone();
+                changed = true;
+            }
+            None => {
+                sections.push(v.clone());
+                changed = true;
+            }
+        }
+    }
+    if !changed {
+        return None;
+    }
+    let text = std::iter::once(SNAPSHOT_INTRO)
+        .chain(sections.iter().map(|s| s.text.as_str()))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    Some(Runtime {
+        parts: vec![text],
+        source: RuntimeSource {
+            kind: "plugin",
+            plugin: PLUGIN,
+            form: "snapshot",
+            sections,
+        },
+    })
+}

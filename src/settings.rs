@@ -1,0 +1,277 @@
+//! The resolved configuration (SPEC 1, 9): flags, environment, the log's
+//! recorded identity and defaults folded once into plain values, each with
+//! where it came from. The core reads only this, never env vars or clap.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::paths;
+
+pub const DEFAULT_MAX_BYTES: i64 = 65_536;
+pub const DEFAULT_MAX_SOURCE_BYTES: i64 = 1_048_576;
+pub const DEFAULT_CANDIDATES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+pub const DEFAULT_LOCAL_CANDIDATES: [&str; 2] = ["AGENTS.local.md", "CLAUDE.local.md"];
+pub const DEFAULT_ROOT_MARKERS: [&str; 1] = [".git"];
+pub const USER_GLOBAL_FILE: &str = "AGENTS.md";
+
+/// Where a setting's value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    Flag,
+    Env,
+    Log,
+    Default,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Origin::Flag => "flag",
+            Origin::Env => "env",
+            Origin::Log => "log",
+            Origin::Default => "default",
+        })
+    }
+}
+
+/// A value and its origin.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Setting<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+impl<T> Setting<T> {
+    pub fn new(value: T, origin: Origin) -> Self {
+        Setting { value, origin }
+    }
+}
+
+/// How candidates of one directory and tier compete (SPEC 3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Precedence {
+    /// The first present candidate of each directory and tier wins.
+    First,
+    /// Every present candidate loads; same-content siblings collapse.
+    All,
+}
+
+/// A candidate list after dropping entries that are not plain file names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NameList {
+    /// Usable names, in order.
+    pub names: Vec<String>,
+    /// Entries ignored because they are empty, `.`, `..` or hold a separator.
+    pub ignored: Vec<String>,
+}
+
+impl NameList {
+    /// Filters raw entries as SPEC 1 says.
+    pub fn filter(raw: &[String]) -> Self {
+        let (names, ignored) = raw.iter().cloned().partition(|entry| {
+            !(entry.is_empty()
+                || entry == "."
+                || entry == ".."
+                || entry.contains('/')
+                || entry.contains('\\'))
+        });
+        NameList { names, ignored }
+    }
+}
+
+/// Everything discovery and rendering need, resolved.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub cwd: Setting<PathBuf>,
+    pub home: Option<PathBuf>,
+    pub dsh_home: Setting<PathBuf>,
+    pub max_bytes: Setting<i64>,
+    pub max_source_bytes: Setting<i64>,
+    pub candidates: Setting<NameList>,
+    pub local_candidates: Setting<NameList>,
+    pub root_markers: Setting<Vec<String>>,
+    pub precedence: Setting<Precedence>,
+}
+
+impl Settings {
+    /// The user-global file's absolute path.
+    pub fn user_global_path(&self) -> PathBuf {
+        self.dsh_home.value.join(USER_GLOBAL_FILE)
+    }
+
+    /// `~/.dsh/AGENTS.md` when the dsh home is the default one, else
+    /// `$DSH_HOME/AGENTS.md` (SPEC 2.1, 9: a lexical comparison).
+    pub fn user_global_display(&self) -> &'static str {
+        if self.home.as_deref().map(default_dsh_home).as_deref() == Some(&self.dsh_home.value) {
+            "~/.dsh/AGENTS.md"
+        } else {
+            "$DSH_HOME/AGENTS.md"
+        }
+    }
+
+    /// The baseline identity (SPEC 2.5) for a session whose root is `root`.
+    pub fn identity(&self, root: &Path) -> String {
+        Identity {
+            project_root: paths::up_to(&self.cwd.value, root),
+            project_root_markers: self.root_markers.value.clone(),
+            max_bytes: self.max_bytes.value,
+            max_source_bytes: self.max_source_bytes.value,
+            instruction_file_candidates: self.candidates.value.names.clone(),
+            local_instruction_file_candidates: self.local_candidates.value.names.clone(),
+        }
+        .to_json()
+    }
+}
+
+/// The default dsh home for a home directory: `$HOME/.dsh`, normalised.
+pub fn default_dsh_home(home: &Path) -> PathBuf {
+    paths::normalize(Path::new("/"), &home.join(".dsh"))
+}
+
+/// The baseline identity record, in the harness's key order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Identity {
+    pub project_root: String,
+    pub project_root_markers: Vec<String>,
+    pub max_bytes: i64,
+    pub max_source_bytes: i64,
+    pub instruction_file_candidates: Vec<String>,
+    pub local_instruction_file_candidates: Vec<String>,
+}
+
+impl Identity {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The settings a logged identity records, each present only when well typed
+/// (SPEC 9): integers for the byte caps, string lists for the lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoggedSettings {
+    pub max_bytes: Option<i64>,
+    pub max_source_bytes: Option<i64>,
+    pub candidates: Option<Vec<String>>,
+    pub local_candidates: Option<Vec<String>>,
+    pub root_markers: Option<Vec<String>>,
+}
+
+impl LoggedSettings {
+    /// Reads what it can from a `baselineIdentity` string; anything else is `None`.
+    pub fn from_identity(identity: &str) -> Self {
+        let Ok(serde_json::Value::Object(map)) = serde_json::from_str(identity) else {
+            return LoggedSettings::default();
+        };
+        let int = |key: &str| map.get(key).and_then(serde_json::Value::as_i64);
+        let list = |key: &str| {
+            map.get(key)?
+                .as_array()?
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<Vec<_>>>()
+        };
+        LoggedSettings {
+            max_bytes: int("maxBytes"),
+            max_source_bytes: int("maxSourceBytes"),
+            candidates: list("instructionFileCandidates"),
+            local_candidates: list("localInstructionFileCandidates"),
+            root_markers: list("projectRootMarkers"),
+        }
+    }
+}
+
+/// The first key (in identity order) whose value differs between two
+/// identity strings, or `None` when they are equal or unparseable alike.
+pub fn identity_diff(old: &str, new: &str) -> Option<String> {
+    if old == new {
+        return None;
+    }
+    let parse = |s: &str| match serde_json::from_str::<serde_json::Value>(s) {
+        Ok(serde_json::Value::Object(map)) => Some(map),
+        _ => None,
+    };
+    let (Some(a), Some(b)) = (parse(old), parse(new)) else {
+        return Some("(unparseable identity)".to_owned());
+    };
+    let keys = [
+        "projectRoot",
+        "projectRootMarkers",
+        "maxBytes",
+        "maxSourceBytes",
+        "instructionFileCandidates",
+        "localInstructionFileCandidates",
+    ];
+    keys.iter()
+        .find(|k| a.get(**k) != b.get(**k))
+        .map(|k| (*k).to_owned())
+        .or_else(|| {
+            a.keys()
+                .chain(b.keys())
+                .find(|k| a.get(*k) != b.get(*k))
+                .cloned()
+        })
+        .or_else(|| Some("(key order or spacing)".to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn candidate_filter_drops_non_names_and_keeps_order() {
+        let list = NameList::filter(&strings(&["", ".", "..", "a/b", "a\\b", "X.md", "A.md"]));
+        assert_eq!(list.names, strings(&["X.md", "A.md"]));
+        assert_eq!(list.ignored, strings(&["", ".", "..", "a/b", "a\\b"]));
+    }
+
+    #[test]
+    fn identity_is_compact_json_in_harness_key_order() {
+        let id = Identity {
+            project_root: "../..".into(),
+            project_root_markers: strings(&[".git"]),
+            max_bytes: -1,
+            max_source_bytes: 10,
+            instruction_file_candidates: strings(&["AGENTS.md"]),
+            local_instruction_file_candidates: vec![],
+        };
+        assert_eq!(
+            id.to_json(),
+            r#"{"projectRoot":"../..","projectRootMarkers":[".git"],"maxBytes":-1,"maxSourceBytes":10,"instructionFileCandidates":["AGENTS.md"],"localInstructionFileCandidates":[]}"#
+        );
+    }
+
+    #[test]
+    fn logged_settings_take_only_well_typed_values() {
+        let got = LoggedSettings::from_identity(
+            r#"{"maxBytes":"9","maxSourceBytes":12,"instructionFileCandidates":["A",1],"localInstructionFileCandidates":[],"projectRootMarkers":[".hg"]}"#,
+        );
+        assert_eq!(
+            got,
+            LoggedSettings {
+                max_bytes: None,
+                max_source_bytes: Some(12),
+                candidates: None,
+                local_candidates: Some(vec![]),
+                root_markers: Some(strings(&[".hg"])),
+            }
+        );
+    }
+
+    #[test]
+    fn identity_diff_names_the_first_differing_key() {
+        let a = r#"{"projectRoot":"","maxBytes":1}"#;
+        let b = r#"{"projectRoot":"","maxBytes":2}"#;
+        assert_eq!(identity_diff(a, b), Some("maxBytes".to_owned()));
+        assert_eq!(identity_diff(a, a), None);
+    }
+}
