@@ -75,3 +75,46 @@ pub fn snapshot_update(latest: Option<&Snapshot>, values: &[Section]) -> Option<
         },
     })
 }
+
+/// What `explain --log` reports about system-prompt stability and runtime
+/// context (SPEC 8). Presentation-free: `lines()` gives neutral text lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptReport {
+    /// Warnings about process-specific values in system prompt paragraphs.
+    pub warnings: Vec<String>,
+}
+
+/// How a report line should be shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Heading,
+    Info,
+    Warning,
+}
+
+/// One line of the report's text form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub level: Level,
+    pub text: String,
+}
+
+/// Analyses the system prompt versions and runtime snapshots of a log.
+pub fn analyze(log: &crate::log::Log) -> PromptReport {
+    let _ = log;
+    PromptReport::default()
+}
+
+impl PromptReport {
+    /// The report as text lines (names and snippets not yet escaped).
+    pub fn lines(&self) -> Vec<Line> {
+        self.warnings
+            .iter()
+            .map(|w| Line {
+                level: Level::Warning,
+                text: w.clone(),
+            })
+            .collect()
+    }
+}
