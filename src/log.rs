@@ -31,7 +31,7 @@ pub const MARKERS: [&str; 8] = [
     "\\/",
 ];
 
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 1 << 18;
 
 /// How to read a log.
 #[derive(Debug, Clone, Copy, Default)]

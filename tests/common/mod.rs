@@ -1,6 +1,6 @@
 //! The one shared helper of the integration tests: fixture trees in temp
 //! dirs and the real binary with a controlled environment.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt, symlink};

@@ -1,0 +1,179 @@
+//! The fast log path (parse only lines holding a marker) must decide exactly
+//! as a full parse of every line does (issue 7): generated logs with decoys
+//! and `\u002d`-escaped spellings are read both ways and compared, in the
+//! library and through the binary's `diff --strict`.
+
+mod common;
+
+use agentctx::log::{Log, ReadOptions, read_from};
+use pretty_assertions::assert_eq;
+
+/// A small deterministic generator (no dependency for a test).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const IDENTITY: &str = r#"{\"projectRoot\":\"\",\"projectRootMarkers\":[\".git\"],\"maxBytes\":65536,\"maxSourceBytes\":1048576,\"instructionFileCandidates\":[\"AGENTS.md\",\"CLAUDE.md\"],\"localInstructionFileCandidates\":[\"AGENTS.local.md\",\"CLAUDE.local.md\"]}"#;
+
+/// One line of a synthetic log; `seq` increases.
+fn line(rng: &mut Lcg, seq: u64, cwd: &str, surface: &mut Vec<u64>) -> String {
+    let digest = format!("{:040x}", rng.next());
+    let pick = rng.below(14);
+    if matches!(pick, 0 | 1 | 4 | 6 | 7 | 8) {
+        surface.push(seq);
+    }
+    match pick {
+        0 => format!(
+            r#"{{"type":"user/message","seq":{seq},"time":0,"data":{{"content":[{{"type":"text","text":"x"}}],"source":{{"kind":"workspace-instructions","form":"instructions","baseline":true,"baselineIdentity":"{IDENTITY}","changes":[{{"action":"set","scope":".","path":"AGENTS.md","digest":"{digest}"}}]}},"role":"user","id":"m{seq}"}},"surfaceOp":"append"}}"#
+        ),
+        1 => format!(
+            r#"{{"type":"user/message","seq":{seq},"time":0,"data":{{"content":[],"source":{{"kind":"workspace\u002dinstructions","form":"instructions","changes":[{{"action":"set","scope":"pkg{seq}","path":"pkg{seq}/AGENTS.md","digest":"{digest}"}}]}},"role":"user"}},"surfaceOp":"append"}}"#
+        ),
+        2 => format!(
+            r#"{{"type":"assistant/chunk","seq":{seq},"time":0,"data":{{"delta":{{"type":"text","text":"see workspace-instructions"}}}}}}"#
+        ),
+        3 => format!(
+            r#"{{"type":"assistant/chunk","seq":{seq},"time":0,"data":{{"delta":{{"type":"text","text":"a \"user/message\" with \"surfaceOp\" \u002d decoy"}}}}}}"#
+        ),
+        4 => format!(
+            r#"{{"type":"assistant/message","seq":{seq},"time":0,"data":{{"text":"ok"}},"surfaceOp":"append"}}"#
+        ),
+        5 if surface.len() > 2 => {
+            let at = rng.below(surface.len() as u64 - 1) as usize;
+            let (start, end) = (surface[at], surface[at + 1]);
+            surface.splice(at..at + 2, [seq]);
+            format!(
+                r#"{{"type":"user/message","seq":{seq},"time":0,"data":{{"source":{{"kind":"compaction"}}}},"surfaceOp":{{"op":"replace","start":{start},"end":{end}}}}}"#
+            )
+        }
+        6 => format!(
+            r#"{{"type":"user/message","seq":{seq},"time":0,"data":{{"source":{{"kind":"agent-instructions","form":"instructions","changes":[{{"action":"remove","scope":"pkg{}","path":"p"}},{{"action":"bogus"}}]}}}},"surfaceOp":"append"}}"#,
+            seq.saturating_sub(1)
+        ),
+        7 => format!(
+            r#"{{"type":"system/message","seq":{seq},"time":0,"data":{{"content":[{{"type":"text","text":"prompt {}\n\nThe DeepSeek Harness implementation checkout is at {cwd}."}}]}},"surfaceOp":"append"}}"#,
+            rng.below(2)
+        ),
+        8 => format!(
+            r#"{{"type":"tool/result","seq":{seq},"time":0,"data":{{"text":"\u002f \/ path"}},"surfaceOp":"append"}}"#
+        ),
+        _ => format!(
+            r#"{{"type":"assistant/chunk","seq":{seq},"time":0,"data":{{"delta":{{"type":"text","text":"word {}"}}}}}}"#,
+            rng.next()
+        ),
+    }
+}
+
+fn generate(seed: u64, lines: u64, cwd: &str) -> String {
+    let mut rng = Lcg(seed);
+    let mut out =
+        format!(r#"{{"type":"session","version":0,"id":"x","createdAt":0,"cwd":"{cwd}"}}"#);
+    out.push('\n');
+    let mut surface = Vec::new();
+    for seq in 0..lines {
+        out.push_str(&line(&mut rng, seq, cwd, &mut surface));
+        out.push('\n');
+    }
+    out
+}
+
+/// Everything a decision depends on, for comparison.
+fn summary(log: &Log) -> String {
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{}",
+        log.header_cwd,
+        log.workspace,
+        log.visible_baseline,
+        log.last_change_scope,
+        log.last_kind,
+        log.latest_baseline_identity,
+        log.system,
+        log.latest_snapshot,
+        log.surface,
+        log.invalid_changes
+    )
+}
+
+fn read(text: &str, strict: bool) -> Result<Log, String> {
+    read_from(text.as_bytes(), "t".into(), ReadOptions { strict }).map_err(|e| e.message)
+}
+
+#[test]
+fn fast_path_equals_full_parse_on_generated_logs() {
+    for seed in 0..40 {
+        let text = generate(seed, 300, "/tmp/x");
+        let fast = read(&text, false);
+        let full = read(&text, true);
+        match (&fast, &full) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(summary(a), summary(b), "seed {seed}");
+                assert!(
+                    a.parsed < b.parsed,
+                    "seed {seed}: the fast path parsed every line"
+                );
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b, "seed {seed}"),
+            _ => panic!("seed {seed}: fast {fast:?} vs full {full:?}"),
+        }
+    }
+}
+
+#[test]
+fn decoys_are_parsed_and_rejected() {
+    let text = generate(7, 200, "/tmp/x");
+    let fast = read(&text, false).unwrap();
+    let decoys = text
+        .lines()
+        .filter(|l| {
+            l.contains("assistant/chunk") && (l.contains("instructions\"") || l.contains("\\u"))
+        })
+        .count() as u64;
+    assert!(decoys > 0);
+    // Every marker line was parsed (the decoys among them), yet none became an event.
+    let marker_lines = text
+        .lines()
+        .filter(|l| agentctx::log::MARKERS.iter().any(|m| l.contains(m)))
+        .count() as u64;
+    assert_eq!(fast.parsed, marker_lines);
+}
+
+#[test]
+fn binary_diff_gives_the_same_bytes_with_and_without_strict() {
+    let tree = common::Tree::new();
+    tree.dir("proj/.git")
+        .file("proj/AGENTS.md", "root rules\n")
+        .file("proj/pkg3/AGENTS.md", "pkg\n");
+    let cwd = tree.path("proj");
+    let log = tree.path("session.jsonl");
+    for seed in [1, 2, 3] {
+        std::fs::write(&log, generate(seed, 400, cwd.to_str().unwrap())).unwrap();
+        let fast = common::run(
+            tree.cmd()
+                .args(["diff", "--format", "json", "--log"])
+                .arg(&log),
+        );
+        let full = common::run(
+            tree.cmd()
+                .args(["diff", "--strict", "--format", "json", "--log"])
+                .arg(&log),
+        );
+        assert_eq!(fast, full, "seed {seed}");
+        assert_eq!(fast.2, 0, "seed {seed}: {}", fast.1);
+        let json: serde_json::Value = serde_json::from_str(&fast.0).unwrap();
+        assert_ne!(
+            json["decision"], "none",
+            "seed {seed}: the log should lead to a message"
+        );
+    }
+}
