@@ -3,6 +3,8 @@
 //! and `\u002d`-escaped spellings are read both ways and compared, in the
 //! library and through the binary's `diff --strict`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use agentctx::log::{Log, ReadOptions, read_from};

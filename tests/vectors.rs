@@ -2,6 +2,8 @@
 //! implementation of SPEC.md), run against the real binary as
 //! tests/vectors/run.py does: parts and source compared byte for byte.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::fs;
