@@ -7,17 +7,16 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::cmd;
 use crate::settings::Precedence;
 
-const EXIT_CODES: &str = "\
+/// The exit codes, shown at the end of every command's help.
+pub const EXIT_CODES: &str = "\
 Exit status:
   0  success
-  1  a finding: diff --exit-code with something to send, check errors (or
-     warnings with --deny-warnings), render --check with anything omitted or
-     truncated
-  2  bad usage or unusable input (the error names the file and line)";
+  1  a finding (render --check, diff --exit-code, check)
+  2  bad usage or unusable input";
 
 /// Show, byte for byte, the workspace instructions a dsh session receives, and why.
 #[derive(Debug, Parser)]
-#[command(name = "agentctx", version, about, long_about = None, after_long_help = EXIT_CODES, after_help = EXIT_CODES)]
+#[command(name = "agentctx", version, about, long_about = None, after_help = EXIT_CODES)]
 #[command(propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     /// When to colour human-facing output.

@@ -20,10 +20,8 @@ use crate::render::Truncation;
 /// resumed request: nothing, a delta (set, replace, remove sections), a fresh
 /// baseline (the old one was shadowed by compaction) or a replacement
 /// baseline (the settings changed).
-///
-/// Example:
-///   agentctx diff --log ~/.dsh/sessions/abc.jsonl --touch src/lib.rs --exit-code
 #[derive(Debug, Args)]
+#[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
 pub struct DiffArgs {
     /// The session's JSON event log (`-` reads stdin).
     #[arg(long, value_name = "FILE")]
@@ -55,6 +53,18 @@ pub struct DiffArgs {
     #[arg(long)]
     pub exit_code: bool,
 }
+
+const AFTER_HELP: &str = "\
+Examples:
+  agentctx diff --log session.jsonl                  # what the resumed session gets
+  agentctx diff --log session.jsonl --touch src/lib.rs
+  agentctx diff --log session.jsonl --runtime \"app:web-surface=$TEXT\"
+  agentctx diff --log - --format json < session.jsonl
+
+Exit status:
+  0  success (with --exit-code: nothing would be sent)
+  1  --exit-code and something would be sent
+  2  bad usage or unusable input (a malformed log line is named as FILE:LINE:COLUMN)";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

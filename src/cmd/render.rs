@@ -19,10 +19,8 @@ use crate::render::{self, Truncation};
 /// newline is added only for a terminal). With --log, the cwd comes from the
 /// log header and the settings from the identity of its latest baseline; the
 /// log's state is not consulted (that is `diff`).
-///
-/// Example:
-///   agentctx render --cwd packages/app --format json
 #[derive(Debug, Args)]
+#[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
 pub struct RenderArgs {
     #[command(flatten)]
     pub session: SessionArgs,
@@ -46,6 +44,18 @@ pub struct RenderArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
+
+const AFTER_HELP: &str = "\
+Examples:
+  agentctx render                          # the baseline for the current directory
+  agentctx render --cwd packages/app --format json
+  agentctx render --check --max-bytes 8192 # exit 1 when the budget cuts anything
+  agentctx render --log session.jsonl      # cwd and settings of a recorded session
+
+Exit status:
+  0  success
+  1  --check and something was omitted or truncated
+  2  bad usage or unusable input";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,0 +1,171 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'agentctx'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'agentctx' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the exact baseline message a new session in the cwd receives')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Print the workspace message that enters a resumed session')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain which instruction files a session gets, and why')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check every directory of a repository against the byte budget')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agentctx;render' {
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Take the cwd and settings from this session log (`-` reads stdin)')
+            [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
+            [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')
+            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]')
+            [CompletionResult]::new('--local-candidates', '--local-candidates', [CompletionResultType]::ParameterName, 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]')
+            [CompletionResult]::new('--root-markers', '--root-markers', [CompletionResultType]::ParameterName, 'Names whose existence marks the project root; empty means none [default: .git]')
+            [CompletionResult]::new('--precedence', '--precedence', [CompletionResultType]::ParameterName, 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]')
+            [CompletionResult]::new('--source-kind', '--source-kind', [CompletionResultType]::ParameterName, 'The source kind to persist [default: the log''s, else workspace-instructions]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Parse every log line fully instead of only the lines that can matter')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Exit 1 when anything was omitted or truncated by the byte budget')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agentctx;diff' {
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'The session''s JSON event log (`-` reads stdin)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
+            [CompletionResult]::new('--touch', '--touch', [CompletionResultType]::ParameterName, 'Simulate a successful structured read/write/edit of PATH (repeatable)')
+            [CompletionResult]::new('--runtime', '--runtime', [CompletionResultType]::ParameterName, 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)')
+            [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
+            [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')
+            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]')
+            [CompletionResult]::new('--local-candidates', '--local-candidates', [CompletionResultType]::ParameterName, 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]')
+            [CompletionResult]::new('--root-markers', '--root-markers', [CompletionResultType]::ParameterName, 'Names whose existence marks the project root; empty means none [default: .git]')
+            [CompletionResult]::new('--precedence', '--precedence', [CompletionResultType]::ParameterName, 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]')
+            [CompletionResult]::new('--source-kind', '--source-kind', [CompletionResultType]::ParameterName, 'The source kind to persist [default: the log''s, else workspace-instructions]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Parse every log line fully instead of only the lines that can matter')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit 1 when something would be sent')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agentctx;explain' {
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Also explain this session log (`-` reads stdin)')
+            [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
+            [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')
+            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]')
+            [CompletionResult]::new('--local-candidates', '--local-candidates', [CompletionResultType]::ParameterName, 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]')
+            [CompletionResult]::new('--root-markers', '--root-markers', [CompletionResultType]::ParameterName, 'Names whose existence marks the project root; empty means none [default: .git]')
+            [CompletionResult]::new('--precedence', '--precedence', [CompletionResultType]::ParameterName, 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Parse every log line fully instead of only the lines that can matter')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Print the parts diff would send in full instead of abbreviated')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agentctx;check' {
+            [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
+            [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')
+            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]')
+            [CompletionResult]::new('--local-candidates', '--local-candidates', [CompletionResultType]::ParameterName, 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]')
+            [CompletionResult]::new('--root-markers', '--root-markers', [CompletionResultType]::ParameterName, 'Names whose existence marks the project root; empty means none [default: .git]')
+            [CompletionResult]::new('--precedence', '--precedence', [CompletionResultType]::ParameterName, 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip directories with this name (repeatable)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Exit 1 on warnings too')
+            [CompletionResult]::new('--include-user-global', '--include-user-global', [CompletionResultType]::ParameterName, 'Include the user-global AGENTS.md in every baseline')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agentctx;completions' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agentctx;help' {
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the exact baseline message a new session in the cwd receives')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Print the workspace message that enters a resumed session')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain which instruction files a session gets, and why')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check every directory of a repository against the byte budget')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agentctx;help;render' {
+            break
+        }
+        'agentctx;help;diff' {
+            break
+        }
+        'agentctx;help;explain' {
+            break
+        }
+        'agentctx;help;check' {
+            break
+        }
+        'agentctx;help;completions' {
+            break
+        }
+        'agentctx;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,153 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[agentctx] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'agentctx'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'agentctx'= {
+            cand --color 'When to colour human-facing output'
+            cand -q 'Print no warnings on stderr'
+            cand --quiet 'Print no warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand render 'Print the exact baseline message a new session in the cwd receives'
+            cand diff 'Print the workspace message that enters a resumed session'
+            cand explain 'Explain which instruction files a session gets, and why'
+            cand check 'Check every directory of a repository against the byte budget'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agentctx;render'= {
+            cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
+            cand --log 'Take the cwd and settings from this session log (`-` reads stdin)'
+            cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
+            cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
+            cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'
+            cand --candidates 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]'
+            cand --local-candidates 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]'
+            cand --root-markers 'Names whose existence marks the project root; empty means none [default: .git]'
+            cand --precedence 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]'
+            cand --source-kind 'The source kind to persist [default: the log''s, else workspace-instructions]'
+            cand --format 'Output format'
+            cand --color 'When to colour human-facing output'
+            cand --strict 'Parse every log line fully instead of only the lines that can matter'
+            cand --check 'Exit 1 when anything was omitted or truncated by the byte budget'
+            cand -q 'Print no warnings on stderr'
+            cand --quiet 'Print no warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agentctx;diff'= {
+            cand --log 'The session''s JSON event log (`-` reads stdin)'
+            cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
+            cand --touch 'Simulate a successful structured read/write/edit of PATH (repeatable)'
+            cand --runtime 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)'
+            cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
+            cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
+            cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'
+            cand --candidates 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]'
+            cand --local-candidates 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]'
+            cand --root-markers 'Names whose existence marks the project root; empty means none [default: .git]'
+            cand --precedence 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]'
+            cand --source-kind 'The source kind to persist [default: the log''s, else workspace-instructions]'
+            cand --format 'Output format'
+            cand --color 'When to colour human-facing output'
+            cand --strict 'Parse every log line fully instead of only the lines that can matter'
+            cand --exit-code 'Exit 1 when something would be sent'
+            cand -q 'Print no warnings on stderr'
+            cand --quiet 'Print no warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agentctx;explain'= {
+            cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
+            cand --log 'Also explain this session log (`-` reads stdin)'
+            cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
+            cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
+            cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'
+            cand --candidates 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]'
+            cand --local-candidates 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]'
+            cand --root-markers 'Names whose existence marks the project root; empty means none [default: .git]'
+            cand --precedence 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]'
+            cand --format 'Output format'
+            cand --color 'When to colour human-facing output'
+            cand --strict 'Parse every log line fully instead of only the lines that can matter'
+            cand --full 'Print the parts diff would send in full instead of abbreviated'
+            cand -q 'Print no warnings on stderr'
+            cand --quiet 'Print no warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agentctx;check'= {
+            cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
+            cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
+            cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'
+            cand --candidates 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]'
+            cand --local-candidates 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]'
+            cand --root-markers 'Names whose existence marks the project root; empty means none [default: .git]'
+            cand --precedence 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]'
+            cand --exclude 'Skip directories with this name (repeatable)'
+            cand --format 'Output format'
+            cand --color 'When to colour human-facing output'
+            cand --deny-warnings 'Exit 1 on warnings too'
+            cand --include-user-global 'Include the user-global AGENTS.md in every baseline'
+            cand -q 'Print no warnings on stderr'
+            cand --quiet 'Print no warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agentctx;completions'= {
+            cand --color 'When to colour human-facing output'
+            cand -q 'Print no warnings on stderr'
+            cand --quiet 'Print no warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agentctx;help'= {
+            cand render 'Print the exact baseline message a new session in the cwd receives'
+            cand diff 'Print the workspace message that enters a resumed session'
+            cand explain 'Explain which instruction files a session gets, and why'
+            cand check 'Check every directory of a repository against the byte budget'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agentctx;help;render'= {
+        }
+        &'agentctx;help;diff'= {
+        }
+        &'agentctx;help;explain'= {
+        }
+        &'agentctx;help;check'= {
+        }
+        &'agentctx;help;completions'= {
+        }
+        &'agentctx;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

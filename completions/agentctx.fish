@@ -1,0 +1,134 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_agentctx_global_optspecs
+    string join \n color= q/quiet h/help V/version
+end
+
+function __fish_agentctx_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_agentctx_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_agentctx_using_subcommand
+    set -l cmd (__fish_agentctx_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c agentctx -n "__fish_agentctx_needs_command" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_needs_command" -s q -l quiet -d 'Print no warnings on stderr'
+complete -c agentctx -n "__fish_agentctx_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agentctx -n "__fish_agentctx_needs_command" -s V -l version -d 'Print version'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "render" -d 'Print the exact baseline message a new session in the cwd receives'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "check" -d 'Check every directory of a repository against the byte budget'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l log -d 'Take the cwd and settings from this session log (`-` reads stdin)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
+all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The source kind to persist [default: the log\'s, else workspace-instructions]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
+json\t'One JSON document with stable field names'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l check -d 'Exit 1 when anything was omitted or truncated by the byte budget'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s q -l quiet -d 'Print no warnings on stderr'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s V -l version -d 'Print version'
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l log -d 'The session\'s JSON event log (`-` reads stdin)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l touch -d 'Simulate a successful structured read/write/edit of PATH (repeatable)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l runtime -d 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
+all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The source kind to persist [default: the log\'s, else workspace-instructions]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
+json\t'One JSON document with stable field names'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l exit-code -d 'Exit 1 when something would be sent'
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s q -l quiet -d 'Print no warnings on stderr'
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log (`-` reads stdin)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
+all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
+json\t'One JSON document with stable field names'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l full -d 'Print the parts diff would send in full instead of abbreviated'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s q -l quiet -d 'Print no warnings on stderr'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s V -l version -d 'Print version'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
+all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Skip directories with this name (repeatable)' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'Grouped findings with a summary line'
+json\t'One JSON document'
+github\t'GitHub Actions workflow commands (annotations on the files)'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l deny-warnings -d 'Exit 1 on warnings too'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l include-user-global -d 'Include the user-global AGENTS.md in every baseline'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s q -l quiet -d 'Print no warnings on stderr'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s V -l version -d 'Print version'
+complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -s q -l quiet -d 'Print no warnings on stderr'
+complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "render" -d 'Print the exact baseline message a new session in the cwd receives'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "check" -d 'Check every directory of a repository against the byte budget'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
