@@ -208,8 +208,8 @@ pub struct ProcessValue {
 pub struct EarlierFormat {
     pub source: Option<String>,
     pub web: Option<String>,
-    /// The seq of the version the state was taken from (the last nonempty
-    /// system message), null when the log has none.
+    /// The seq of the prompt version the state was taken from (the version
+    /// of the last nonempty system message), null when the log has none.
     pub seq: Option<u64>,
 }
 
@@ -867,7 +867,7 @@ impl PromptReport {
         );
         let e = &self.earlier_format;
         let from = match e.seq {
-            Some(s) => format!(" (from the system message at seq {s})"),
+            Some(s) => format!(" (from the prompt at seq {s})"),
             None => String::new(),
         };
         for (name, para) in [(SOURCE_SECTION, &e.source), (WEB_SECTION, &e.web)] {
@@ -1247,13 +1247,11 @@ mod tests {
                 line(Level::Heading, "Earlier-format paragraphs (kept verbatim)"),
                 line(
                     Level::Info,
-                    &format!(
-                        "  harness:source (from the system message at seq 7): {LEGACY_SOURCE}"
-                    )
+                    &format!("  harness:source (from the prompt at seq 7): {LEGACY_SOURCE}")
                 ),
                 line(
                     Level::Info,
-                    &format!("  app:web-surface (from the system message at seq 7): {LEGACY_WEB}")
+                    &format!("  app:web-surface (from the prompt at seq 7): {LEGACY_WEB}")
                 ),
                 line(Level::Heading, "Runtime context"),
                 line(
