@@ -69,11 +69,26 @@ pub struct WorkspaceEvent {
     pub visible: bool,
 }
 
-/// One system prompt version (SPEC 8).
+/// Which kind of event carried a system prompt (SPEC 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum PromptOrigin {
+    #[serde(rename = "system/message")]
+    SystemMessage,
+    #[serde(rename = "request/header")]
+    RequestHeader,
+}
+
+/// One system prompt version (SPEC 8): a run of consecutive events that
+/// carried the same text, kept once with the seq and line of its first event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SystemVersion {
     pub seq: Option<u64>,
     pub line: u64,
+    /// The kind of the first event of the run.
+    pub origin: PromptOrigin,
+    /// Whether any `system/message` event of the run carried this text (the
+    /// earlier-format fold of seed 001 reads only system messages).
+    pub system_message: bool,
     pub text: String,
 }
 
@@ -614,14 +629,14 @@ impl Scanner {
             Some("system/message") => {
                 let data = object::<RawData<'_>>(event.data);
                 if let Some(text) = data.and_then(|d| message_text(d.content, d.text)) {
-                    self.system_version(seq, line, text);
+                    self.system_version(seq, line, PromptOrigin::SystemMessage, text);
                 }
             }
             Some("request/header") => {
                 let data = object::<RawData<'_>>(event.data);
                 let header = data.and_then(|d| object::<RawHeader<'_>>(d.header));
                 if let Some(text) = header.and_then(|h| as_str(h.system)) {
-                    self.system_version(seq, line, text.into_owned());
+                    self.system_version(seq, line, PromptOrigin::RequestHeader, text.into_owned());
                 }
             }
             _ => {}
@@ -649,11 +664,24 @@ impl Scanner {
         }
     }
 
-    fn system_version(&mut self, seq: Option<u64>, line: u64, text: String) {
-        if self.log.system.last().is_some_and(|v| v.text == text) {
+    /// Records a system prompt; an empty text is no version (a consolidated
+    /// series can log an emptied system message; the seed's fold skips it too).
+    fn system_version(&mut self, seq: Option<u64>, line: u64, origin: PromptOrigin, text: String) {
+        if text.is_empty() {
             return;
         }
-        self.log.system.push(SystemVersion { seq, line, text });
+        let system_message = origin == PromptOrigin::SystemMessage;
+        if let Some(last) = self.log.system.last_mut().filter(|v| v.text == text) {
+            last.system_message |= system_message;
+            return;
+        }
+        self.log.system.push(SystemVersion {
+            seq,
+            line,
+            origin,
+            system_message,
+            text,
+        });
     }
 
     fn user_message(

@@ -1,6 +1,7 @@
 //! The conformance vectors of tests/vectors/cases (from an independent
 //! implementation of SPEC.md), run against the real binary as
 //! tests/vectors/run.py does: parts and source compared byte for byte.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
