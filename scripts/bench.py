@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Benchmarks agentctx against the machine's floor, side by side (issue 7).
+
+    python3 scripts/bench.py [--work DIR] [--runs N] [--log-mb MB] [--dirs N] [--only NAME]
+
+Builds nothing: run `cargo build --release` first (scripts/bench.sh does).
+Generates three seeded workloads under --work (default bench-work/), then
+runs each command and its floor alternately, and prints medians and ratios:
+
+  render  agentctx render in a directory 12 levels below the root holding
+          three instruction files   vs  a trivial Rust binary (fn main(){})
+  diff    agentctx diff --log on a page-cached ~500 MB dsh-shaped log
+                                    vs  wc -l on the same file (+ peak RSS)
+  check   agentctx check on a 50,000-directory tree (depth <= 30, AGENTS.md
+          in 2%, CLAUDE.md in 0.5%) vs  find TREE -type d | wc -l
+"""
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, 'target', 'release', 'agentctx')
+
+
+def timed(argv, env=None):
+    """Wall seconds and peak RSS (KiB) of one run, output discarded."""
+    start = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, env or os.environ,
+                         file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                                       (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
+    _, status, usage = os.wait4(pid, 0)
+    elapsed = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit(f'{argv} exited {code}')
+    return elapsed, usage.ru_maxrss
+
+
+def compare(name, ours, floor, runs):
+    ours_t, floor_t, rss = [], [], []
+    timed(ours), timed(floor)  # warm the page cache and the binaries
+    for _ in range(runs):
+        t, r = timed(ours)
+        ours_t.append(t)
+        rss.append(r)
+        floor_t.append(timed(floor)[0])
+    a, b = statistics.median(ours_t), statistics.median(floor_t)
+    print(f'{name:7} agentctx {a * 1000:9.2f} ms   floor {b * 1000:9.2f} ms   '
+          f'ratio {a / b:5.2f}x   peak RSS {max(rss) / 1024:6.1f} MiB')
+    return a / b
+
+
+def make_trivial(work):
+    src = os.path.join(work, 'trivial.rs')
+    exe = os.path.join(work, 'trivial')
+    if not os.path.exists(exe):
+        with open(src, 'w') as f:
+            f.write('fn main() {}\n')
+        subprocess.run(['rustc', '-C', 'opt-level=3', '-o', exe, src], check=True)
+    return exe
+
+
+def make_deep(work):
+    root = os.path.join(work, 'deep')
+    if os.path.isdir(root):
+        return root, os.path.join(root, *[f'd{i}' for i in range(12)])
+    os.makedirs(os.path.join(root, '.git'))
+    cwd = os.path.join(root, *[f'd{i}' for i in range(12)])
+    os.makedirs(cwd)
+    with open(os.path.join(root, 'AGENTS.md'), 'w') as f:
+        f.write('# Root rules\n\nUse cargo.\n' * 20)
+    with open(os.path.join(root, 'd0', 'd1', 'd2', 'd3', 'd4', 'd5', 'CLAUDE.md'), 'w') as f:
+        f.write('# Middle rules\n' * 20)
+    with open(os.path.join(cwd, 'AGENTS.local.md'), 'w') as f:
+        f.write('# Local rules\n' * 20)
+    return root, cwd
+
+
+def make_log(work, megabytes):
+    path = os.path.join(work, f'log{megabytes}.jsonl')
+    if not os.path.exists(path):
+        proj = os.path.join(work, 'logproj')
+        os.makedirs(os.path.join(proj, '.git'), exist_ok=True)
+        with open(os.path.join(proj, 'AGENTS.md'), 'w') as f:
+            f.write('root\n')
+        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'gen-log.py'), '1',
+                        str(megabytes), path, proj], check=True)
+    return path
+
+
+def make_tree(work, count, seed=7):
+    root = os.path.join(work, f'tree{count}')
+    if os.path.isdir(root):
+        return root
+    rng = random.Random(seed)
+    os.makedirs(os.path.join(root, '.git'))
+    dirs = [(root, 0)]
+    made = 1
+    while made < count:
+        parent, depth = dirs[rng.randrange(len(dirs))] if rng.random() < 0.7 else dirs[-1]
+        if depth >= 30:
+            continue
+        path = os.path.join(parent, f'd{made}')
+        os.mkdir(path)
+        made += 1
+        dirs.append((path, depth + 1))
+        r = rng.random()
+        if r < 0.02:
+            with open(os.path.join(path, 'AGENTS.md'), 'w') as f:
+                f.write(f'rules for d{made}\n' * rng.randint(1, 40))
+        if 0.02 <= r < 0.025:
+            with open(os.path.join(path, 'CLAUDE.md'), 'w') as f:
+                f.write(f'claude rules for d{made}\n' * rng.randint(1, 40))
+        for k in range(rng.randint(0, 2)):
+            with open(os.path.join(path, f'f{k}.rs'), 'w') as f:
+                f.write('fn f() {}\n')
+    return root
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--work', default=os.path.join(ROOT, 'bench-work'))
+    ap.add_argument('--runs', type=int, default=11)
+    ap.add_argument('--log-mb', type=int, default=500)
+    ap.add_argument('--dirs', type=int, default=50000)
+    ap.add_argument('--only')
+    args = ap.parse_args()
+    if not os.path.exists(BIN):
+        sys.exit('build first: cargo build --release')
+    os.makedirs(args.work, exist_ok=True)
+    home = os.path.join(args.work, 'home')
+    os.makedirs(home, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != 'DSH_HOME'}
+    env['HOME'] = home
+    print(f'agentctx benchmark, {time.strftime("%Y-%m-%d")}, {os.cpu_count()} cores, median of {args.runs} alternating runs')
+    if args.only in (None, 'render'):
+        trivial = make_trivial(args.work)
+        _, cwd = make_deep(args.work)
+        compare('render', [BIN, 'render', '--cwd', cwd], [trivial], args.runs * 10)
+    if args.only in (None, 'diff'):
+        log = make_log(args.work, args.log_mb)
+        compare('diff', [BIN, 'diff', '--log', log], [shutil.which('wc'), '-l', log], args.runs)
+    if args.only in (None, 'check'):
+        tree = make_tree(args.work, args.dirs)
+        sh = shutil.which('sh')
+        compare('check', [BIN, 'check', tree], [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
+
+
+if __name__ == '__main__':
+    main()
