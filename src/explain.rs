@@ -707,6 +707,56 @@ mod tests {
         );
     }
 
+    fn candidate(name: &str, probe: Probe, load: Option<Load>, fate: Fate) -> Candidate {
+        Candidate {
+            name: name.to_owned(),
+            path: Path::new("/r").join(name),
+            display: name.to_owned(),
+            tier: TierKind::Base,
+            probe: Some(probe),
+            load,
+            fate,
+        }
+    }
+
+    /// A read error is `unavailable` at the `read` stage; a stat error at
+    /// the `stat` stage (root cannot provoke the first on a real file).
+    #[test]
+    fn unavailable_says_which_stage_failed() {
+        let unreadable = candidate(
+            "A.md",
+            Probe::File { size: 3 },
+            Some(Load::Unreadable("Permission denied (os error 13)".into())),
+            Fate::NotLoaded,
+        );
+        let looped = candidate(
+            "B.md",
+            Probe::Unavailable("Too many levels of symbolic links (os error 40)".into()),
+            None,
+            Fate::NotLoaded,
+        );
+        let dir = Dir {
+            path: "/r".into(),
+            display: ".".into(),
+            candidates: vec![unreadable.clone(), looped.clone()],
+            scopes: vec![],
+        };
+        assert_eq!(
+            outcome(&dir, &unreadable, 10),
+            Outcome::Unavailable {
+                error: "Permission denied (os error 13)".into(),
+                stage: Stage::Read
+            }
+        );
+        assert_eq!(
+            outcome(&dir, &looped, 10),
+            Outcome::Unavailable {
+                error: "Too many levels of symbolic links (os error 40)".into(),
+                stage: Stage::Stat
+            }
+        );
+    }
+
     #[test]
     fn a_dangling_link_is_judged_by_its_own_target() {
         let dir = tempfile::tempdir().unwrap();

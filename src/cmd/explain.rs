@@ -20,6 +20,7 @@ use crate::explain::{
     Tier,
 };
 use crate::output::{self, escape};
+use crate::render::Truncation;
 use crate::runtime::Level;
 use crate::settings::{Origin, Precedence};
 
@@ -380,34 +381,35 @@ fn root_search(w: &mut Writer, r: &Report) {
         "Root search",
         &format!("(markers: {}; from the cwd upward)", list(&rs.markers)),
     );
-    let walked: Vec<String> = rs.walked.iter().map(|p| escape(p).into_owned()).collect();
-    let col = walked.iter().map(|p| width(p)).max().unwrap_or(0);
-    for (i, dir) in walked.iter().enumerate() {
-        let hit = rs
-            .marker
-            .as_ref()
-            .filter(|_| i + 1 == walked.len())
-            .map(|m| {
-                format!(
-                    "{} {} found: project root",
-                    escape(&m.name),
-                    if m.is_dir { "directory" } else { "file" }
-                )
-            })
-            .unwrap_or_default();
+    let widths = [12];
+    let found = match &rs.marker {
+        Some(m) => cell(
+            format!(
+                "({} {} found there)",
+                escape(&m.name),
+                if m.is_dir { "directory" } else { "file" }
+            ),
+            Tone::Good,
+        ),
+        None => cell("(no marker found: root = cwd)", Tone::Warn),
+    };
+    w.row(
+        2,
+        &[
+            cell("project root", Tone::Plain),
+            cell(escape(&rs.root), Tone::Name),
+            found,
+        ],
+        &[12, width(&escape(&rs.root))],
+    );
+    for (i, dir) in rs.walked.iter().enumerate() {
         w.row(
             2,
-            &[cell(dir.clone(), Tone::Plain), cell(hit, Tone::Good)],
-            &[col],
-        );
-    }
-    if rs.marker.is_none() {
-        w.line(
-            2,
-            &[cell(
-                format!("no marker: root = cwd ({})", escape(&rs.root)),
-                Tone::Warn,
-            )],
+            &[
+                cell(if i == 0 { "walked" } else { "" }, Tone::Plain),
+                cell(escape(dir), Tone::Plain),
+            ],
+            &widths,
         );
     }
 }
@@ -445,7 +447,7 @@ fn files(w: &mut Writer, r: &Report) {
             ],
             &[],
         );
-        if !dir.candidates.is_empty()
+        if dir.candidates.len() > 1
             && dir
                 .candidates
                 .iter()
@@ -481,7 +483,15 @@ fn files(w: &mut Writer, r: &Report) {
                 }
             };
             last_tier = Some(c.tier);
-            candidate_row(w, dir, c, tier, [name_w, bytes_w], first);
+            candidate_row(
+                w,
+                dir,
+                c,
+                tier,
+                [name_w, bytes_w],
+                first,
+                r.budget.truncated.as_ref(),
+            );
         }
     }
 }
@@ -498,6 +508,7 @@ fn candidate_row(
     tier: &str,
     [name_w, bytes_w]: [usize; 2],
     first: bool,
+    truncation: Option<&Truncation>,
 ) {
     // The winner or earlier file a candidate refers to, by its name.
     let name_of = |display: &str| -> String {
@@ -517,7 +528,17 @@ fn candidate_row(
     let (label, tone, detail): (&str, Tone, String) = match &c.outcome {
         Outcome::Loaded => {
             let budget = match c.budget {
-                Some(InMessage::Truncated) => "  truncated by the budget".to_owned(),
+                Some(InMessage::Truncated) => {
+                    truncation.filter(|t| t.path == c.display).map_or_else(
+                        || "  truncated by the budget".to_owned(),
+                        |t| {
+                            format!(
+                                "  truncated by the budget to {} of {} bytes",
+                                t.included_bytes, t.original_bytes
+                            )
+                        },
+                    )
+                }
                 Some(InMessage::Omitted) => "  omitted by the budget".to_owned(),
                 Some(InMessage::NotSent) => "  not sent: max bytes <= 0".to_owned(),
                 Some(InMessage::Included) | None => String::new(),
