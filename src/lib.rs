@@ -9,6 +9,7 @@ pub mod cli;
 pub mod cmd;
 pub mod discovery;
 pub mod env;
+pub mod explain;
 pub mod log;
 pub mod output;
 pub mod paths;

@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers: a panic is the failure report
 mod common;
 
 use std::fs;

@@ -1,0 +1,783 @@
+//! The facts `agentctx explain` reports (SPEC 1, 7), gathered as plain data.
+//!
+//! `gather` runs the same stages as render and diff, but keeps every decision
+//! on the way instead of only the result:
+//!
+//! 1. **Settings**: each resolved value with its origin, and the candidate
+//!    entries that were ignored.
+//! 2. **Root search**: every directory tested and the marker that decided.
+//! 3. **Candidates**: discovery with `probe_all`, so that a `first` winner's
+//!    shadowed siblings are probed and read too; each candidate gets one
+//!    outcome, its bytes and digest when read, and its symlink target.
+//! 4. **Budget**: the fresh baseline rendered under max-bytes.
+//! 5. **Session** (with a log): the visible baseline, the visible scopes with
+//!    the seq that set them, the workspace events compaction shadowed, and the
+//!    decision `diff` would make with the parts it would send.
+//! 6. **Prompt** (with a log): the system-prompt and runtime-context report.
+//!
+//! Nothing here prints; `cmd::explain` presents the `Report` as text or JSON.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::baseline::{self, Baseline, Change, Source};
+use crate::discovery::{self, Candidate, Dir, Fate, Load, Probe, ScopeStatus, TierKind};
+use crate::log::Log;
+use crate::paths;
+use crate::reconcile::{self, Decision, Request};
+use crate::render::{self, Step, Truncation};
+use crate::runtime::{self, PromptReport};
+use crate::settings::{NameList, Origin, Precedence, Setting, Settings};
+
+/// Everything explain reports, in the order it is shown.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub settings: SettingsReport,
+    pub dsh_home: DshHome,
+    pub root_search: RootReport,
+    /// The user-global directory first, then the chain, broadest first.
+    pub directories: Vec<DirReport>,
+    pub budget: BudgetReport,
+    /// The baseline identity of a session in this cwd (SPEC 2.5).
+    pub identity: String,
+    /// The session view, with `--log`.
+    pub session: Option<SessionReport>,
+    /// System prompt stability and runtime context (SPEC 8), with `--log`.
+    pub prompt: Option<PromptReport>,
+}
+
+/// The resolved settings, each with where it came from.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsReport {
+    pub cwd: Setting<String>,
+    pub dsh_home: Setting<String>,
+    pub max_bytes: Setting<i64>,
+    pub max_source_bytes: Setting<i64>,
+    pub candidates: ListSetting,
+    pub local_candidates: ListSetting,
+    pub root_markers: Setting<Vec<String>>,
+    pub precedence: Setting<Precedence>,
+}
+
+/// A candidate list: the usable names and the ignored entries.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListSetting {
+    pub value: Vec<String>,
+    /// Entries dropped because they are empty, `.`, `..` or hold `/` or `\`.
+    pub ignored: Vec<String>,
+    pub origin: Origin,
+}
+
+impl ListSetting {
+    fn new(s: &Setting<NameList>) -> Self {
+        ListSetting {
+            value: s.value.names.clone(),
+            ignored: s.value.ignored.clone(),
+            origin: s.origin,
+        }
+    }
+}
+
+/// The dsh home and how the user-global file is named in messages.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DshHome {
+    pub path: String,
+    /// The user-global file's absolute path.
+    pub file: String,
+    /// `~/.dsh/AGENTS.md` or `$DSH_HOME/AGENTS.md` (SPEC 2.1).
+    pub display: String,
+}
+
+/// The upward root search (SPEC 2.2).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RootReport {
+    pub markers: Vec<String>,
+    /// Every directory tested, from the cwd upward.
+    pub walked: Vec<String>,
+    /// The marker that decided the root; `null`: no marker, root = cwd.
+    pub marker: Option<MarkerReport>,
+    pub root: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MarkerReport {
+    pub name: String,
+    pub dir: String,
+    pub is_dir: bool,
+}
+
+/// One scanned directory.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DirReport {
+    /// `user-global`, `.` for the root, else the root-relative path.
+    pub display: String,
+    pub path: String,
+    pub user_global: bool,
+    pub candidates: Vec<CandidateReport>,
+    /// The scope keys of this directory and their status now.
+    pub scopes: Vec<ScopeReport>,
+}
+
+/// A scope of a directory and its status now.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScopeReport {
+    pub key: String,
+    pub tier: Tier,
+    pub status: ScopeState,
+}
+
+/// The status of a scope (see `discovery::ScopeStatus`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScopeState {
+    Loaded,
+    Duplicate,
+    Absent,
+    Unavailable,
+    /// An oversized or unreadable winner, or a path already loaded: the tier
+    /// loads nothing and does not fall through to the next name.
+    Blocked,
+}
+
+/// Which tier a candidate belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tier {
+    UserGlobal,
+    Base,
+    Local,
+}
+
+impl From<TierKind> for Tier {
+    fn from(t: TierKind) -> Self {
+        match t {
+            TierKind::UserGlobal => Tier::UserGlobal,
+            TierKind::Base => Tier::Base,
+            TierKind::Local => Tier::Local,
+        }
+    }
+}
+
+/// One candidate and what happened to it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CandidateReport {
+    pub name: String,
+    pub path: String,
+    /// The path as messages show it.
+    pub display: String,
+    pub tier: Tier,
+    /// The scope key it belongs to under the precedence in use (SPEC 3.2).
+    pub scope: String,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// UTF-8 bytes of the decoded text, when it was read.
+    pub bytes: Option<usize>,
+    /// Lowercase hex SHA-1 of the decoded text, when it was read.
+    pub digest: Option<String>,
+    /// Whether decoding replaced invalid UTF-8 with U+FFFD.
+    pub invalid_utf8: bool,
+    /// The final path component is a symbolic link.
+    pub symlink: Option<Symlink>,
+    /// For a loaded file: what the byte budget did with it.
+    pub budget: Option<InMessage>,
+}
+
+/// What happened to a candidate. Serialised as `"outcome": "<kind>"` plus
+/// the variant's fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(
+    tag = "outcome",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Outcome {
+    /// It loads.
+    Loaded,
+    /// Present, but an earlier candidate of its tier won (`first`).
+    /// `contentDiffers` is `null` when either file could not be read.
+    Shadowed {
+        by: String,
+        content_differs: Option<bool>,
+    },
+    /// Same trimmed content as an earlier file of its directory (`all`).
+    Duplicate { of: String },
+    /// The same absolute path already loaded as the user-global file.
+    SamePath,
+    /// Nothing there.
+    Missing,
+    /// A directory, FIFO, socket or device: absent, never opened.
+    NotRegular { file_type: String },
+    /// Larger than max-source-bytes (by stat size, or after decoding).
+    Oversized { size: u64, max_source_bytes: u64 },
+    /// `stat` (stage `stat`) or the read (stage `read`) failed with an OS
+    /// error: skipped for this render, never taken as a deletion.
+    Unavailable { error: String, stage: Stage },
+    /// Not looked at (only when probing stopped at a winner).
+    NotProbed,
+}
+
+/// Where an unavailable candidate failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    Stat,
+    Read,
+}
+
+/// A symlinked candidate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Symlink {
+    /// The link's own text, as `readlink` gives it.
+    pub target: String,
+    /// Whether the fully resolved target lies outside the project root
+    /// (`null` for the user-global file, which has no project root).
+    pub outside_root: Option<bool>,
+}
+
+/// What the budget did with a loaded file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InMessage {
+    /// Its whole content is in the message.
+    Included,
+    /// The budget cut its content.
+    Truncated,
+    /// The budget left it out.
+    Omitted,
+    /// No message is sent at all (max-bytes <= 0).
+    NotSent,
+}
+
+/// The byte budget of the fresh baseline (SPEC 4.3).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetReport {
+    pub max_bytes: i64,
+    /// Bytes of the rendered message (0 when none).
+    pub used_bytes: usize,
+    /// used / max in percent, one decimal; `null` when max <= 0.
+    pub percent: Option<f64>,
+    /// max - used; `null` when max <= 0.
+    pub headroom_bytes: Option<i64>,
+    /// How many files load.
+    pub files: usize,
+    /// Whether a message is sent at all.
+    pub sent: bool,
+    pub step: Step,
+    pub omitted: Vec<String>,
+    pub truncated: Option<Truncation>,
+}
+
+/// The session view of a log.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionReport {
+    /// The log as named on the command line (`-` for stdin).
+    pub log: String,
+    pub header_cwd: Option<String>,
+    /// No event carries a surfaceOp: every message event is visible.
+    pub legacy: bool,
+    /// JSON records read (the header included).
+    pub records: u64,
+    pub workspace_events: usize,
+    /// Invalid change entries skipped.
+    pub invalid_changes: u64,
+    /// The kind diff would persist.
+    pub source_kind: String,
+    pub visible_baseline: Option<VisibleBaseline>,
+    /// The visible scopes, in the order they were first set.
+    pub scopes: Vec<VisibleScope>,
+    /// Workspace events compaction took off the surface.
+    pub shadowed: Vec<ShadowedEvent>,
+    pub decision: Decision,
+    pub reason: String,
+    /// The parts diff would send, in order.
+    pub parts: Vec<PartReport>,
+    /// The persisted source diff would write; `null` when nothing is sent.
+    pub source: Option<Source>,
+}
+
+/// The visible baseline event.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VisibleBaseline {
+    pub seq: u64,
+    pub identity: Option<String>,
+    pub identity_matches: bool,
+    /// The first key (identity order) whose value differs.
+    pub identity_diff: Option<String>,
+}
+
+/// A visible scope: its last change and the seq of the event that made it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VisibleScope {
+    pub scope: String,
+    pub action: baseline::Action,
+    pub path: String,
+    pub previous_path: Option<String>,
+    pub digest: Option<String>,
+    pub seq: u64,
+}
+
+/// A workspace event that compaction shadowed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShadowedEvent {
+    pub seq: u64,
+    pub baseline: bool,
+    pub identity: Option<String>,
+    pub changes: Vec<Change>,
+}
+
+/// One part diff would send.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartReport {
+    pub role: PartRole,
+    /// The exact text (the text view abbreviates it unless `--full`).
+    pub text: String,
+    pub bytes: usize,
+    pub changes: Vec<Change>,
+    pub omitted: Vec<String>,
+    pub truncated: Option<Truncation>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartRole {
+    /// A complete baseline (none was visible).
+    Baseline,
+    /// A replacement baseline (the identity changed).
+    Replacement,
+    /// Set, replace and remove sections.
+    Delta,
+}
+
+/// Gathers the report for the resolved settings and an optional log.
+pub fn gather(settings: &Settings, log: Option<&Log>) -> Report {
+    let ws = discovery::discover(settings, true, true);
+    let fresh = baseline::render(&ws, settings, render::INTRO);
+    let root = ws.root().to_path_buf();
+    let directories = ws
+        .dirs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| dir_report(d, i, &root, settings, &fresh))
+        .collect();
+    let session = log.map(|log| session_report(settings, log));
+    Report {
+        settings: settings_report(settings),
+        dsh_home: DshHome {
+            path: lossy(&settings.dsh_home.value),
+            file: lossy(&settings.user_global_path()),
+            display: settings.user_global_display().to_owned(),
+        },
+        root_search: RootReport {
+            markers: settings.root_markers.value.clone(),
+            walked: ws.search.walked.iter().map(|p| lossy(p)).collect(),
+            marker: ws.search.marker.as_ref().map(|m| MarkerReport {
+                name: m.name.clone(),
+                dir: lossy(&m.dir),
+                is_dir: m.is_dir,
+            }),
+            root: lossy(&root),
+        },
+        directories,
+        budget: budget_report(settings, &fresh),
+        identity: fresh.identity.clone(),
+        session,
+        prompt: log.map(runtime::analyze),
+    }
+}
+
+fn lossy(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn settings_report(s: &Settings) -> SettingsReport {
+    let path = |p: &Setting<std::path::PathBuf>| Setting::new(lossy(&p.value), p.origin);
+    SettingsReport {
+        cwd: path(&s.cwd),
+        dsh_home: path(&s.dsh_home),
+        max_bytes: s.max_bytes.clone(),
+        max_source_bytes: s.max_source_bytes.clone(),
+        candidates: ListSetting::new(&s.candidates),
+        local_candidates: ListSetting::new(&s.local_candidates),
+        root_markers: s.root_markers.clone(),
+        precedence: s.precedence.clone(),
+    }
+}
+
+fn dir_report(
+    dir: &Dir,
+    index: usize,
+    root: &Path,
+    settings: &Settings,
+    fresh: &Baseline,
+) -> DirReport {
+    let precedence = settings.precedence.value;
+    let max_source = u64::try_from(settings.max_source_bytes.value.max(1)).unwrap_or(1);
+    let user_global = dir.is_user_global();
+    let candidates = dir
+        .candidates
+        .iter()
+        .map(|c| {
+            let text = c.text();
+            CandidateReport {
+                name: c.name.clone(),
+                path: lossy(&c.path),
+                display: c.display.clone(),
+                tier: c.tier.into(),
+                scope: dir.scope_key_of(c, precedence),
+                outcome: outcome(dir, c, max_source),
+                bytes: text.map(|t| t.text.len()),
+                digest: text.map(|t| t.digest.clone()),
+                invalid_utf8: text.is_some_and(|t| t.lossy),
+                symlink: symlink(&c.path, (!user_global).then_some(root)),
+                budget: (c.fate == Fate::Loaded).then(|| in_message(fresh, index, &c.display)),
+            }
+        })
+        .collect();
+    let scopes = dir
+        .scopes
+        .iter()
+        .map(|s| ScopeReport {
+            key: s.key.clone(),
+            tier: s.tier.into(),
+            status: match s.status {
+                ScopeStatus::Loaded(_) => ScopeState::Loaded,
+                ScopeStatus::Duplicate(_) => ScopeState::Duplicate,
+                ScopeStatus::Absent => ScopeState::Absent,
+                ScopeStatus::Unavailable => ScopeState::Unavailable,
+                ScopeStatus::Blocked => ScopeState::Blocked,
+            },
+        })
+        .collect();
+    DirReport {
+        display: dir.display.clone(),
+        path: lossy(&dir.path),
+        user_global,
+        candidates,
+        scopes,
+    }
+}
+
+/// The one outcome of a candidate, from its fate, probe and load.
+fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
+    match &c.fate {
+        Fate::Loaded => Outcome::Loaded,
+        Fate::Shadowed { by } => {
+            let winner = dir
+                .candidates
+                .iter()
+                .find(|w| &w.display == by && w.tier == c.tier)
+                .and_then(Candidate::text);
+            Outcome::Shadowed {
+                by: by.clone(),
+                content_differs: match (winner, c.text()) {
+                    (Some(w), Some(me)) => Some(w.digest != me.digest),
+                    _ => None,
+                },
+            }
+        }
+        Fate::Duplicate { of } => Outcome::Duplicate { of: of.clone() },
+        Fate::SamePath => Outcome::SamePath,
+        Fate::NotProbed => Outcome::NotProbed,
+        Fate::NotLoaded => match (&c.probe, &c.load) {
+            (Some(Probe::Missing), _) => Outcome::Missing,
+            (Some(Probe::NotRegular(kind)), _) => Outcome::NotRegular {
+                file_type: (*kind).to_owned(),
+            },
+            (Some(Probe::Unavailable(error)), _) => Outcome::Unavailable {
+                error: error.clone(),
+                stage: Stage::Stat,
+            },
+            (_, Some(Load::Oversized { bytes })) => Outcome::Oversized {
+                size: *bytes,
+                max_source_bytes: max_source,
+            },
+            (_, Some(Load::Unreadable(error))) => Outcome::Unavailable {
+                error: error.clone(),
+                stage: Stage::Read,
+            },
+            // A present file always has a load; a candidate without a probe
+            // was not looked at.
+            _ => Outcome::NotProbed,
+        },
+    }
+}
+
+/// The symlink of a candidate's final component, if it is one. `root` is
+/// the project root to judge the target against (none for the user-global
+/// file).
+fn symlink(path: &Path, root: Option<&Path>) -> Option<Symlink> {
+    let meta = fs::symlink_metadata(path).ok()?;
+    if !meta.file_type().is_symlink() {
+        return None;
+    }
+    let target = fs::read_link(path).ok()?;
+    Some(Symlink {
+        target: lossy(&target),
+        outside_root: root.map(|r| outside_root(path, &target, r)),
+    })
+}
+
+/// Whether a link's target lies outside `root`: by the fully resolved path
+/// when the link resolves, else by its own target read lexically.
+fn outside_root(link: &Path, target: &Path, root: &Path) -> bool {
+    match (fs::canonicalize(link), fs::canonicalize(root)) {
+        (Ok(resolved), Ok(root)) => !resolved.starts_with(root),
+        _ => {
+            let base = link.parent().unwrap_or(Path::new("/"));
+            !paths::normalize(base, target).starts_with(root)
+        }
+    }
+}
+
+fn in_message(fresh: &Baseline, dir: usize, display: &str) -> InMessage {
+    let is_file = fresh
+        .files
+        .iter()
+        .any(|f| f.dir == dir && f.path == display);
+    if fresh.fit.text.is_none() || !is_file {
+        InMessage::NotSent
+    } else if fresh.fit.omitted.iter().any(|p| p == display) {
+        InMessage::Omitted
+    } else if fresh
+        .fit
+        .truncated
+        .as_ref()
+        .is_some_and(|t| t.path == display)
+    {
+        InMessage::Truncated
+    } else {
+        InMessage::Included
+    }
+}
+
+fn budget_report(settings: &Settings, fresh: &Baseline) -> BudgetReport {
+    let max = settings.max_bytes.value;
+    let used = fresh.fit.bytes();
+    let used_i = i64::try_from(used).unwrap_or(i64::MAX);
+    BudgetReport {
+        max_bytes: max,
+        used_bytes: used,
+        percent: (max > 0).then(|| (used_i as f64 * 1000.0 / max as f64).round() / 10.0),
+        headroom_bytes: (max > 0).then(|| max - used_i),
+        files: fresh.files.len(),
+        sent: fresh.fit.text.is_some(),
+        step: fresh.fit.step,
+        omitted: fresh.fit.omitted.clone(),
+        truncated: fresh.fit.truncated.clone(),
+    }
+}
+
+fn session_report(settings: &Settings, log: &Log) -> SessionReport {
+    let kind = log
+        .last_kind
+        .clone()
+        .unwrap_or_else(|| baseline::DEFAULT_KIND.to_owned());
+    let outcome = reconcile::diff(&Request {
+        settings,
+        log,
+        touches: &[],
+        kind: &kind,
+    });
+    let visible_baseline = log.visible_baseline_event().map(|ev| VisibleBaseline {
+        seq: ev.seq,
+        identity: ev.identity.clone(),
+        identity_matches: outcome.identity_matches == Some(true),
+        identity_diff: outcome.identity_diff.clone(),
+    });
+    let baseline_role = match outcome.decision {
+        Decision::Replacement => PartRole::Replacement,
+        _ => PartRole::Baseline,
+    };
+    let parts = outcome
+        .baseline
+        .iter()
+        .map(|p| (baseline_role, p))
+        .chain(outcome.delta.iter().map(|p| (PartRole::Delta, p)))
+        .map(|(role, p)| PartReport {
+            role,
+            text: p.text.clone(),
+            bytes: p.text.len(),
+            changes: p.changes.clone(),
+            omitted: p.fit.omitted.clone(),
+            truncated: p.fit.truncated.clone(),
+        })
+        .collect();
+    SessionReport {
+        log: log.name.clone(),
+        header_cwd: log.header_cwd.clone(),
+        legacy: log.is_legacy(),
+        records: log.records,
+        workspace_events: log.workspace.len(),
+        invalid_changes: log.invalid_changes,
+        source_kind: kind,
+        visible_baseline,
+        scopes: visible_scopes(log),
+        shadowed: log
+            .workspace
+            .iter()
+            .filter(|e| e.surfaced && !e.visible)
+            .map(|e| ShadowedEvent {
+                seq: e.seq,
+                baseline: e.baseline,
+                identity: e.identity.clone(),
+                changes: e.changes.clone(),
+            })
+            .collect(),
+        decision: outcome.decision,
+        reason: outcome.reason.clone(),
+        source: outcome.source(),
+        parts,
+    }
+}
+
+/// The visible state (SPEC 5.4) with the seq of the event that set each
+/// scope, in the order the scopes were first set.
+fn visible_scopes(log: &Log) -> Vec<VisibleScope> {
+    let mut order: Vec<String> = Vec::new();
+    let mut last: HashMap<String, (u64, &Change)> = HashMap::new();
+    for ev in log.workspace.iter().filter(|e| e.visible) {
+        for change in &ev.changes {
+            if !last.contains_key(&change.scope) {
+                order.push(change.scope.clone());
+            }
+            last.insert(change.scope.clone(), (ev.seq, change));
+        }
+    }
+    order
+        .iter()
+        .filter_map(|scope| last.get(scope))
+        .map(|(seq, c)| VisibleScope {
+            scope: c.scope.clone(),
+            action: c.action,
+            path: c.path.clone(),
+            previous_path: c.previous_path.clone(),
+            digest: c.digest.clone(),
+            seq: *seq,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn outcomes_serialise_as_a_tag_with_camel_case_fields() {
+        let v = serde_json::to_value(Outcome::Shadowed {
+            by: "AGENTS.md".into(),
+            content_differs: Some(true),
+        })
+        .unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"outcome":"shadowed","by":"AGENTS.md","contentDiffers":true})
+        );
+        let v = serde_json::to_value(Outcome::Oversized {
+            size: 9,
+            max_source_bytes: 4,
+        })
+        .unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"outcome":"oversized","size":9,"maxSourceBytes":4})
+        );
+        assert_eq!(
+            serde_json::to_value(Outcome::SamePath).unwrap(),
+            serde_json::json!({"outcome":"same-path"})
+        );
+    }
+
+    fn candidate(name: &str, probe: Probe, load: Option<Load>, fate: Fate) -> Candidate {
+        Candidate {
+            name: name.to_owned(),
+            path: Path::new("/r").join(name),
+            display: name.to_owned(),
+            tier: TierKind::Base,
+            probe: Some(probe),
+            load,
+            fate,
+        }
+    }
+
+    /// A read error is `unavailable` at the `read` stage; a stat error at
+    /// the `stat` stage (root cannot provoke the first on a real file).
+    #[test]
+    fn unavailable_says_which_stage_failed() {
+        let unreadable = candidate(
+            "A.md",
+            Probe::File { size: 3 },
+            Some(Load::Unreadable("Permission denied (os error 13)".into())),
+            Fate::NotLoaded,
+        );
+        let looped = candidate(
+            "B.md",
+            Probe::Unavailable("Too many levels of symbolic links (os error 40)".into()),
+            None,
+            Fate::NotLoaded,
+        );
+        let dir = Dir {
+            path: "/r".into(),
+            display: ".".into(),
+            candidates: vec![unreadable.clone(), looped.clone()],
+            scopes: vec![],
+        };
+        assert_eq!(
+            outcome(&dir, &unreadable, 10),
+            Outcome::Unavailable {
+                error: "Permission denied (os error 13)".into(),
+                stage: Stage::Read
+            }
+        );
+        assert_eq!(
+            outcome(&dir, &looped, 10),
+            Outcome::Unavailable {
+                error: "Too many levels of symbolic links (os error 40)".into(),
+                stage: Stage::Stat
+            }
+        );
+    }
+
+    #[test]
+    fn a_dangling_link_is_judged_by_its_own_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("r");
+        fs::create_dir_all(&root).unwrap();
+        std::os::unix::fs::symlink("../gone.md", root.join("leaves")).unwrap();
+        std::os::unix::fs::symlink("sub/gone.md", root.join("stays")).unwrap();
+        assert_eq!(
+            symlink(&root.join("leaves"), Some(&root)),
+            Some(Symlink {
+                target: "../gone.md".into(),
+                outside_root: Some(true)
+            })
+        );
+        assert_eq!(
+            symlink(&root.join("stays"), Some(&root)),
+            Some(Symlink {
+                target: "sub/gone.md".into(),
+                outside_root: Some(false)
+            })
+        );
+        assert_eq!(symlink(&root, Some(&root)), None);
+    }
+}
