@@ -86,7 +86,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
         }
         'agentctx;explain' {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
-            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Also explain this session log (`-` reads stdin)')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)')
             [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
             [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')
@@ -94,10 +94,10 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('--local-candidates', '--local-candidates', [CompletionResultType]::ParameterName, 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]')
             [CompletionResult]::new('--root-markers', '--root-markers', [CompletionResultType]::ParameterName, 'Names whose existence marks the project root; empty means none [default: .git]')
             [CompletionResult]::new('--precedence', '--precedence', [CompletionResultType]::ParameterName, 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: a readable report, or one JSON document')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Parse every log line fully instead of only the lines that can matter')
-            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Print the parts diff would send in full instead of abbreviated')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'With --log, print the parts diff would send whole instead of their first lines')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -80,7 +80,7 @@ set edit:completion:arg-completer[agentctx] = {|@words|
         }
         &'agentctx;explain'= {
             cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
-            cand --log 'Also explain this session log (`-` reads stdin)'
+            cand --log 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)'
             cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
             cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
             cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'
@@ -88,10 +88,10 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand --local-candidates 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]'
             cand --root-markers 'Names whose existence marks the project root; empty means none [default: .git]'
             cand --precedence 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]'
-            cand --format 'Output format'
+            cand --format 'Output format: a readable report, or one JSON document'
             cand --color 'When to colour human-facing output'
             cand --strict 'Parse every log line fully instead of only the lines that can matter'
-            cand --full 'Print the parts diff would send in full instead of abbreviated'
+            cand --full 'With --log, print the parts diff would send whole instead of their first lines'
             cand -q 'Print no warnings on stderr'
             cand --quiet 'Print no warnings on stderr'
             cand -h 'Print help (see more with ''--help'')'

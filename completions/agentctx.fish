@@ -81,7 +81,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s q -l quiet -d
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log (`-` reads stdin)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
@@ -90,13 +90,13 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-cand
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
 all\t'Every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l format -d 'Output format: a readable report, or one JSON document' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l full -d 'Print the parts diff would send in full instead of abbreviated'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l full -d 'With --log, print the parts diff would send whole instead of their first lines'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s V -l version -d 'Print version'
