@@ -3,7 +3,6 @@
 //! tests/vectors/run.py does: parts and source compared byte for byte.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers: a panic is the failure report
 mod common;
 
 use std::fs;
