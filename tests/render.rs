@@ -935,3 +935,21 @@ fn candidate_lists_drop_entries_that_are_not_file_names() {
         ))
     );
 }
+
+#[test]
+fn an_empty_file_is_represented_by_its_heading() {
+    let tree = project();
+    tree.file("proj/AGENTS.md", "");
+    let json = render_json(&tree, &["--cwd", "proj"]);
+    assert_eq!(
+        json["parts"],
+        json!([framed(&[
+            INTRO.to_owned(),
+            "Instructions from: AGENTS.md\n\n".to_owned()
+        ])])
+    );
+    assert_eq!(
+        json["source"]["changes"],
+        json!([{"action": "set", "scope": ".", "path": "AGENTS.md", "digest": "da39a3ee5e6b4b0d3255bfef95601890afd80709"}])
+    );
+}
