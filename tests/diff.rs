@@ -1457,3 +1457,29 @@ fn a_missing_log_is_an_error() {
         )
     );
 }
+
+#[test]
+fn invalid_change_entries_are_skipped_with_a_warning() {
+    let tree = Tree::new();
+    tree.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", "root v1\n");
+    let mut session = Session::new(&tree.path("proj"));
+    session.prompt("Hi");
+    let mut base = render_json(&tree, &["--cwd", "proj"]);
+    let changes = base["source"]["changes"].as_array_mut().unwrap();
+    changes.push(json!({"action": "explode", "scope": "x", "path": "x/AGENTS.md"}));
+    changes.push(json!({"action": "set", "scope": 7, "path": "y/AGENTS.md"}));
+    session.workspace(&base);
+    session.write(&tree, "session.jsonl");
+    tree.file("proj/AGENTS.md", "root v2\n");
+    let (out, err, code) = diff(&tree, "session.jsonl", &[]);
+    assert_eq!(
+        (out, err, code),
+        (
+            framed(&[replace_section("AGENTS.md", "root v2\n")]),
+            "agentctx: warning: session.jsonl: skipped 2 invalid change entries\n".to_owned(),
+            0
+        )
+    );
+}

@@ -953,3 +953,34 @@ fn an_empty_file_is_represented_by_its_heading() {
         json!([{"action": "set", "scope": ".", "path": "AGENTS.md", "digest": "da39a3ee5e6b4b0d3255bfef95601890afd80709"}])
     );
 }
+
+#[test]
+fn text_output_ends_with_a_newline_on_a_terminal() {
+    // util-linux `script` gives the binary a pseudo-terminal as stdout.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipping: util-linux `script` is not installed");
+        return;
+    }
+    let tree = project();
+    tree.file("proj/AGENTS.md", "root\n");
+    let bin = assert_cmd::cargo::cargo_bin("agentctx");
+    let line = format!(
+        "'{}' --color never render --cwd '{}'",
+        bin.display(),
+        tree.path("proj").display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env("HOME", tree.path("home"))
+        .env_remove("DSH_HOME")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script");
+    assert!(out.status.success(), "{out:?}");
+    // The terminal shows every `\n` as `\r\n`; one more ends the output.
+    let expected = baseline(&[("AGENTS.md", "root\n")]) + "\n";
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        expected.replace('\n', "\r\n")
+    );
+}
