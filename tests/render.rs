@@ -984,3 +984,31 @@ fn text_output_ends_with_a_newline_on_a_terminal() {
         expected.replace('\n', "\r\n")
     );
 }
+
+#[test]
+fn non_utf8_directory_names_display_with_replacement_characters() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let tree = project();
+    let dir = tree.path("proj").join(OsStr::from_bytes(b"caf\xe9"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("AGENTS.md"), "latin-1 name\n").unwrap();
+    let (json, code) = run_json(
+        tree.cmd()
+            .args(["render", "--format", "json", "--cwd"])
+            .arg(&dir),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        json["parts"],
+        json!([baseline(&[("caf\u{fffd}/AGENTS.md", "latin-1 name\n")])])
+    );
+    assert_eq!(
+        json["source"]["changes"],
+        json!([set(
+            "caf\u{fffd}",
+            "caf\u{fffd}/AGENTS.md",
+            "latin-1 name\n"
+        )])
+    );
+}
