@@ -173,14 +173,17 @@ pub fn diff(req: &Request<'_>) -> Outcome {
         return out;
     }
     let extra = extra_dirs(&ws, settings, &state, req.touches);
-    let baseline_dirs = ws.dirs.len();
     match visible {
         None => {
-            out.reason = if req.log.workspace.iter().any(|e| e.baseline) {
-                "the baseline was shadowed by compaction: a complete current baseline is sent"
-                    .to_owned()
+            let why = if req.log.workspace.iter().any(|e| e.baseline) {
+                "the baseline was shadowed by compaction"
             } else {
-                "the log has no workspace baseline: a complete current baseline is sent".to_owned()
+                "the log has no workspace baseline"
+            };
+            out.reason = if current.fit.text.is_some() {
+                format!("{why}: a complete current baseline is sent")
+            } else {
+                format!("{why}, and no instruction file loads now: there is no baseline to send")
             };
             if let Some(text) = current.fit.text.clone() {
                 let changes = current.changes();
@@ -224,6 +227,14 @@ pub fn diff(req: &Request<'_>) -> Outcome {
             } else {
                 fresh.fit.text.clone()
             };
+            if text.is_none() {
+                out.reason = format!(
+                    "the visible baseline (seq {}) has another identity ({} differs): the empty replacement baseline does not fit max-bytes {}, so nothing is sent",
+                    old.seq,
+                    out.identity_diff.as_deref().unwrap_or("identity"),
+                    settings.max_bytes.value
+                );
+            }
             if let Some(text) = text {
                 for c in &changes {
                     state.set(c.clone());
@@ -253,7 +264,6 @@ pub fn diff(req: &Request<'_>) -> Outcome {
     for dir in &extra {
         reconcile_dir(dir, usize::MAX, &current, &state, settings, &mut pending);
     }
-    let _ = baseline_dirs;
     if let Some(part) = delta_part(&pending, settings.max_bytes.value) {
         out.delta = Some(part);
         if out.decision == Decision::None {

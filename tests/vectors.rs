@@ -3,6 +3,10 @@
 //! tests/vectors/run.py does: parts and source compared byte for byte.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+// Test code: a failed unwrap is a failed test (clippy's allow-unwrap-in-tests
+// does not reach helper functions of an integration-test crate).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::fs;

@@ -110,9 +110,15 @@ pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
                 max_bytes: settings.max_bytes.value,
                 omitted: &b.fit.omitted,
                 truncated: b.fit.truncated.iter().cloned().collect(),
+                // `--max-bytes N <= 0` disables loading: no file counts as loaded.
                 files: b
                     .files
                     .iter()
+                    .take(if settings.max_bytes.value > 0 {
+                        usize::MAX
+                    } else {
+                        0
+                    })
                     .zip(&b.fit.represented)
                     .map(|(f, r)| FileJson {
                         path: &f.path,
