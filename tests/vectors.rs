@@ -5,7 +5,6 @@
 
 // Test code: a failed unwrap is a failed test (clippy's allow-unwrap-in-tests
 // does not reach helper functions of an integration-test crate).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
