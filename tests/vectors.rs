@@ -1,10 +1,9 @@
 //! The conformance vectors of tests/vectors/cases (from an independent
 //! implementation of SPEC.md), run against the real binary as
 //! tests/vectors/run.py does: parts and source compared byte for byte.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 // Test code: a failed unwrap is a failed test (clippy's allow-unwrap-in-tests
 // does not reach helper functions of an integration-test crate).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
