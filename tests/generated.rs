@@ -49,3 +49,32 @@ fn bash_completion_script_sources_cleanly() {
     );
     assert!(String::from_utf8_lossy(&status.stdout).contains("agentctx"));
 }
+
+/// `zsh -n` and `fish -n` accept their scripts where those shells are
+/// installed (they are not needed by CI; the test says when it skips).
+#[test]
+fn zsh_and_fish_scripts_parse_where_installed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (shell, script) in [
+        ("zsh", "completions/_agentctx"),
+        ("fish", "completions/agentctx.fish"),
+    ] {
+        let out = match std::process::Command::new(shell)
+            .arg("-n")
+            .arg(script)
+            .current_dir(root)
+            .output()
+        {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("skipping the {shell} syntax check: {shell} is not installed ({e})");
+                continue;
+            }
+        };
+        assert!(
+            out.status.success(),
+            "{shell} -n {script}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
