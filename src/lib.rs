@@ -5,6 +5,7 @@
 //! `runtime`) returns data and never prints; `cmd` and `output` present it.
 
 pub mod baseline;
+pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod discovery;

@@ -2,6 +2,10 @@
 //! implementation of SPEC.md), run against the real binary as
 //! tests/vectors/run.py does: parts and source compared byte for byte.
 
+// Test code: a panic is the failure report (helpers outside #[test] fns
+// are not covered by clippy.toml's allow-*-in-tests).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::fs;
