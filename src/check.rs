@@ -293,15 +293,43 @@ impl Names {
     /// Records in `hits` every configured name `entry` may be. The match
     /// ignores ASCII case so that a case-insensitive filesystem, where
     /// `stat("AGENTS.md")` finds `agents.md`, still gets its `stat`.
-    fn record(&self, entry: &str, hits: &mut Vec<u16>) {
+    fn record(&self, entry: &str, symlink: bool, hits: &mut Vec<Hit>) {
         for (i, name) in self.all.iter().enumerate() {
             if name.len() == entry.len() && name.eq_ignore_ascii_case(entry) {
-                let i = u16::try_from(i).unwrap_or(u16::MAX);
-                if !hits.contains(&i) {
-                    hits.push(i);
+                let name = u16::try_from(i).unwrap_or(u16::MAX);
+                match hits.iter_mut().find(|h| h.name == name) {
+                    Some(hit) => hit.symlink |= symlink,
+                    None => hits.push(Hit { name, symlink }),
                 }
             }
         }
+    }
+}
+
+/// What a directory's listing says of a candidate name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// Not in the listing.
+    None,
+    /// In the listing, not a symlink.
+    Plain,
+    /// In the listing as a symlink, or the listing is unknown: `lstat` tells.
+    MaybeSymlink,
+}
+
+/// A configured name a listing may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Hit {
+    /// Index into `Names::all`.
+    name: u16,
+    /// Whether a matching entry is a symlink (from the listing's file type,
+    /// so only those are `lstat`-ed for the leaves-the-root check).
+    symlink: bool,
+}
+
+impl Names {
+    fn is_candidate(&self, hit: &Hit) -> bool {
+        usize::from(hit.name) < self.candidates
     }
 }
 
@@ -315,8 +343,8 @@ struct Node {
     path: PathBuf,
     /// Index of the parent node (`usize::MAX` for the top).
     parent: usize,
-    /// Indices into `Names::all` its listing may hold.
-    hits: Vec<u16>,
+    /// The configured names its listing may hold.
+    hits: Vec<Hit>,
     /// Why the listing failed, if it did: then every name is `stat`-ed.
     unlisted: Option<String>,
 }
@@ -351,7 +379,8 @@ fn walk(opts: &Options<'_>, names: &Names) -> Vec<Node> {
         } else {
             let parent = stack[depth - 1];
             if let Some(name) = name {
-                names.record(name, &mut nodes[parent].hits);
+                let symlink = entry.file_type().is_symlink();
+                names.record(name, symlink, &mut nodes[parent].hits);
             }
             parent
         };
@@ -489,15 +518,20 @@ impl<'a> Checker<'a> {
             }
             self.user_global = Some(ug);
         }
-        let mut states: Vec<State> = Vec::with_capacity(nodes.len());
-        for node in nodes {
-            let state = match states.get(node.parent) {
+        // The states of the current node's ancestors (node index, state):
+        // nodes come parent-first, so a finished subtree's chain is dropped.
+        let mut open: Vec<(usize, State)> = Vec::new();
+        for (index, node) in nodes.iter().enumerate() {
+            while open.last().is_some_and(|(i, _)| *i != node.parent) {
+                open.pop();
+            }
+            let state = match open.last() {
                 None => self.top_state(&node.path),
                 Some(_) if self.has_marker(node) => State {
                     root: RootOf::At(Root::new(node.path.clone())),
                     chain: None,
                 },
-                Some(parent) => match &parent.root {
+                Some((_, parent)) => match &parent.root {
                     RootOf::Own => State {
                         root: RootOf::Own,
                         chain: None,
@@ -506,7 +540,7 @@ impl<'a> Checker<'a> {
                 },
             };
             let state = self.visit(node, state);
-            states.push(state);
+            open.push((index, state));
         }
         let errors = self
             .findings
@@ -578,23 +612,24 @@ impl<'a> Checker<'a> {
         let listed = node
             .hits
             .iter()
-            .map(|&h| usize::from(h))
-            .filter(|&h| h >= self.names.candidates)
-            .any(|h| exists(&self.names.all[h]));
+            .filter(|h| !self.names.is_candidate(h))
+            .any(|h| exists(&self.names.all[usize::from(h.name)]));
         listed || self.names.other_markers.iter().any(|m| exists(m))
     }
 
     /// Stage 2 and 3 for one directory: scan it if it holds a candidate,
     /// judge its files, render its baseline. Returns what its children get.
     fn visit(&mut self, node: &Node, state: State) -> State {
+        let has_candidate = node.hits.iter().any(|h| self.names.is_candidate(h));
+        if !has_candidate && node.unlisted.is_none() {
+            return state;
+        }
         let shown_dir = self.shown(&node.path);
         if let Some(error) = &node.unlisted {
             let detail = Detail::UnreadableDir {
                 error: error.clone(),
             };
-            let message = format!(
-                "unreadable directory ({error}): its own instruction files are checked, nothing below it is"
-            );
+            let message = format!("unreadable directory ({error}): nothing below it is checked");
             self.findings.push(Finding::new(
                 shown_dir.clone(),
                 shown_dir.clone(),
@@ -602,21 +637,11 @@ impl<'a> Checker<'a> {
                 message,
             ));
         }
-        let has_candidate = node
-            .hits
-            .iter()
-            .any(|&h| usize::from(h) < self.names.candidates);
-        if !has_candidate && node.unlisted.is_none() {
-            return state;
-        }
-        let (root_path, display) = match &state.root {
-            RootOf::Own => (node.path.as_path(), ".".to_owned()),
-            RootOf::At(root) => (
-                root.path.as_path(),
-                paths::dir_display(&root.path, &node.path),
-            ),
+        let root = match &state.root {
+            RootOf::Own => Root::new(node.path.clone()),
+            RootOf::At(root) => Rc::clone(root),
         };
-        let root_path = root_path.to_path_buf();
+        let display = paths::dir_display(&root.path, &node.path);
         let dir = if node.unlisted.is_some() {
             discovery::scan_dir(
                 &node.path,
@@ -626,11 +651,7 @@ impl<'a> Checker<'a> {
                 self.scan_options(),
             )
         } else {
-            let listed = |name: &str| {
-                node.hits
-                    .iter()
-                    .any(|&h| self.names.all[usize::from(h)] == name)
-            };
+            let listed = |name: &str| self.listed(node, name).is_some();
             discovery::scan_dir_listed(
                 &node.path,
                 &display,
@@ -640,13 +661,26 @@ impl<'a> Checker<'a> {
                 &listed,
             )
         };
-        let root = match &state.root {
-            RootOf::Own => Root::new(node.path.clone()),
-            RootOf::At(root) => Rc::clone(root),
-        };
         let start = self.findings.len();
         for cand in &dir.candidates {
-            self.judge_file(&dir, cand, &shown_dir, Some(&root));
+            // A directory that can be neither listed nor searched makes every
+            // name unavailable for the same reason: its warning says it once.
+            let same_error = matches!(
+                (&cand.probe, &node.unlisted),
+                (Some(Probe::Unavailable(e)), Some(d)) if e == d
+            );
+            if !same_error {
+                // Unlisted: the file type is unknown, so `lstat` it.
+                let entry = match node.unlisted {
+                    Some(_) => Entry::MaybeSymlink,
+                    None => match self.listed(node, &cand.name) {
+                        None => Entry::None,
+                        Some(hit) if hit.symlink => Entry::MaybeSymlink,
+                        Some(_) => Entry::Plain,
+                    },
+                };
+                self.judge_file(&dir, cand, &shown_dir, Some((&root, entry)));
+            }
         }
         if !dir.candidates.iter().any(is_found) {
             return state;
@@ -656,7 +690,7 @@ impl<'a> Checker<'a> {
             up: state.chain,
         }));
         // The directory's budget error comes first in its group.
-        if let Some(budget) = self.judge_baseline(node, &root_path, chain.as_ref(), &shown_dir) {
+        if let Some(budget) = self.judge_baseline(node, &root.path, chain.as_ref(), &shown_dir) {
             self.findings.insert(start, budget);
         }
         State {
@@ -789,17 +823,35 @@ impl<'a> Checker<'a> {
         Some(Finding::new(shown_dir.to_owned(), file, detail, message))
     }
 
+    /// The listing's entry for a configured name, if it holds one.
+    fn listed(&self, node: &Node, name: &str) -> Option<Hit> {
+        node.hits
+            .iter()
+            .find(|h| self.names.all[usize::from(h.name)] == name)
+            .copied()
+    }
+
     /// Judges one candidate file, once, in the directory that holds it.
-    /// `root` is its project root (`None` for the user-global file).
-    fn judge_file(&mut self, dir: &Dir, cand: &Candidate, shown_dir: &str, root: Option<&Root>) {
-        let file = self.shown_file(dir, cand);
+    /// `place` is its project root and what the listing says of it (`None`
+    /// for the user-global file).
+    fn judge_file(
+        &mut self,
+        dir: &Dir,
+        cand: &Candidate,
+        shown_dir: &str,
+        place: Option<(&Root, Entry)>,
+    ) {
+        let root = place.map(|(root, _)| root);
         let mut found: Vec<(Detail, String)> = Vec::new();
         let max_source_bytes = self.opts.settings.max_source_bytes.value;
         match &cand.probe {
             None => {}
             Some(Probe::Missing) => {
-                // Listed, yet `stat` finds nothing: a dangling symlink?
-                let link = root.and_then(|_| fs::read_link(&cand.path).ok());
+                // Listed as a symlink, yet `stat` finds nothing: dangling.
+                let link = match place {
+                    Some((_, Entry::MaybeSymlink)) => fs::read_link(&cand.path).ok(),
+                    _ => None,
+                };
                 if let Some(target) = link {
                     let target = target.to_string_lossy().into_owned();
                     found.push((
@@ -849,10 +901,11 @@ impl<'a> Checker<'a> {
                 Some(Load::Text(_)) => {}
             },
         }
-        let leaves = match (root, &cand.probe) {
-            (Some(root), Some(Probe::File { .. } | Probe::NotRegular(_))) => {
-                leaves_root(&cand.path, root).map(|link| (link, self.shown(&root.path)))
-            }
+        let leaves = match (place, &cand.probe) {
+            (
+                Some((root, Entry::MaybeSymlink)),
+                Some(Probe::File { .. } | Probe::NotRegular(_)),
+            ) => leaves_root(&cand.path, root).map(|link| (link, self.shown(&root.path))),
             _ => None,
         };
         if let Some((link, shown_root)) = leaves {
@@ -909,6 +962,10 @@ impl<'a> Checker<'a> {
                 found.push((Detail::Empty { whitespace }, message.to_owned()));
             }
         }
+        if found.is_empty() {
+            return;
+        }
+        let file = self.shown_file(dir, cand);
         for (detail, message) in found {
             self.findings.push(Finding::new(
                 shown_dir.to_owned(),
@@ -1067,11 +1124,12 @@ mod tests {
             candidates: 1,
         };
         let mut hits = Vec::new();
-        names.record("agents.md", &mut hits);
-        names.record("README.md", &mut hits);
-        names.record(".git", &mut hits);
-        names.record("AGENTS.md", &mut hits);
-        assert_eq!(hits, vec![0, 1]);
+        names.record("agents.md", false, &mut hits);
+        names.record("README.md", true, &mut hits);
+        names.record(".git", false, &mut hits);
+        names.record("AGENTS.md", true, &mut hits);
+        let hit = |name, symlink| Hit { name, symlink };
+        assert_eq!(hits, vec![hit(0, true), hit(1, false)]);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! session receives, and explains why. See SPEC.md for the contract.
 //!
 //! The core (`discovery`, `render`, `baseline`, `log`, `reconcile`,
-//! `runtime`) returns data and never prints; `cmd` and `output` present it.
+//! `runtime`, `check`) returns data and never prints; `cmd` and `output`
+//! present it.
 
 pub mod baseline;
 pub mod check;

@@ -682,29 +682,59 @@ agentctx check: checked 1 of 2 directories; largest baseline: 317 bytes in a:b,c
     );
 }
 
-#[test]
-fn an_unreadable_directory_is_a_warning_and_still_scanned() {
-    if common::is_root() {
-        eprintln!("skipping: root reads every directory");
-        return;
+/// `agentctx check` run from `tree/cwd` as an unprivileged user: as root
+/// (where permissions do not bind) through `setpriv` as nobody, with the
+/// tree opened up to that user.
+fn check_unprivileged(tree: &Tree, cwd: &str) -> Option<Command> {
+    if !common::is_root() {
+        return Some(check(tree, cwd, &[]));
     }
+    if Command::new("setpriv").arg("--version").output().is_err() {
+        return None;
+    }
+    fs::set_permissions(tree.root(), fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cmd = Command::new("setpriv");
+    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("agentctx"))
+        .current_dir(tree.path(cwd))
+        .env("HOME", tree.path("home"))
+        .env_remove("DSH_HOME")
+        .args(["--color", "never", "check"]);
+    Some(cmd)
+}
+
+#[test]
+fn an_unreadable_directory_is_one_warning_and_still_scanned() {
     let t = Tree::new();
     t.dir("r/.git")
         .file("r/locked/AGENTS.md", "Locked.\n")
-        .file("r/locked/deep/AGENTS.md", "Deep.\n");
-    let locked = t.path("r/locked");
-    // Listing denied, stat allowed: the file is still found by name.
-    fs::set_permissions(&locked, fs::Permissions::from_mode(0o311)).unwrap();
-    let (out, _, code) = run(&mut check(&t, "r", &[]));
-    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+        .file("r/locked/deep/AGENTS.md", "Deep.\n")
+        .file("r/shut/AGENTS.md", "Shut.\n");
+    let Some(mut cmd) = check_unprivileged(&t, "r") else {
+        eprintln!("skipping: running as root without setpriv");
+        return;
+    };
+    let mode = |rel: &str, mode: u32| {
+        fs::set_permissions(t.path(rel), fs::Permissions::from_mode(mode)).unwrap();
+    };
+    // locked: listing denied, search allowed: its file is still found by
+    // name. shut: neither: its names are all unavailable, said once.
+    mode("r/locked", 0o311);
+    mode("r/shut", 0o000);
+    let (out, _, code) = run(&mut cmd);
+    mode("r/locked", 0o755);
+    mode("r/shut", 0o755);
     assert_eq!(
         (out.as_str(), code),
         (
             "\
 locked
-  warning: locked: unreadable directory (Permission denied (os error 13)): its own instruction files are checked, nothing below it is
+  warning: locked: unreadable directory (Permission denied (os error 13)): nothing below it is checked
 
-checked 1 of 2 directories; largest baseline: 301 bytes in locked; 0 errors, 1 warning
+shut
+  warning: shut: unreadable directory (Permission denied (os error 13)): nothing below it is checked
+
+checked 2 of 3 directories; largest baseline: 319 bytes in locked; 0 errors, 2 warnings
 ",
             0
         )

@@ -16,6 +16,17 @@ use crate::discovery;
 use crate::output;
 use crate::paths;
 
+const AFTER_HELP: &str = "\
+Examples:
+  agentctx check
+  agentctx check --format github --deny-warnings --exclude node_modules
+  agentctx check packages/app --format json
+
+Exit status:
+  0  no errors (and no warnings with --deny-warnings)
+  1  an error, or a warning with --deny-warnings
+  2  bad usage or unusable input";
+
 /// Output format of check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CheckFormat {
@@ -44,11 +55,8 @@ pub enum CheckFormat {
 /// or directory.
 ///
 /// Paths are shown relative to the current directory.
-///
-/// Examples:
-///   agentctx check
-///   agentctx check --format github --deny-warnings --exclude node_modules
 #[derive(Debug, Args)]
+#[command(after_long_help = AFTER_HELP)]
 pub struct CheckArgs {
     /// The tree to check [default: the project root of the current directory].
     #[arg(value_name = "PATH")]
