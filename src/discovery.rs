@@ -716,6 +716,36 @@ mod tests {
     }
 
     #[test]
+    fn scan_dir_listed_equals_scan_dir_given_the_real_listing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        fs::write(p.join("CLAUDE.md"), "c").unwrap();
+        fs::write(p.join("AGENTS.local.md"), " c ").unwrap();
+        std::os::unix::fs::symlink("gone", p.join("CLAUDE.local.md")).unwrap();
+        fs::create_dir(p.join("AGENTS.md")).unwrap();
+        let listing: Vec<String> = fs::read_dir(p)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let base = ["AGENTS.md".to_owned(), "CLAUDE.md".to_owned()];
+        let local = ["AGENTS.local.md".to_owned(), "CLAUDE.local.md".to_owned()];
+        for precedence in [Precedence::First, Precedence::All] {
+            for probe_all in [false, true] {
+                let opts = ScanOptions {
+                    precedence,
+                    max_source: 100,
+                    probe_all,
+                    loaded_path: None,
+                };
+                let listed = |name: &str| listing.iter().any(|l| l == name);
+                let by_stat = scan_dir(p, ".", &base, &local, opts);
+                let by_listing = scan_dir_listed(p, ".", &base, &local, opts, &listed);
+                assert_eq!(format!("{by_listing:?}"), format!("{by_stat:?}"));
+            }
+        }
+    }
+
+    #[test]
     fn load_decodes_lossily_and_counts_decoded_bytes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
