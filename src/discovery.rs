@@ -383,8 +383,34 @@ pub fn scan_dir(
     opts: ScanOptions<'_>,
 ) -> Dir {
     let tiers = [(TierKind::Base, base), (TierKind::Local, local)];
-    scan(path, display, &tiers, opts)
+    scan(path, display, &tiers, opts, &|path, _| probe(path))
 }
+
+/// Scans one directory whose listing is already known: `listed(name)` says
+/// whether the listing holds an entry that may be `name`. A name it does not
+/// hold is taken as missing without a `stat` (what `stat` would say of a name
+/// that is not in the directory); every other name is probed as `scan_dir`
+/// does, so the Probe, Load, Fate and ScopeStatus rules are the same.
+pub fn scan_dir_listed(
+    path: &Path,
+    display: &str,
+    base: &[String],
+    local: &[String],
+    opts: ScanOptions<'_>,
+    listed: &dyn Fn(&str) -> bool,
+) -> Dir {
+    let tiers = [(TierKind::Base, base), (TierKind::Local, local)];
+    scan(path, display, &tiers, opts, &|path, name| {
+        if listed(name) {
+            probe(path)
+        } else {
+            Probe::Missing
+        }
+    })
+}
+
+/// How `scan` probes a candidate: its path and its name.
+type Prober<'p> = dyn Fn(&Path, &str) -> Probe + 'p;
 
 /// Scans the user-global directory (the dsh home): `AGENTS.md` only.
 pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -> Dir {
@@ -394,6 +420,7 @@ pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -
         USER_GLOBAL,
         &[(TierKind::UserGlobal, &names)],
         opts,
+        &|path, _| probe(path),
     );
     if let Some(c) = dir.candidates.first_mut() {
         c.display = display.to_owned();
@@ -401,7 +428,13 @@ pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -
     dir
 }
 
-fn scan(path: &Path, display: &str, tiers: &[(TierKind, &[String])], opts: ScanOptions<'_>) -> Dir {
+fn scan(
+    path: &Path,
+    display: &str,
+    tiers: &[(TierKind, &[String])],
+    opts: ScanOptions<'_>,
+    probe: &Prober<'_>,
+) -> Dir {
     let mut dir = Dir {
         path: path.to_path_buf(),
         display: display.to_owned(),
@@ -410,8 +443,8 @@ fn scan(path: &Path, display: &str, tiers: &[(TierKind, &[String])], opts: ScanO
     };
     for &(tier, names) in tiers {
         match opts.precedence {
-            Precedence::First => scan_tier_first(&mut dir, tier, names, opts),
-            Precedence::All => scan_tier_all(&mut dir, tier, names, opts),
+            Precedence::First => scan_tier_first(&mut dir, tier, names, opts, probe),
+            Precedence::All => scan_tier_all(&mut dir, tier, names, opts, probe),
         }
     }
     if opts.precedence == Precedence::All {
@@ -432,7 +465,13 @@ fn new_candidate(dir: &Dir, tier: TierKind, name: &str) -> Candidate {
     }
 }
 
-fn scan_tier_first(dir: &mut Dir, tier: TierKind, names: &[String], opts: ScanOptions<'_>) {
+fn scan_tier_first(
+    dir: &mut Dir,
+    tier: TierKind,
+    names: &[String],
+    opts: ScanOptions<'_>,
+    probe: &Prober<'_>,
+) {
     if names.is_empty() {
         return;
     }
@@ -447,7 +486,7 @@ fn scan_tier_first(dir: &mut Dir, tier: TierKind, names: &[String], opts: ScanOp
                 dir.candidates.push(cand);
                 continue;
             }
-            let probe = probe(&cand.path);
+            let probe = probe(&cand.path, name);
             if let Probe::File { size } = probe {
                 cand.load = Some(load(&cand.path, size, opts.max_source));
                 cand.fate = Fate::Shadowed { by: by.clone() };
@@ -456,7 +495,7 @@ fn scan_tier_first(dir: &mut Dir, tier: TierKind, names: &[String], opts: ScanOp
             dir.candidates.push(cand);
             continue;
         }
-        let probe = probe(&cand.path);
+        let probe = probe(&cand.path, name);
         match probe {
             Probe::File { size } => {
                 winner = Some(cand.display.clone());
@@ -484,11 +523,17 @@ fn scan_tier_first(dir: &mut Dir, tier: TierKind, names: &[String], opts: ScanOp
     dir.scopes.push(Scope { key, tier, status });
 }
 
-fn scan_tier_all(dir: &mut Dir, tier: TierKind, names: &[String], opts: ScanOptions<'_>) {
+fn scan_tier_all(
+    dir: &mut Dir,
+    tier: TierKind,
+    names: &[String],
+    opts: ScanOptions<'_>,
+    probe: &Prober<'_>,
+) {
     for name in names {
         let mut cand = new_candidate(dir, tier, name);
         let index = dir.candidates.len();
-        let probe = probe(&cand.path);
+        let probe = probe(&cand.path, name);
         let status = match probe {
             Probe::File { size } => {
                 if opts.loaded_path == Some(cand.path.as_path()) {
@@ -668,6 +713,36 @@ mod tests {
         );
         assert_eq!(scope_dir("a/b\0local"), "a/b");
         assert_eq!(scope_dir("."), ".");
+    }
+
+    #[test]
+    fn scan_dir_listed_equals_scan_dir_given_the_real_listing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        fs::write(p.join("CLAUDE.md"), "c").unwrap();
+        fs::write(p.join("AGENTS.local.md"), " c ").unwrap();
+        std::os::unix::fs::symlink("gone", p.join("CLAUDE.local.md")).unwrap();
+        fs::create_dir(p.join("AGENTS.md")).unwrap();
+        let listing: Vec<String> = fs::read_dir(p)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let base = ["AGENTS.md".to_owned(), "CLAUDE.md".to_owned()];
+        let local = ["AGENTS.local.md".to_owned(), "CLAUDE.local.md".to_owned()];
+        for precedence in [Precedence::First, Precedence::All] {
+            for probe_all in [false, true] {
+                let opts = ScanOptions {
+                    precedence,
+                    max_source: 100,
+                    probe_all,
+                    loaded_path: None,
+                };
+                let listed = |name: &str| listing.iter().any(|l| l == name);
+                let by_stat = scan_dir(p, ".", &base, &local, opts);
+                let by_listing = scan_dir_listed(p, ".", &base, &local, opts, &listed);
+                assert_eq!(format!("{by_listing:?}"), format!("{by_stat:?}"));
+            }
+        }
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //! session receives, and explains why. See SPEC.md for the contract.
 //!
 //! The core (`discovery`, `render`, `baseline`, `log`, `reconcile`,
-//! `runtime`) returns data and never prints; `cmd` and `output` present it.
+//! `runtime`, `check`) returns data and never prints; `cmd` and `output`
+//! present it.
 
 pub mod baseline;
+pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod discovery;
