@@ -33,7 +33,7 @@ complete -c agentctx -n "__fish_agentctx_needs_command" -s V -l version -d 'Prin
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "render" -d 'Print the exact baseline message a new session in the cwd receives'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
-complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "check" -d 'Check every directory of a repository against the byte budget'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "check" -d 'Check every directory of a repository against the byte budget (the CI gate)'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
@@ -108,15 +108,15 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candid
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
 all\t'Every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Skip directories with this name (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'Grouped findings with a summary line'
-json\t'One JSON document'
-github\t'GitHub Actions workflow commands (annotations on the files)'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name (repeatable)' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'Findings grouped by directory, then a summary line'
+json\t'One JSON document: the findings and every checked directory\'s baseline'
+github\t'GitHub Actions workflow commands, so annotations land on the files'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l deny-warnings -d 'Exit 1 on warnings too'
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l include-user-global -d 'Include the user-global AGENTS.md in every baseline'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l deny-warnings -d 'Exit 1 on warnings too, not only on errors'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l include-user-global -d 'Include the user-global AGENTS.md in every baseline (and check it)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s V -l version -d 'Print version'
@@ -129,6 +129,6 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -s V -l v
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "render" -d 'Print the exact baseline message a new session in the cwd receives'
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
-complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "check" -d 'Check every directory of a repository against the byte budget'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "check" -d 'Check every directory of a repository against the byte budget (the CI gate)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "completions" -d 'Print a shell completion script'
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

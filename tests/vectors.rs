@@ -5,10 +5,6 @@
 // does not reach helper functions of an integration-test crate).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-// Test code: a panic is the failure report (helpers outside #[test] fns
-// are not covered by clippy.toml's allow-*-in-tests).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 mod common;
 
 use std::fs;
