@@ -16,7 +16,6 @@ runs each command and its floor alternately, and prints medians and ratios:
 """
 import argparse
 import os
-import random
 import shutil
 import statistics
 import subprocess
@@ -95,30 +94,9 @@ def make_log(work, megabytes):
 
 def make_tree(work, count, seed=7):
     root = os.path.join(work, f'tree{count}')
-    if os.path.isdir(root):
-        return root
-    rng = random.Random(seed)
-    os.makedirs(os.path.join(root, '.git'))
-    dirs = [(root, 0)]
-    made = 1
-    while made < count:
-        parent, depth = dirs[rng.randrange(len(dirs))] if rng.random() < 0.7 else dirs[-1]
-        if depth >= 30:
-            continue
-        path = os.path.join(parent, f'd{made}')
-        os.mkdir(path)
-        made += 1
-        dirs.append((path, depth + 1))
-        r = rng.random()
-        if r < 0.02:
-            with open(os.path.join(path, 'AGENTS.md'), 'w') as f:
-                f.write(f'rules for d{made}\n' * rng.randint(1, 40))
-        if 0.02 <= r < 0.025:
-            with open(os.path.join(path, 'CLAUDE.md'), 'w') as f:
-                f.write(f'claude rules for d{made}\n' * rng.randint(1, 40))
-        for k in range(rng.randint(0, 2)):
-            with open(os.path.join(path, f'f{k}.rs'), 'w') as f:
-                f.write('fn f() {}\n')
+    if not os.path.isdir(root):
+        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'gen-tree.py'), str(seed),
+                        str(count), root], check=True)
     return root
 
 
