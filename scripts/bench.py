@@ -27,30 +27,40 @@ BIN = os.path.join(ROOT, 'target', 'release', 'agentctx')
 
 
 def timed(argv, env=None):
-    """Wall seconds and peak RSS (KiB) of one run, output discarded."""
+    """Wall seconds of one run, output discarded."""
     start = time.perf_counter()
     pid = os.posix_spawn(argv[0], argv, env or os.environ,
                          file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
                                        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
-    _, status, usage = os.wait4(pid, 0)
+    _, status = os.waitpid(pid, 0)
     elapsed = time.perf_counter() - start
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f'{argv} exited {code}')
-    return elapsed, usage.ru_maxrss
+    return elapsed
+
+
+def peak_rss(argv):
+    """Peak RSS in MiB, from GNU time (a child forked by Python would carry
+    Python's own peak); None when /usr/bin/time is not installed."""
+    if not os.path.exists('/usr/bin/time'):
+        return None
+    out = subprocess.run(['/usr/bin/time', '-f', '%M', *argv], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    return int(out.stderr.strip().splitlines()[-1]) / 1024
 
 
 def compare(name, ours, floor, runs):
-    ours_t, floor_t, rss = [], [], []
+    ours_t, floor_t = [], []
     timed(ours), timed(floor)  # warm the page cache and the binaries
     for _ in range(runs):
-        t, r = timed(ours)
-        ours_t.append(t)
-        rss.append(r)
-        floor_t.append(timed(floor)[0])
+        ours_t.append(timed(ours))
+        floor_t.append(timed(floor))
     a, b = statistics.median(ours_t), statistics.median(floor_t)
+    rss = peak_rss(ours)
+    rss_text = 'n/a (install GNU time)' if rss is None else f'{rss:.1f} MiB'
     print(f'{name:7} agentctx {a * 1000:9.2f} ms   floor {b * 1000:9.2f} ms   '
-          f'ratio {a / b:5.2f}x   peak RSS {max(rss) / 1024:6.1f} MiB')
+          f'ratio {a / b:5.2f}x   agentctx peak RSS {rss_text}')
     return a / b
 
 

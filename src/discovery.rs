@@ -205,10 +205,14 @@ fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(path)?;
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Err(io::Error::other("not a regular file"));
     }
-    let mut bytes = Vec::new();
+    // Sized from the open file's own length (plus one byte to see growth), so
+    // a file that did not change is read in one call and a bigger one grows.
+    let expected = meta.len().min(limit).saturating_add(1);
+    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
     file.take(limit).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
