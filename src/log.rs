@@ -275,7 +275,9 @@ pub fn read_from<R: Read>(reader: R, name: String, opts: ReadOptions) -> Result<
             break;
         }
         len += n;
-        if buf[..len].iter().any(|b| !b.is_ascii_whitespace()) {
+        // Only the new bytes: a pipe delivers small reads, and rescanning
+        // a long whitespace run on each one would be quadratic.
+        if buf[len - n..len].iter().any(|b| !b.is_ascii_whitespace()) {
             break;
         }
     }
@@ -324,10 +326,13 @@ fn read_lines<R: Read>(
         .map(|m| Finder::new(m.as_bytes()).into_owned())
         .collect();
     let mut hot: Vec<usize> = Vec::new();
+    // `buf[..searched]` is known to hold no newline: searching only the new
+    // bytes keeps a long line arriving in small pipe reads linear.
+    let mut searched = 0;
     loop {
         // Complete lines are those up to the last newline in the buffer.
-        let complete = match memchr::memrchr(b'\n', &buf[..len]) {
-            Some(i) => i + 1,
+        let complete = match memchr::memrchr(b'\n', &buf[searched..len]) {
+            Some(i) => searched + i + 1,
             None if eof => len,
             None => 0,
         };
@@ -357,6 +362,7 @@ fn read_lines<R: Read>(
             buf.copy_within(complete..len, 0);
             len -= complete;
         }
+        searched = len;
         if eof {
             return Ok(());
         }
@@ -478,6 +484,9 @@ enum At {
 struct Scanner {
     log: Log,
     pending_final_warning: Option<String>,
+    /// Messages of a workspace kind that are not workspace events (no
+    /// changes array, no seq): the first one's place and why, and how many.
+    not_workspace: Option<(String, u64)>,
 }
 
 impl std::ops::Deref for Scanner {
@@ -495,6 +504,7 @@ impl Scanner {
                 ..Log::default()
             },
             pending_final_warning: None,
+            not_workspace: None,
         }
     }
 
@@ -512,6 +522,24 @@ impl Scanner {
             (At::Element(i), _) => format!("{name}: event {i} of the array: {msg}"),
         };
         LogError { message }
+    }
+
+    /// Counts a message of a workspace kind that is not a workspace event
+    /// (SPEC 5.2), keeping where the first one was and why.
+    fn not_workspace(&mut self, at: At, kind: &str, why: &str) {
+        match &mut self.not_workspace {
+            Some((_, n)) => *n += 1,
+            None => {
+                let first = self
+                    .err(
+                        at,
+                        None,
+                        &format!("a {kind} message {why} is not a workspace event"),
+                    )
+                    .message;
+                self.not_workspace = Some((first, 1));
+            }
+        }
     }
 
     /// One JSONL line (without its newline).
@@ -592,7 +620,10 @@ impl Scanner {
                     return Err(self.err(
                         at,
                         None,
-                        &format!("seq must be a non-negative integer, got {}", raw.get()),
+                        &format!(
+                            "seq must be a non-negative integer, got {}",
+                            shown(raw.get())
+                        ),
                     ));
                 }
             },
@@ -610,7 +641,7 @@ impl Scanner {
             }
         };
         match kind.as_deref() {
-            Some("user/message") => self.user_message(event.data, seq, line, surfaced),
+            Some("user/message") => self.user_message(event.data, seq, at, surfaced),
             Some("system/message") => {
                 let data = object::<RawData<'_>>(event.data);
                 if let Some(text) = data.and_then(|d| message_text(d.content, d.text)) {
@@ -636,16 +667,23 @@ impl Scanner {
             start: u64,
             end: u64,
         }
-        if let Ok(name) = serde_json::from_str::<&str>(op.get()) {
-            return match name {
+        // Cow: "app\u0065nd" is "append" too.
+        if let Ok(name) = serde_json::from_str::<Cow<'_, str>>(op.get()) {
+            return match name.as_ref() {
                 "append" => self.log.surface.append(seq),
-                other => Err(format!("unknown surfaceOp {other:?}")),
+                other => Err(format!(
+                    "unknown surfaceOp {}",
+                    shown(&format!("{other:?}"))
+                )),
             };
         }
         match serde_json::from_str::<Replace>(op.get()) {
             Ok(r) if r.op == "replace" => self.log.surface.replace(r.start, r.end, seq),
-            Ok(r) => Err(format!("unknown surfaceOp {:?}", r.op)),
-            Err(_) => Err(format!("unknown surfaceOp {}", op.get())),
+            Ok(r) => Err(format!(
+                "unknown surfaceOp {}",
+                shown(&format!("{:?}", r.op))
+            )),
+            Err(_) => Err(format!("unknown surfaceOp {}", shown(op.get()))),
         }
     }
 
@@ -656,13 +694,10 @@ impl Scanner {
         self.log.system.push(SystemVersion { seq, line, text });
     }
 
-    fn user_message(
-        &mut self,
-        data: Option<&RawValue>,
-        seq: Option<u64>,
-        line: u64,
-        surfaced: bool,
-    ) {
+    fn user_message(&mut self, data: Option<&RawValue>, seq: Option<u64>, at: At, surfaced: bool) {
+        let line = match at {
+            At::Line(l) | At::Element(l) => l,
+        };
         let Some(data) = object::<RawData<'_>>(data) else {
             return;
         };
@@ -696,9 +731,11 @@ impl Scanner {
             return;
         };
         let Some(Value::Array(raw_changes)) = source.get("changes") else {
+            self.not_workspace(at, kind, "whose changes is not an array");
             return;
         };
         let Some(seq) = seq else {
+            self.not_workspace(at, kind, "without a seq");
             return;
         };
         let mut changes = Vec::with_capacity(raw_changes.len());
@@ -735,8 +772,20 @@ impl Scanner {
     }
 
     fn finish(mut self) -> Log {
+        if self.log.records == 0 {
+            self.log.warnings.push(format!(
+                "{}: the log holds no events, not even a session header",
+                self.log.name
+            ));
+        }
         if let Some(w) = self.pending_final_warning.take() {
             self.log.warnings.push(w);
+        }
+        if let Some((first, n)) = self.not_workspace.take() {
+            self.log.warnings.push(match n {
+                1 => format!("{first}: ignored"),
+                n => format!("{first}: ignored, with {} more like it", n - 1),
+            });
         }
         let legacy = self.log.is_legacy();
         let index = self.log.surface.index();
@@ -767,6 +816,20 @@ impl Scanner {
         }
         self.log
     }
+}
+
+/// A value from the log quoted in a message, cut to a readable length (a
+/// hostile log can put megabytes where a number belongs).
+fn shown(raw: &str) -> Cow<'_, str> {
+    const MAX: usize = 60;
+    if raw.len() <= MAX {
+        return Cow::Borrowed(raw);
+    }
+    let mut end = MAX;
+    while !raw.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}... ({} bytes)", &raw[..end], raw.len()))
 }
 
 fn message_text(content: Option<&RawValue>, text: Option<&RawValue>) -> Option<String> {
