@@ -1,6 +1,8 @@
 //! The conformance vectors of tests/vectors/cases (from an independent
 //! implementation of SPEC.md), run against the real binary as
 //! tests/vectors/run.py does: parts and source compared byte for byte.
+// Test code: a failed unwrap or expect is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
