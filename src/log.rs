@@ -340,8 +340,17 @@ fn read_lines<R: Read>(
             let region = &buf[..complete];
             hot.clear();
             if !opts.strict {
+                // One hit per line and marker is enough: a line of a
+                // million `\/` must not cost eight bytes per hit.
                 for finder in &finders {
-                    hot.extend(finder.find_iter(region));
+                    let mut at = 0;
+                    while let Some(i) = finder.find(&region[at..]) {
+                        hot.push(at + i);
+                        match memchr::memchr(b'\n', &region[at + i..]) {
+                            Some(nl) => at += i + nl + 1,
+                            None => break,
+                        }
+                    }
                 }
                 hot.sort_unstable();
             }
