@@ -619,6 +619,10 @@ impl Scanner {
         };
         if first && kind.as_deref() == Some("session") {
             self.log.header_cwd = as_str(event.cwd).map(Cow::into_owned);
+            if self.log.header_cwd.is_none() {
+                let w = self.err(at, None, "the session header has no string cwd");
+                self.log.warnings.push(w.message);
+            }
             return Ok(());
         }
         let seq = match event.seq {

@@ -647,6 +647,22 @@ fn empty_log_warns_and_falls_back_to_the_current_directory() {
 }
 
 #[test]
+fn header_cwd_of_the_wrong_type_is_a_warning() {
+    let t = log_tree();
+    write_log(
+        &t,
+        "s.jsonl",
+        &[json!({"type": "session", "cwd": 42}).to_string()],
+    );
+    expect(
+        &run(t.cmd().args(["diff", "--log", "s.jsonl"])),
+        0,
+        &baseline(&[("AGENTS.md", "root\n")]),
+        &warning("s.jsonl:1: the session header has no string cwd"),
+    );
+}
+
+#[test]
 fn header_only_log_gets_a_fresh_baseline() {
     let t = log_tree();
     write_log(&t, "s.jsonl", &[header(&t)]);
