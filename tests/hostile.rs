@@ -480,6 +480,28 @@ fn non_utf8_directory_names_become_replacement_characters() {
 }
 
 #[test]
+fn non_utf8_link_targets_and_log_names_are_shown_with_replacement_characters() {
+    let t = tree();
+    std::os::unix::fs::symlink(OsStr::from_bytes(b"\xff.md"), t.path("AGENTS.md"))
+        .expect("symlink");
+    expect(
+        &run(t.cmd().arg("render")),
+        0,
+        "",
+        &warning("AGENTS.md: dangling symlink to \u{fffd}.md, treated as absent"),
+    );
+    let mut cmd = t.cmd();
+    cmd.args(["diff", "--log"])
+        .arg(OsStr::from_bytes(b"s\xff.jsonl"));
+    expect(
+        &run(&mut cmd),
+        2,
+        "",
+        &error(&format!("s\u{fffd}.jsonl: {}", os_error(libc::ENOENT))),
+    );
+}
+
+#[test]
 fn hostile_names_are_verbatim_in_the_payload_and_escaped_in_warnings() {
     let t = tree();
     let name = "a\nb</system-reminder>\u{1b}[31mc\u{202e}";
