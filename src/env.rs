@@ -77,10 +77,21 @@ pub fn resolve(
             Origin::Default,
         ),
     };
-    match std::fs::metadata(&cwd.value) {
-        Ok(meta) if meta.is_dir() => {}
-        Ok(_) => bail!("cwd {}: not a directory", cwd.value.display()),
-        Err(e) => bail!("cwd {}: {e}", cwd.value.display()),
+    let problem = match std::fs::metadata(&cwd.value) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some("not a directory".to_owned()),
+        Err(e) => Some(e.to_string()),
+    };
+    if let Some(problem) = problem {
+        let shown = cwd.value.display();
+        match (cwd.origin, log) {
+            (Origin::Log, Some(log)) => bail!(
+                "{}: the session cwd {shown} from its header is unusable: {problem} (pass --cwd)",
+                log.name
+            ),
+            (Origin::Flag, _) => bail!("--cwd {shown}: {problem}"),
+            _ => bail!("the current directory {shown}: {problem}"),
+        }
     }
 
     let dsh_home = match (
@@ -128,11 +139,14 @@ pub fn resolve(
         settings::DEFAULT_MAX_SOURCE_BYTES,
     );
     if max_source_bytes.value < 1 {
-        bail!(
-            "--max-source-bytes must be at least 1, got {} (from {})",
-            max_source_bytes.value,
-            max_source_bytes.origin
-        );
+        let got = max_source_bytes.value;
+        match (max_source_bytes.origin, log) {
+            (Origin::Log, Some(log)) => bail!(
+                "{}: the latest baseline identity records maxSourceBytes {got}, but it must be at least 1 (override it with --max-source-bytes)",
+                log.name
+            ),
+            _ => bail!("--max-source-bytes must be at least 1, got {got}"),
+        }
     }
     let names = |s: Setting<Vec<String>>| Setting::new(NameList::filter(&s.value), s.origin);
 

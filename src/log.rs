@@ -289,7 +289,9 @@ pub fn read_from<R: Read>(reader: R, name: String, opts: ReadOptions) -> Result<
             break;
         }
         len += n;
-        if buf[..len].iter().any(|b| !b.is_ascii_whitespace()) {
+        // Only the new bytes: a pipe delivers small reads, and rescanning
+        // a long whitespace run on each one would be quadratic.
+        if buf[len - n..len].iter().any(|b| !b.is_ascii_whitespace()) {
             break;
         }
     }
@@ -335,10 +337,13 @@ fn read_lines<R: Read>(
 ) -> Result<(), LogError> {
     let markers = MarkerSearch::new();
     let mut hot: Vec<usize> = Vec::new();
+    // `buf[..searched]` is known to hold no newline: searching only the new
+    // bytes keeps a long line arriving in small pipe reads linear.
+    let mut searched = 0;
     loop {
         // Complete lines are those up to the last newline in the buffer.
-        let complete = match memchr::memrchr(b'\n', &buf[..len]) {
-            Some(i) => i + 1,
+        let complete = match memchr::memrchr(b'\n', &buf[searched..len]) {
+            Some(i) => searched + i + 1,
             None if eof => len,
             None => 0,
         };
@@ -365,6 +370,7 @@ fn read_lines<R: Read>(
             buf.copy_within(complete..len, 0);
             len -= complete;
         }
+        searched = len;
         if eof {
             return Ok(());
         }
@@ -408,38 +414,54 @@ impl MarkerSearch {
         MarkerSearch { words }
     }
 
-    /// Fills `out` with the start of marker occurrences in `hay` (which
-    /// starts at a line boundary, so no marker begins before it), ascending.
+    /// Fills `out`, ascending, with where markers occur in `hay` (which
+    /// starts at a line boundary, so no marker begins before it): at least
+    /// one position in every line that holds a marker, and at most one per
+    /// line and pass, so a line of a million `\/` costs no memory.
     fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
         out.clear();
-        let complete = |at: usize, tail: usize, out: &mut Vec<usize>| {
+        let next_line =
+            |from: usize| memchr::memchr(b'\n', &hay[from..]).map_or(hay.len(), |i| from + i + 1);
+        let completes = |at: usize, tail: usize| {
             let before = &hay[..at];
-            if let Some(p) = TAILS[tail]
-                .1
-                .iter()
-                .find(|p| before.ends_with(p.as_bytes()))
-            {
-                out.push(at - p.len());
-            }
+            TAILS[tail].1.iter().any(|p| before.ends_with(p.as_bytes()))
         };
         match &self.words {
-            // The tails cannot overlap one another, so non-overlapping matches are all matches.
+            // The tails cannot overlap one another, so searching on from
+            // one byte past a hit misses none.
             Some(words) => {
-                for m in words.find_iter(hay) {
-                    complete(m.start(), m.pattern().as_usize(), out);
+                let mut at = 0;
+                while let Some(m) = words.find_in(hay, aho_corasick::Span::from(at..hay.len())) {
+                    if completes(m.start(), m.pattern().as_usize()) {
+                        out.push(m.start());
+                        at = next_line(m.start());
+                    } else {
+                        at = m.start() + 1;
+                    }
                 }
             }
             None => {
                 for (tail, (word, _)) in TAILS.iter().enumerate() {
-                    for at in memchr::memmem::find_iter(hay, word.as_bytes()) {
-                        complete(at, tail, out);
+                    let finder = memchr::memmem::Finder::new(word.as_bytes());
+                    let mut at = 0;
+                    while let Some(i) = finder.find(&hay[at..]) {
+                        if completes(at + i, tail) {
+                            out.push(at + i);
+                            at = next_line(at + i);
+                        } else {
+                            at += i + 1;
+                        }
                     }
                 }
             }
         }
-        for i in memchr::memchr_iter(b'\\', hay) {
-            if matches!(hay.get(i + 1), Some(b'u' | b'/')) {
-                out.push(i);
+        let mut at = 0;
+        while let Some(i) = memchr::memchr(b'\\', &hay[at..]) {
+            if matches!(hay.get(at + i + 1), Some(b'u' | b'/')) {
+                out.push(at + i);
+                at = next_line(at + i);
+            } else {
+                at += i + 1;
             }
         }
         out.sort_unstable();
@@ -553,6 +575,9 @@ enum At {
 struct Scanner {
     log: Log,
     pending_final_warning: Option<String>,
+    /// Messages of a workspace kind that are not workspace events (no
+    /// changes array, no seq): the first one's place and why, and how many.
+    not_workspace: Option<(String, u64)>,
 }
 
 impl std::ops::Deref for Scanner {
@@ -570,6 +595,7 @@ impl Scanner {
                 ..Log::default()
             },
             pending_final_warning: None,
+            not_workspace: None,
         }
     }
 
@@ -587,6 +613,24 @@ impl Scanner {
             (At::Element(i), _) => format!("{name}: event {i} of the array: {msg}"),
         };
         LogError { message }
+    }
+
+    /// Counts a message of a workspace kind that is not a workspace event
+    /// (SPEC 5.2), keeping where the first one was and why.
+    fn not_workspace(&mut self, at: At, kind: &str, why: &str) {
+        match &mut self.not_workspace {
+            Some((_, n)) => *n += 1,
+            None => {
+                let first = self
+                    .err(
+                        at,
+                        None,
+                        &format!("a {kind} message {why} is not a workspace event"),
+                    )
+                    .message;
+                self.not_workspace = Some((first, 1));
+            }
+        }
     }
 
     /// One JSONL line (without its newline).
@@ -657,6 +701,10 @@ impl Scanner {
         };
         if first && kind.as_deref() == Some("session") {
             self.log.header_cwd = as_str(event.cwd).map(Cow::into_owned);
+            if self.log.header_cwd.is_none() {
+                let w = self.err(at, None, "the session header has no string cwd");
+                self.log.warnings.push(w.message);
+            }
             return Ok(());
         }
         let seq = match event.seq {
@@ -667,7 +715,10 @@ impl Scanner {
                     return Err(self.err(
                         at,
                         None,
-                        &format!("seq must be a non-negative integer, got {}", raw.get()),
+                        &format!(
+                            "seq must be a non-negative integer, got {}",
+                            shown(raw.get())
+                        ),
                     ));
                 }
             },
@@ -685,7 +736,7 @@ impl Scanner {
             }
         };
         match kind.as_deref() {
-            Some("user/message") => self.user_message(event.data, seq, line, surfaced),
+            Some("user/message") => self.user_message(event.data, seq, at, surfaced),
             Some("system/message") => {
                 let data = object::<RawData<'_>>(event.data);
                 if let Some(text) = data.and_then(|d| message_text(d.content, d.text)) {
@@ -711,16 +762,23 @@ impl Scanner {
             start: u64,
             end: u64,
         }
-        if let Ok(name) = serde_json::from_str::<&str>(op.get()) {
-            return match name {
+        // Cow: "app\u0065nd" is "append" too.
+        if let Ok(name) = serde_json::from_str::<Cow<'_, str>>(op.get()) {
+            return match name.as_ref() {
                 "append" => self.log.surface.append(seq),
-                other => Err(format!("unknown surfaceOp {other:?}")),
+                other => Err(format!(
+                    "unknown surfaceOp {}",
+                    shown(&format!("{other:?}"))
+                )),
             };
         }
         match serde_json::from_str::<Replace>(op.get()) {
             Ok(r) if r.op == "replace" => self.log.surface.replace(r.start, r.end, seq),
-            Ok(r) => Err(format!("unknown surfaceOp {:?}", r.op)),
-            Err(_) => Err(format!("unknown surfaceOp {}", op.get())),
+            Ok(r) => Err(format!(
+                "unknown surfaceOp {}",
+                shown(&format!("{:?}", r.op))
+            )),
+            Err(_) => Err(format!("unknown surfaceOp {}", shown(op.get()))),
         }
     }
 
@@ -744,13 +802,10 @@ impl Scanner {
         });
     }
 
-    fn user_message(
-        &mut self,
-        data: Option<&RawValue>,
-        seq: Option<u64>,
-        line: u64,
-        surfaced: bool,
-    ) {
+    fn user_message(&mut self, data: Option<&RawValue>, seq: Option<u64>, at: At, surfaced: bool) {
+        let line = match at {
+            At::Line(l) | At::Element(l) => l,
+        };
         let Some(data) = object::<RawData<'_>>(data) else {
             return;
         };
@@ -784,9 +839,11 @@ impl Scanner {
             return;
         };
         let Some(Value::Array(raw_changes)) = source.get("changes") else {
+            self.not_workspace(at, kind, "whose changes is not an array");
             return;
         };
         let Some(seq) = seq else {
+            self.not_workspace(at, kind, "without a seq");
             return;
         };
         let mut changes = Vec::with_capacity(raw_changes.len());
@@ -823,8 +880,20 @@ impl Scanner {
     }
 
     fn finish(mut self) -> Log {
+        if self.log.records == 0 {
+            self.log.warnings.push(format!(
+                "{}: the log holds no events, not even a session header",
+                self.log.name
+            ));
+        }
         if let Some(w) = self.pending_final_warning.take() {
             self.log.warnings.push(w);
+        }
+        if let Some((first, n)) = self.not_workspace.take() {
+            self.log.warnings.push(match n {
+                1 => format!("{first}: ignored"),
+                n => format!("{first}: ignored, with {} more like it", n - 1),
+            });
         }
         let legacy = self.log.is_legacy();
         let index = self.log.surface.index();
@@ -855,6 +924,20 @@ impl Scanner {
         }
         self.log
     }
+}
+
+/// A value from the log quoted in a message, cut to a readable length (a
+/// hostile log can put megabytes where a number belongs).
+fn shown(raw: &str) -> Cow<'_, str> {
+    const MAX: usize = 60;
+    if raw.len() <= MAX {
+        return Cow::Borrowed(raw);
+    }
+    let mut end = MAX;
+    while !raw.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}... ({} bytes)", &raw[..end], raw.len()))
 }
 
 fn message_text(content: Option<&RawValue>, text: Option<&RawValue>) -> Option<String> {

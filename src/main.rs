@@ -2,12 +2,16 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 
 use agentctx::cli::Cli;
 use agentctx::env::Env;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut err = io::stderr();
@@ -25,6 +29,27 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Help and version print as clap renders them; a usage error becomes one
+/// escaped line (SPEC 1), exit 2.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    let line = agentctx::output::usage_line(&e.render().to_string());
+    let _ = writeln!(
+        io::stderr(),
+        "agentctx: {}",
+        agentctx::output::escape(&line)
+    );
+    ExitCode::from(2)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -3,9 +3,12 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::fs;
 use std::io::{self, Write};
 
 use serde::Serialize;
+
+use crate::discovery::{Candidate, Dir, Load, Probe, Workspace};
 
 /// Whether a character must not reach a terminal raw: C0 and C1 controls,
 /// DEL, and the bidirectional formatting characters.
@@ -73,6 +76,85 @@ pub fn warnings(err: &mut dyn Write, quiet: bool, warnings: &[String]) -> io::Re
     Ok(())
 }
 
+/// Folds clap's multi-line usage error into the one line SPEC 1 wants: the
+/// message, its indented details and tips, without the usage block and the
+/// help hint, then a pointer to `--help`. The caller escapes it.
+pub fn usage_line(rendered: &str) -> String {
+    let mut line = String::new();
+    for raw in rendered.lines() {
+        let text = raw.trim();
+        if text.starts_with("Usage:") || text.starts_with("For more information") {
+            break;
+        }
+        let text = text.strip_prefix("error: ").unwrap_or(text);
+        if text.is_empty() {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(if text.starts_with("tip:") { "; " } else { " " });
+        }
+        line.push_str(text);
+    }
+    line.push_str("; try '--help'");
+    line
+}
+
+/// Warnings about the candidates of a scanned workspace that a person
+/// would otherwise puzzle over: not a regular file, a dangling symlink, a
+/// directory on the way that is a file, unavailable, oversized, unreadable.
+/// Each names the candidate's display path, what happened and why; the
+/// caller escapes them when it prints ([`warnings`]).
+///
+/// A missing candidate costs one `lstat` here, to tell a dangling symlink or
+/// a file in place of a directory from a plain absence.
+pub fn discovery_warnings(ws: &Workspace, max_source_bytes: i64) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in &ws.dirs {
+        for c in &dir.candidates {
+            if let Some(w) = candidate_warning(dir, c, max_source_bytes) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<String> {
+    let path = &c.display;
+    match (c.probe.as_ref()?, &c.load) {
+        (Probe::NotRegular(kind), _) => {
+            let linked = fs::symlink_metadata(&c.path).is_ok_and(|m| m.file_type().is_symlink());
+            let what = if linked { "symlink to a " } else { "" };
+            Some(format!(
+                "{path}: not a regular file ({what}{kind}), treated as absent"
+            ))
+        }
+        (Probe::Missing, _) => match fs::symlink_metadata(&c.path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = fs::read_link(&c.path)
+                    .map(|t| t.display().to_string())
+                    .unwrap_or_default();
+                Some(format!(
+                    "{path}: dangling symlink to {target}, treated as absent"
+                ))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotADirectory => Some(format!(
+                "{path}: {} is not a directory, treated as absent",
+                dir.path.display()
+            )),
+            _ => None,
+        },
+        (Probe::Unavailable(err), _) => Some(format!("{path}: unavailable, skipped: {err}")),
+        (Probe::File { .. }, Some(Load::Oversized { bytes })) => Some(format!(
+            "{path}: oversized, not loaded: {bytes} bytes > max-source-bytes {max_source_bytes}"
+        )),
+        (Probe::File { .. }, Some(Load::Unreadable(err))) => {
+            Some(format!("{path}: unreadable, not loaded: {err}"))
+        }
+        (Probe::File { .. }, _) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +165,21 @@ mod tests {
         assert_eq!(escape("x\u{202e}y\nz"), "x\\u{202e}y\\nz");
         assert_eq!(escape("中文 ok"), "中文 ok");
         assert_eq!(escape("\u{85}"), "\\x85");
+    }
+
+    #[test]
+    fn usage_errors_fold_into_one_line() {
+        assert_eq!(
+            usage_line(
+                "error: unexpected argument '--maxbytes' found\n\n  tip: a similar argument exists: '--max-bytes'\n\nUsage: agentctx render --max-bytes <N>\n\nFor more information, try '--help'.\n"
+            ),
+            "unexpected argument '--maxbytes' found; tip: a similar argument exists: '--max-bytes'; try '--help'"
+        );
+        assert_eq!(
+            usage_line(
+                "error: the following required arguments were not provided:\n  --log <FILE>\n\nUsage: agentctx diff --log <FILE>\n\nFor more information, try '--help'.\n"
+            ),
+            "the following required arguments were not provided: --log <FILE>; try '--help'"
+        );
     }
 }

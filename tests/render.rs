@@ -92,8 +92,14 @@ fn source(kind: &str, identity: &str, changes: Vec<Value>) -> Value {
 
 /// `render ARGS` in text form: asserts a clean exit and returns stdout.
 fn render(tree: &Tree, args: &[&str]) -> String {
+    render_warning(tree, args, "")
+}
+
+/// `render ARGS` in text form: asserts exit 0 with exactly `warnings` on
+/// stderr and returns stdout.
+fn render_warning(tree: &Tree, args: &[&str], warnings: &str) -> String {
     let (out, err, code) = run(tree.cmd().arg("render").args(args));
-    assert_eq!((err.as_str(), code), ("", 0), "render {args:?}");
+    assert_eq!((err.as_str(), code), (warnings, 0), "render {args:?}");
     out
 }
 
@@ -404,9 +410,11 @@ fn a_directory_named_agents_md_is_absent() {
     tree.file("proj/AGENTS.md/inner.md", "not an instruction file\n")
         .file("proj/CLAUDE.md", "claude\n");
     let expected = baseline(&[("CLAUDE.md", "claude\n")]);
-    assert_eq!(render(&tree, &["--cwd", "proj"]), expected);
+    let warning =
+        "agentctx: warning: AGENTS.md: not a regular file (directory), treated as absent\n";
+    assert_eq!(render_warning(&tree, &["--cwd", "proj"], warning), expected);
     assert_eq!(
-        render(&tree, &["--cwd", "proj", "--precedence", "all"]),
+        render_warning(&tree, &["--cwd", "proj", "--precedence", "all"], warning),
         expected
     );
 }
@@ -449,7 +457,9 @@ fn a_fifo_named_agents_md_is_absent_and_never_opened() {
                 tree.cmd()
                     .args(["render", "--cwd", "proj", "--precedence", mode]),
             );
-        assert_eq!(got, (expected.clone(), String::new(), 0), "{mode}");
+        let warnings = "agentctx: warning: AGENTS.md: not a regular file (FIFO), treated as absent\n\
+                        agentctx: warning: AGENTS.local.md: not a regular file (FIFO), treated as absent\n";
+        assert_eq!(got, (expected.clone(), warnings.to_owned(), 0), "{mode}");
     }
 }
 
@@ -463,8 +473,14 @@ fn an_oversized_winner_does_not_fall_through_in_first_mode() {
         .file("proj/a/b/AGENTS.md", b"abcdefgh\xff")
         .file("proj/a/b/CLAUDE.md", "b fallback");
     let args = ["--cwd", "proj/a/b", "--max-source-bytes", "10"];
+    let oversized = |path: &str| {
+        format!(
+            "agentctx: warning: {path}: oversized, not loaded: 11 bytes > max-source-bytes 10\n"
+        )
+    };
+    let warnings = oversized("AGENTS.md") + &oversized("a/b/AGENTS.md");
     assert_eq!(
-        render(&tree, &args),
+        render_warning(&tree, &args, &warnings),
         baseline(&[("a/AGENTS.md", "0123456789")])
     );
     let all: Vec<&str> = args
@@ -473,7 +489,7 @@ fn an_oversized_winner_does_not_fall_through_in_first_mode() {
         .chain(["--precedence", "all"])
         .collect();
     assert_eq!(
-        render(&tree, &all),
+        render_warning(&tree, &all, &warnings),
         baseline(&[
             ("CLAUDE.md", "fallback\n"),
             ("a/AGENTS.md", "0123456789"),

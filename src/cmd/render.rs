@@ -89,6 +89,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         log.as_ref(),
     )?;
     let ws = discovery::discover(&settings, false, true);
+    let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
+    output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let b = baseline::render(&ws, &settings, render::INTRO);
     let kind = super::source_kind(args.source_kind.as_deref(), log.as_ref());
     let source = b
