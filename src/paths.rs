@@ -48,16 +48,23 @@ pub fn file_display(dir: &str, name: &str) -> String {
     if dir == "." {
         name.to_owned()
     } else {
-        format!("{dir}/{name}")
+        let mut out = String::with_capacity(dir.len() + 1 + name.len());
+        out.push_str(dir);
+        out.push('/');
+        out.push_str(name);
+        out
     }
 }
 
 fn join_components(rel: &Path) -> String {
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    parts.join("/")
+    let mut out = String::with_capacity(rel.as_os_str().len());
+    for (i, c) in rel.components().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        out.push_str(&c.as_os_str().to_string_lossy());
+    }
+    out
 }
 
 /// The relative path from `cwd` up to its ancestor `root`: `""`, `".."`, `"../.."`.
