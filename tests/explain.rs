@@ -169,8 +169,8 @@ fn all_missing_first(dir_abs: &str, display: &str) -> Value {
 }
 
 /// The "System prompt and runtime context" section as explain prints
-/// `runtime::analyze(log).lines()`: headings at two spaces, information and
-/// warnings at four, escaped.
+/// `runtime::analyze(log).lines()`: each line two spaces in from its own
+/// indentation, warnings marked after that indentation, escaped.
 fn prompt_section(log: &Path) -> String {
     let log = agentctx::log::read(log, agentctx::log::ReadOptions::default()).unwrap();
     let lines = agentctx::runtime::analyze(&log).lines();
@@ -180,10 +180,11 @@ fn prompt_section(log: &Path) -> String {
     }
     for line in lines {
         let text = agentctx::output::escape(&line.text);
+        let body = text.trim_start_matches(' ');
+        let pad = " ".repeat(2 + text.len() - body.len());
         match line.level {
-            agentctx::runtime::Level::Heading => out.push_str(&format!("  {text}\n")),
-            agentctx::runtime::Level::Info => out.push_str(&format!("    {text}\n")),
-            agentctx::runtime::Level::Warning => out.push_str(&format!("    warning: {text}\n")),
+            agentctx::runtime::Level::Warning => out.push_str(&format!("{pad}warning: {body}\n")),
+            _ => out.push_str(&format!("{pad}{body}\n")),
         }
     }
     out
@@ -1497,5 +1498,57 @@ fn an_unreadable_file_is_unavailable_at_the_read_stage() {
     assert!(
         out.contains("\n    base   AGENTS.md        unavailable  reading failed: Permission denied (os error 13); its tier loads nothing\n"),
         "{out}"
+    );
+}
+
+/// The prompt-stability section, spelled out: a system prompt that changes
+/// only by its Web GUI port, and a runtime snapshot.
+#[test]
+fn explain_log_shows_prompt_rewrites_and_runtime_context_literally() {
+    let t = Tree::new();
+    t.dir("proj/.git").dir("home");
+    let cwd = t.path("proj");
+    let system = |seq: u64, port: u16| {
+        json!({"type": "system/message", "seq": seq, "time": 0, "surfaceOp": "append",
+               "data": {"content": [{"type": "text", "text": format!(
+                   "You are a coding agent.\n\nYou are interacting with the user through the DeepSeek Harness Web GUI at http://127.0.0.1:{port}. Links open in it.")}]}})
+        .to_string()
+    };
+    let snapshot = json!({"type": "user/message", "seq": 2, "time": 0, "surfaceOp": "append",
+        "data": {"role": "user", "content": [{"type": "text", "text": "ctx"}],
+                 "source": {"kind": "plugin", "plugin": "@deepseek-ai/dsh-system-prompt", "form": "snapshot",
+                            "sections": [{"name": "app:web-surface",
+                                          "text": "Current DeepSeek Harness Web GUI URL: \"http://127.0.0.1:41235\"."}]}}})
+    .to_string();
+    let log = t.path("s.jsonl");
+    std::fs::write(
+        &log,
+        [header(&cwd), system(0, 41234), system(1, 41235), snapshot].join("\n") + "\n",
+    )
+    .unwrap();
+    let out = explain(&t, &["--log", log.to_str().unwrap()]);
+    let section = &out[out.find("System prompt and runtime context").unwrap()..];
+    assert_eq!(
+        section,
+        "System prompt and runtime context
+  System prompt
+    2 versions, 1 head rewrite
+    version 1: seq 0 (line 2), system/message, 2 paragraphs, 140 bytes, sha1 a041c78b78062157b41c13dc4c92fd9e2e40d168
+    version 2: seq 1 (line 3), system/message, 2 paragraphs, 140 bytes, sha1 5870796e9e6b04ac6a280fa822ad18fd645b6474
+    warning: head rewrite at seq 1 (line 3): version 2 differs from version 1; on routes without in-history prompt updates a resumed Claude session is rejected (400, signature bound to a different conversation)
+      only process-specific values changed: http://127.0.0.1:41234 -> http://127.0.0.1:41235
+      - removed paragraph 2: You are interacting with the user through the DeepSeek Harness Web GUI at http://127.0.0.1:41234. Links open in it.
+      + added paragraph 2: You are interacting with the user through the DeepSeek Harness Web GUI at http://127.0.0.1:41235. Links open in it.
+  Process-specific values in the system prompt
+    warning: paragraph 2 (\"You are interacting with the user through the…\") of the prompt at seq 0 (line 2) holds a loopback URL with an explicit port http://127.0.0.1:41234: such values belong in runtime context (it matches the earlier app:web-surface template)
+    warning: paragraph 2 (\"You are interacting with the user through the…\") of the prompt at seq 1 (line 3) holds a loopback URL with an explicit port http://127.0.0.1:41235: such values belong in runtime context (the earlier-format app:web-surface paragraph this session keeps verbatim)
+  Earlier-format paragraphs (kept verbatim)
+    harness:source: none
+    app:web-surface (from the prompt at seq 1): You are interacting with the user through the DeepSeek Harness Web GUI at http://127.0.0.1:41235. Links open in it.
+  Runtime context
+    latest snapshot at seq 2 (line 4), the last of 1, 1 section
+    app:web-surface: Current DeepSeek Harness Web GUI URL: \"http://127.0.0.1:41235\".
+    current Web GUI URL: http://127.0.0.1:41235
+"
     );
 }

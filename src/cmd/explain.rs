@@ -181,12 +181,16 @@ pub fn text(report: &Report, opts: TextOptions) -> String {
         if lines.is_empty() {
             w.line(2, &[cell("nothing to report", Tone::Dim)]);
         }
+        // The report's lines carry their own indentation (headings at the
+        // margin, items at two spaces, details at four): keep it, under the section.
         for line in lines {
             let text = escape(&line.text);
+            let body = text.trim_start_matches(' ');
+            let indent = 2 + text.len() - body.len();
             match line.level {
-                Level::Heading => w.line(2, &[cell(text, Tone::Heading)]),
-                Level::Info => w.line(4, &[cell(text, Tone::Plain)]),
-                Level::Warning => w.line(4, &[cell(format!("warning: {text}"), Tone::Warn)]),
+                Level::Heading => w.line(indent, &[cell(body, Tone::Heading)]),
+                Level::Info => w.line(indent, &[cell(body, Tone::Plain)]),
+                Level::Warning => w.line(indent, &[cell(format!("warning: {body}"), Tone::Warn)]),
             }
         }
     }
