@@ -30,7 +30,10 @@ pub const MARKERS: [&str; 8] = [
     "\\/",
 ];
 
+#[cfg(not(test))]
 const CHUNK: usize = 1 << 20;
+#[cfg(test)]
+const CHUNK: usize = 16 << 10;
 
 /// How to read a log.
 #[derive(Debug, Clone, Copy, Default)]
@@ -221,6 +224,10 @@ pub struct Log {
     pub lines: u64,
     pub records: u64,
     pub parsed: u64,
+    /// Long lines read through without being held (no marker in them).
+    pub streamed: u64,
+    /// Long lines whose marker showed up late, so they were read again whole.
+    pub reread: u64,
     pub workspace: Vec<WorkspaceEvent>,
     pub surface: Surface,
     /// Whether any event carried a surfaceOp (else the log is legacy).
@@ -271,8 +278,55 @@ pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
     }
 }
 
-/// Reads a log from any reader.
-pub fn read_from<R: Read>(reader: R, name: String, opts: ReadOptions) -> Result<Log, LogError> {
+/// A log's byte stream. A file can go back and re-read a long line that
+/// turns out to need parsing, so such lines are streamed rather than held;
+/// a pipe cannot, so there a long line is held while it is read.
+pub trait LogSource: Read {
+    /// Whether `rewind_to` works.
+    fn can_rewind(&self) -> bool {
+        false
+    }
+
+    /// Repositions the stream `offset` bytes from its start.
+    fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
+        let _ = offset;
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+}
+
+impl LogSource for File {
+    fn can_rewind(&self) -> bool {
+        // A FIFO or a character device opened by path cannot seek.
+        self.metadata().is_ok_and(|m| m.is_file())
+    }
+
+    fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
+        use std::io::Seek;
+        self.seek(io::SeekFrom::Start(offset)).map(drop)
+    }
+}
+
+impl LogSource for io::StdinLock<'_> {}
+
+impl LogSource for &[u8] {}
+
+impl<T: AsRef<[u8]>> LogSource for io::Cursor<T> {
+    fn can_rewind(&self) -> bool {
+        true
+    }
+
+    fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
+        self.set_position(offset);
+        Ok(())
+    }
+}
+
+/// Reads a log from any byte stream.
+pub fn read_from<R: LogSource>(
+    reader: R,
+    name: String,
+    opts: ReadOptions,
+) -> Result<Log, LogError> {
     let mut scan = Scanner::new(name);
     let mut reader = reader;
     let mut buf = vec![0u8; CHUNK];
@@ -327,7 +381,19 @@ fn trim(line: &[u8]) -> &[u8] {
     &line[start..end]
 }
 
-fn read_lines<R: Read>(
+/// A partial line this long that holds no marker yet is streamed (when the
+/// source can rewind) instead of held: SPEC 5.1 bounds memory by a constant
+/// plus the longest line that must be parsed.
+#[cfg(not(test))]
+const LONG_LINE: usize = 8 << 20;
+#[cfg(test)]
+const LONG_LINE: usize = 64 << 10;
+
+/// The bytes kept between reads while streaming a line, so that a marker
+/// split across two reads is still found.
+const MARKER_OVERLAP: usize = 15;
+
+fn read_lines<R: LogSource>(
     mut reader: R,
     mut buf: Vec<u8>,
     mut len: usize,
@@ -340,6 +406,11 @@ fn read_lines<R: Read>(
     // `buf[..searched]` is known to hold no newline: searching only the new
     // bytes keeps a long line arriving in small pipe reads linear.
     let mut searched = 0;
+    // The stream offset of `buf[0]`, always the start of a line.
+    let mut offset: u64 = 0;
+    // The line at `buf[0]` holds a marker: it must be held and parsed.
+    let mut must_parse = opts.strict;
+    let can_rewind = reader.can_rewind();
     loop {
         // Complete lines are those up to the last newline in the buffer.
         let complete = match memchr::memrchr(b'\n', &buf[searched..len]) {
@@ -369,10 +440,32 @@ fn read_lines<R: Read>(
             }
             buf.copy_within(complete..len, 0);
             len -= complete;
+            offset += complete as u64;
+            must_parse = opts.strict;
         }
         searched = len;
         if eof {
             return Ok(());
+        }
+        // Once per long line (a pipe cannot rewind: there the line is held).
+        if can_rewind && len >= LONG_LINE && !must_parse {
+            markers.find(&buf[..len], &mut hot);
+            if hot.is_empty() {
+                match stream_line(&mut reader, &mut buf, &mut len, &markers, scan)? {
+                    Streamed::Done { bytes } => offset += bytes,
+                    Streamed::MustParse => {
+                        scan.log.reread += 1;
+                        reader.rewind_to(offset).map_err(|e| scan.io(e))?;
+                        len = 0;
+                        eof = false;
+                        must_parse = true;
+                    }
+                    Streamed::Eof => return Ok(()),
+                }
+                searched = 0;
+                continue;
+            }
+            must_parse = true;
         }
         if len == buf.len() {
             buf.resize(buf.len() * 2, 0);
@@ -382,6 +475,67 @@ fn read_lines<R: Read>(
             eof = true;
         }
         len += n;
+    }
+}
+
+/// How streaming a long line ended.
+enum Streamed {
+    /// The line ended (its newline consumed) after `bytes` bytes; what follows
+    /// it is at the front of the buffer.
+    Done { bytes: u64 },
+    /// A marker turned up: the line must be re-read whole and parsed.
+    MustParse,
+    /// The stream ended inside the line (a final line without a newline).
+    Eof,
+}
+
+/// Reads on through a long line that holds no marker so far, keeping only
+/// its first and last non-whitespace bytes (for the brace check) and a few
+/// bytes of overlap, never the line itself.
+fn stream_line<R: LogSource>(
+    reader: &mut R,
+    buf: &mut [u8],
+    len: &mut usize,
+    markers: &MarkerSearch,
+    scan: &mut Scanner,
+) -> Result<Streamed, LogError> {
+    let non_ws = |bytes: &[u8]| bytes.iter().position(|b| !is_ws(*b));
+    let mut first = non_ws(&buf[..*len]).map(|i| buf[i]);
+    let mut last = buf[..*len].iter().rposition(|b| !is_ws(*b)).map(|i| buf[i]);
+    let mut bytes = *len as u64;
+    let mut hot = Vec::new();
+    loop {
+        let keep = MARKER_OVERLAP.min(*len);
+        buf.copy_within(*len - keep..*len, 0);
+        *len = keep;
+        let n = read_some(reader, &mut buf[keep..]).map_err(|e| scan.io(e))?;
+        if n == 0 {
+            scan.streamed_line(first, last, false)?;
+            return Ok(Streamed::Eof);
+        }
+        *len = keep + n;
+        let newline = memchr::memchr(b'\n', &buf[keep..*len]).map(|i| keep + i);
+        let end = newline.unwrap_or(*len);
+        markers.find(&buf[..end], &mut hot);
+        if !hot.is_empty() {
+            return Ok(Streamed::MustParse);
+        }
+        if first.is_none() {
+            first = non_ws(&buf[keep..end]).map(|i| buf[keep + i]);
+        }
+        if let Some(i) = buf[keep..end].iter().rposition(|b| !is_ws(*b)) {
+            last = Some(buf[keep + i]);
+        }
+        match newline {
+            Some(nl) => {
+                bytes += (nl + 1 - keep) as u64;
+                scan.streamed_line(first, last, true)?;
+                buf.copy_within(nl + 1..*len, 0);
+                *len -= nl + 1;
+                return Ok(Streamed::Done { bytes });
+            }
+            None => bytes += n as u64,
+        }
     }
 }
 
@@ -675,6 +829,34 @@ impl Scanner {
                 )
             }
         }
+    }
+
+    /// A line that was streamed, not held: it holds no marker, so only its
+    /// braces are checked, from its first and last non-whitespace bytes.
+    fn streamed_line(
+        &mut self,
+        first: Option<u8>,
+        last: Option<u8>,
+        newline: bool,
+    ) -> Result<(), LogError> {
+        self.log.lines += 1;
+        self.log.streamed += 1;
+        let (Some(first), Some(last)) = (first, last) else {
+            return Ok(());
+        };
+        if first != b'{' || last != b'}' {
+            let line_no = self.log.lines;
+            if newline {
+                return Err(self.err(At::Line(line_no), None, "malformed line: not a JSON object"));
+            }
+            self.pending_final_warning = Some(format!(
+                "{}:{line_no}: ignoring a final line without a newline that is not valid JSON (a writer stopped mid-line?)",
+                self.log.name
+            ));
+            return Ok(());
+        }
+        self.log.records += 1;
+        Ok(())
     }
 
     fn array_element(&mut self, raw: &str, index: u64) -> Result<(), LogError> {
@@ -1053,6 +1235,103 @@ mod tests {
             }
             prop_assert!(hits.windows(2).all(|w| w[0] <= w[1]));
         }
+    }
+
+    /// A rewindable reader that hands out at most `step` bytes per read, so
+    /// that markers and newlines fall across read boundaries.
+    struct Trickle {
+        data: Vec<u8>,
+        pos: usize,
+        step: usize,
+    }
+
+    impl Read for Trickle {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(out.len()).min(self.data.len() - self.pos);
+            out[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    impl LogSource for Trickle {
+        fn can_rewind(&self) -> bool {
+            true
+        }
+        fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
+            self.pos = offset as usize;
+            Ok(())
+        }
+    }
+
+    fn trickle(text: &str, step: usize, strict: bool) -> Result<Log, LogError> {
+        let reader = Trickle {
+            data: text.as_bytes().to_vec(),
+            pos: 0,
+            step,
+        };
+        read_from(reader, "t.jsonl".into(), ReadOptions { strict })
+    }
+
+    fn long_chunk(text_len: usize) -> String {
+        format!(
+            r#"{{"type":"assistant/chunk","seq":1,"data":{{"text":"{}"}}}}"#,
+            "y".repeat(text_len)
+        )
+    }
+
+    const BASELINE: &str = r#"{"type":"user/message","seq":2,"data":{"source":{"kind":"workspace-instructions","form":"instructions","baseline":true,"baselineIdentity":"{}","changes":[{"action":"set","scope":".","path":"AGENTS.md","digest":"d"}]}},"surfaceOp":"append"}"#;
+
+    /// Lines longer than LONG_LINE are streamed when they hold no marker, and
+    /// re-read whole when a marker turns up late; either way the log reads as
+    /// a full parse reads it.
+    #[test]
+    fn long_lines_stream_and_decide_as_a_full_parse() {
+        let header = r#"{"type":"session","cwd":"/x"}"#;
+        let late_marker = format!(
+            r#"{{"pad":"{}","type":"user/message","seq":3,"data":{{"source":{{"kind":"workspace-instructions","changes":[{{"action":"remove","scope":".","path":"AGENTS.md"}}]}}}},"surfaceOp":"append"}}"#,
+            "z".repeat(LONG_LINE + 100)
+        );
+        let text = format!(
+            "{header}\n{}\n{BASELINE}\n{late_marker}\n{}\n",
+            long_chunk(LONG_LINE * 2),
+            long_chunk(LONG_LINE * 3)
+        );
+        let full = trickle(&text, 1 << 20, true).unwrap();
+        for step in [CHUNK, 4099, 1 << 20] {
+            let fast = trickle(&text, step, false).unwrap();
+            assert_eq!((fast.streamed, fast.reread), (2, 1), "step {step}");
+            assert_eq!(fast.lines, 5, "step {step}");
+            assert_eq!(fast.records, 5, "step {step}");
+            assert_eq!(fast.parsed, 3, "step {step}");
+            assert_eq!(
+                format!("{:?}", fast.workspace),
+                format!("{:?}", full.workspace)
+            );
+            assert_eq!(fast.workspace.len(), 2);
+            assert_eq!(fast.visible_baseline, Some(0));
+        }
+    }
+
+    #[test]
+    fn a_long_malformed_line_is_named_and_a_long_final_one_is_a_warning() {
+        let bad = format!("{}x", long_chunk(LONG_LINE + 10));
+        let text = format!("{BASELINE}\n{bad}\n{BASELINE}\n");
+        let err = trickle(&text, 1 << 20, false).unwrap_err();
+        assert_eq!(err.message, "t.jsonl:2: malformed line: not a JSON object");
+        let text = format!("{BASELINE}\n{bad}");
+        let log = trickle(&text, 1 << 20, false).unwrap();
+        assert_eq!(
+            log.warnings,
+            vec!["t.jsonl:2: ignoring a final line without a newline that is not valid JSON (a writer stopped mid-line?)".to_owned()]
+        );
+        // Whitespace around a long line does not hide its braces.
+        let text = format!("  {}  \n", long_chunk(LONG_LINE + 10));
+        let log = trickle(&text, 4099, false).unwrap();
+        assert_eq!((log.records, log.streamed), (1, 1));
+        // A source that cannot rewind (a pipe) holds the line instead.
+        let log = read_from(text.as_bytes(), "t".into(), ReadOptions::default()).unwrap();
+        assert_eq!((log.records, log.streamed), (1, 0));
     }
 
     #[test]
