@@ -84,13 +84,8 @@ struct Json<'a> {
 
 pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     let runtime_values = crate::runtime::parse_values(&args.runtime)?;
-    let log = super::read_log(ctx, Some(&args.log), &args.session)?.unwrap_or_default();
-    let settings = crate::env::resolve(
-        ctx.env,
-        &args.config,
-        args.session.cwd.as_deref(),
-        Some(&log),
-    )?;
+    let (log, settings) = super::session(ctx, Some(&args.log), &args.session, &args.config)?;
+    let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
     let outcome = reconcile::diff(&Request {
         settings: &settings,

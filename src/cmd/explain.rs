@@ -69,13 +69,7 @@ pub struct ExplainArgs {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
-    let log = super::read_log(ctx, args.log.as_deref(), &args.session)?;
-    let settings = crate::env::resolve(
-        ctx.env,
-        &args.config,
-        args.session.cwd.as_deref(),
-        log.as_ref(),
-    )?;
+    let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
     let report = explain::gather(&settings, log.as_ref());
     match args.format {
         Format::Json => output::json(ctx.out, &report)?,

@@ -31,8 +31,22 @@ impl Ctx<'_> {
     }
 }
 
+/// The session a command looks at: the log named by `--log` (its warnings
+/// printed) and the settings resolved from the flags, the environment and
+/// that log.
+pub fn session(
+    ctx: &mut Ctx<'_>,
+    log: Option<&std::path::Path>,
+    session: &SessionArgs,
+    config: &crate::cli::ConfigArgs,
+) -> Result<(Option<Log>, crate::settings::Settings)> {
+    let log = read_log(ctx, log, session)?;
+    let settings = crate::env::resolve(ctx.env, config, session.cwd.as_deref(), log.as_ref())?;
+    Ok((log, settings))
+}
+
 /// Reads the log named by `--log`, if any, and prints its warnings.
-pub fn read_log(
+fn read_log(
     ctx: &mut Ctx<'_>,
     path: Option<&std::path::Path>,
     session: &SessionArgs,

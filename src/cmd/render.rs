@@ -81,13 +81,7 @@ struct FileJson<'a> {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
-    let log = super::read_log(ctx, args.log.as_deref(), &args.session)?;
-    let settings = crate::env::resolve(
-        ctx.env,
-        &args.config,
-        args.session.cwd.as_deref(),
-        log.as_ref(),
-    )?;
+    let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
     let ws = discovery::discover(&settings, false, true);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
