@@ -44,10 +44,8 @@ use crate::settings::{Origin, Precedence};
 /// Names, paths and snippets are shown with control and bidi characters
 /// escaped (`\x1b`, `\u{202e}`). --format json prints the same facts as one
 /// JSON document with stable camelCase field names (listed in the README).
-///
-/// Example:
-///   agentctx explain --cwd packages/app --log session.jsonl
 #[derive(Debug, Args)]
+#[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
 pub struct ExplainArgs {
     #[command(flatten)]
     pub session: SessionArgs,
@@ -67,6 +65,17 @@ pub struct ExplainArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
+
+const AFTER_HELP: &str = "\
+Examples:
+  agentctx explain                                   # why this directory gets what it gets
+  agentctx explain --cwd packages/app --log session.jsonl
+  agentctx explain --log session.jsonl --full        # with the parts diff would send, whole
+  agentctx explain --format json | jq .budget
+
+Exit status:
+  0  success
+  2  bad usage or unusable input";
 
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
