@@ -846,7 +846,7 @@ impl<'a> Checker<'a> {
         let max_source_bytes = self.opts.settings.max_source_bytes.value;
         match &cand.probe {
             None => {}
-            Some(Probe::Missing) => {
+            Some(Probe::Missing(_)) => {
                 // Listed as a symlink, yet `stat` finds nothing: dangling.
                 let link = match place {
                     Some((_, Entry::MaybeSymlink)) => fs::read_link(&cand.path).ok(),

@@ -95,12 +95,24 @@ pub fn chain(root: &Path, cwd: &Path) -> Vec<PathBuf> {
 pub enum Probe {
     /// A regular file of this many bytes.
     File { size: u64 },
-    /// Nothing there (`ENOENT`, `ENOTDIR`).
-    Missing,
+    /// Nothing there (`ENOENT`, `ENOTDIR`), and why.
+    Missing(Absence),
     /// Something that is not a regular file: absent, never opened.
     NotRegular(&'static str),
     /// Any other error: skipped for this render, never a deletion.
     Unavailable(String),
+}
+
+/// Why a candidate is missing (all three are the same absence to SPEC 2.3;
+/// people are told which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Absence {
+    /// No such entry.
+    NoEntry,
+    /// A symlink whose target does not exist.
+    DanglingLink,
+    /// A component on the way is not a directory (`ENOTDIR`).
+    NotADirectory,
 }
 
 impl Probe {
@@ -112,20 +124,44 @@ impl Probe {
     }
 }
 
-/// Probes `path` with `stat`, following a final symlink.
+/// Probes `path` with `stat`, following a final symlink (SPEC 2.3).
+///
+/// It asks `lstat` first and follows with `stat` only for a symlink: the
+/// outcome is `stat`'s (the components before the last resolve alike), a
+/// plain file or absence costs one call, and a dangling link is told apart
+/// from a missing name for free.
 pub fn probe(path: &Path) -> Probe {
-    match fs::metadata(path) {
-        Ok(meta) if meta.is_file() => Probe::File { size: meta.len() },
-        Ok(meta) => Probe::NotRegular(kind_name(&meta.file_type())),
-        Err(err)
-            if matches!(
-                err.kind(),
-                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-            ) =>
-        {
-            Probe::Missing
-        }
-        Err(err) => Probe::Unavailable(os_error(&err)),
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(path) {
+            Ok(meta) => classify(&meta),
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                Probe::Missing(Absence::DanglingLink)
+            }
+            Err(err) => probe_error(&err),
+        },
+        Ok(meta) => classify(&meta),
+        Err(err) => probe_error(&err),
+    }
+}
+
+fn classify(meta: &fs::Metadata) -> Probe {
+    if meta.is_file() {
+        Probe::File { size: meta.len() }
+    } else {
+        Probe::NotRegular(kind_name(&meta.file_type()))
+    }
+}
+
+fn probe_error(err: &io::Error) -> Probe {
+    match err.kind() {
+        io::ErrorKind::NotFound => Probe::Missing(Absence::NoEntry),
+        io::ErrorKind::NotADirectory => Probe::Missing(Absence::NotADirectory),
+        _ => Probe::Unavailable(os_error(err)),
     }
 }
 
@@ -408,7 +444,7 @@ pub fn scan_dir_listed(
         if listed(name) {
             probe(path)
         } else {
-            Probe::Missing
+            Probe::Missing(Absence::NoEntry)
         }
     })
 }
@@ -519,7 +555,7 @@ fn scan_tier_first(
                 }
             }
             Probe::Unavailable(_) => status = ScopeStatus::Unavailable,
-            Probe::Missing | Probe::NotRegular(_) => {}
+            Probe::Missing(_) | Probe::NotRegular(_) => {}
         }
         cand.probe = Some(probe);
         dir.candidates.push(cand);
@@ -556,7 +592,7 @@ fn scan_tier_all(
                 }
             }
             Probe::Unavailable(_) => ScopeStatus::Unavailable,
-            Probe::Missing | Probe::NotRegular(_) => ScopeStatus::Absent,
+            Probe::Missing(_) | Probe::NotRegular(_) => ScopeStatus::Absent,
         };
         cand.probe = Some(probe);
         let key = scope_key(&dir.display, tier, name, Precedence::All);
@@ -747,6 +783,33 @@ mod tests {
                 assert_eq!(format!("{by_listing:?}"), format!("{by_stat:?}"));
             }
         }
+    }
+
+    /// lstat-then-stat gives stat's outcome, and says why a name is missing.
+    #[test]
+    fn probe_follows_links_and_names_the_absence() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let p = |name: &str| dir.path().join(name);
+        fs::write(p("file"), "abc").unwrap();
+        fs::create_dir(p("dir")).unwrap();
+        symlink("file", p("to-file")).unwrap();
+        symlink("dir", p("to-dir")).unwrap();
+        symlink("nothing", p("dangling")).unwrap();
+        symlink("file/x", p("through-file")).unwrap();
+        symlink("loop", p("loop")).unwrap();
+        assert_eq!(probe(&p("file")), Probe::File { size: 3 });
+        assert_eq!(probe(&p("to-file")), Probe::File { size: 3 });
+        assert_eq!(probe(&p("dir")), Probe::NotRegular("directory"));
+        assert_eq!(probe(&p("to-dir")), Probe::NotRegular("directory"));
+        assert_eq!(probe(&p("none")), Probe::Missing(Absence::NoEntry));
+        assert_eq!(probe(&p("dangling")), Probe::Missing(Absence::DanglingLink));
+        assert_eq!(
+            probe(&p("through-file")),
+            Probe::Missing(Absence::DanglingLink)
+        );
+        assert_eq!(probe(&p("file/x")), Probe::Missing(Absence::NotADirectory));
+        assert!(matches!(probe(&p("loop")), Probe::Unavailable(e) if e.contains("os error 40")));
     }
 
     #[test]

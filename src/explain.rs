@@ -498,7 +498,7 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
         Fate::SamePath => Outcome::SamePath,
         Fate::NotProbed => Outcome::NotProbed,
         Fate::NotLoaded => match (&c.probe, &c.load) {
-            (Some(Probe::Missing), _) => Outcome::Missing,
+            (Some(Probe::Missing(_)), _) => Outcome::Missing,
             (Some(Probe::NotRegular(kind)), _) => Outcome::NotRegular {
                 file_type: (*kind).to_owned(),
             },

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::discovery::{Candidate, Dir, Load, Probe, Workspace};
+use crate::discovery::{Absence, Candidate, Dir, Load, Probe, Workspace};
 
 /// Whether a character must not reach a terminal raw: C0 and C1 controls,
 /// DEL, and the bidirectional formatting characters.
@@ -105,8 +105,8 @@ pub fn usage_line(rendered: &str) -> String {
 /// Each names the candidate's display path, what happened and why; the
 /// caller escapes them when it prints ([`warnings`]).
 ///
-/// A missing candidate costs one `lstat` here, to tell a dangling symlink or
-/// a file in place of a directory from a plain absence.
+/// The probe already tells a dangling symlink or a file in place of a
+/// directory from a plain absence, so a missing candidate costs nothing here.
 pub fn discovery_warnings(ws: &Workspace, max_source_bytes: i64) -> Vec<String> {
     let mut out = Vec::new();
     for dir in &ws.dirs {
@@ -129,21 +129,19 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
                 "{path}: not a regular file ({what}{kind}), treated as absent"
             ))
         }
-        (Probe::Missing, _) => match fs::symlink_metadata(&c.path) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let target = fs::read_link(&c.path)
-                    .map(|t| t.display().to_string())
-                    .unwrap_or_default();
-                Some(format!(
-                    "{path}: dangling symlink to {target}, treated as absent"
-                ))
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotADirectory => Some(format!(
-                "{path}: {} is not a directory, treated as absent",
-                dir.path.display()
-            )),
-            _ => None,
-        },
+        (Probe::Missing(Absence::DanglingLink), _) => {
+            let target = fs::read_link(&c.path)
+                .map(|t| t.display().to_string())
+                .unwrap_or_default();
+            Some(format!(
+                "{path}: dangling symlink to {target}, treated as absent"
+            ))
+        }
+        (Probe::Missing(Absence::NotADirectory), _) => Some(format!(
+            "{path}: {} is not a directory, treated as absent",
+            dir.path.display()
+        )),
+        (Probe::Missing(Absence::NoEntry), _) => None,
         (Probe::Unavailable(err), _) => Some(format!("{path}: unavailable, skipped: {err}")),
         (Probe::File { .. }, Some(Load::Oversized { bytes })) => Some(format!(
             "{path}: oversized, not loaded: {bytes} bytes > max-source-bytes {max_source_bytes}"
