@@ -165,7 +165,6 @@ impl Surface {
         if end < hi_j {
             middle.push((end + 1, hi_j));
         }
-        let keep_new = middle.len();
         self.runs.splice(i..=j, middle);
         // The new seq must not already stand elsewhere on the surface.
         let seq_at = i + usize::from(start > lo_i);
@@ -174,7 +173,6 @@ impl Surface {
             .iter()
             .enumerate()
             .any(|(k, &(lo, hi))| k != seq_at && lo <= seq && seq <= hi);
-        let _ = keep_new;
         if clash {
             return Err(format!("seq {seq} is already on the surface"));
         }
