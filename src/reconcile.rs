@@ -258,11 +258,11 @@ pub fn diff(req: &Request<'_>) -> Outcome {
     let mut pending = Vec::new();
     if compatible {
         for (i, dir) in ws.dirs.iter().enumerate() {
-            reconcile_dir(dir, i, &current, &state, settings, &mut pending);
+            reconcile_dir(dir, Some(i), &current, &state, settings, &mut pending);
         }
     }
     for dir in &extra {
-        reconcile_dir(dir, usize::MAX, &current, &state, settings, &mut pending);
+        reconcile_dir(dir, None, &current, &state, settings, &mut pending);
     }
     if let Some(part) = delta_part(&pending, settings.max_bytes.value) {
         out.delta = Some(part);
@@ -324,10 +324,10 @@ fn scope_label(dir: &Dir) -> &str {
 
 /// Adds the transitions of one directory to the batch (SPEC 6, compatible).
 /// `dir_index` is the directory's index in the workspace (for baseline
-/// omission), or `usize::MAX` for a directory outside the baseline.
+/// omission), or `None` for a directory outside the baseline.
 fn reconcile_dir(
     dir: &Dir,
-    dir_index: usize,
+    dir_index: Option<usize>,
     current: &Baseline,
     state: &State,
     settings: &Settings,
@@ -344,11 +344,11 @@ fn reconcile_dir(
         return;
     }
     let omitted_count = current.fit.omitted.len();
+    // The budget omits a prefix of the baseline's files.
     let omitted = |scope: &str| {
-        dir_index != usize::MAX
-            && current.files[..omitted_count.min(current.files.len())]
-                .iter()
-                .any(|f| f.dir == dir_index && f.scope == scope)
+        current.files[..omitted_count.min(current.files.len())]
+            .iter()
+            .any(|f| Some(f.dir) == dir_index && f.scope == scope)
     };
     let dropped =
         |s: &discovery::Scope| matches!(s.status, ScopeStatus::Duplicate(_)) || omitted(&s.key);
