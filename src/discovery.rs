@@ -505,6 +505,30 @@ fn new_candidate(dir: &Dir, tier: TierKind, name: &str) -> Candidate {
     }
 }
 
+/// A present candidate that is to load: nothing when its path already
+/// loaded (the user-global file), else it is read; an oversized or unreadable
+/// file blocks its scope. `index` is its place in the directory's list.
+fn take_present(
+    cand: &mut Candidate,
+    size: u64,
+    index: usize,
+    opts: ScanOptions<'_>,
+) -> ScopeStatus {
+    if opts.loaded_path == Some(cand.path.as_path()) {
+        cand.fate = Fate::SamePath;
+        return ScopeStatus::Blocked;
+    }
+    let loaded = load(&cand.path, size, opts.max_source);
+    let status = if matches!(loaded, Load::Text(_)) {
+        cand.fate = Fate::Loaded;
+        ScopeStatus::Loaded(index)
+    } else {
+        ScopeStatus::Blocked
+    };
+    cand.load = Some(loaded);
+    status
+}
+
 fn scan_tier_first(
     dir: &mut Dir,
     tier: TierKind,
@@ -539,20 +563,7 @@ fn scan_tier_first(
         match probe {
             Probe::File { size } => {
                 winner = Some(cand.display.clone());
-                let index = dir.candidates.len();
-                if opts.loaded_path == Some(cand.path.as_path()) {
-                    cand.fate = Fate::SamePath;
-                    status = ScopeStatus::Blocked;
-                } else {
-                    let loaded = load(&cand.path, size, opts.max_source);
-                    if matches!(loaded, Load::Text(_)) {
-                        cand.fate = Fate::Loaded;
-                        status = ScopeStatus::Loaded(index);
-                    } else {
-                        status = ScopeStatus::Blocked;
-                    }
-                    cand.load = Some(loaded);
-                }
+                status = take_present(&mut cand, size, dir.candidates.len(), opts);
             }
             Probe::Unavailable(_) => status = ScopeStatus::Unavailable,
             Probe::Missing(_) | Probe::NotRegular(_) => {}
@@ -575,22 +586,7 @@ fn scan_tier_all(
         let index = dir.candidates.len();
         let probe = probe(&cand.path, name);
         let status = match probe {
-            Probe::File { size } => {
-                if opts.loaded_path == Some(cand.path.as_path()) {
-                    cand.fate = Fate::SamePath;
-                    ScopeStatus::Blocked
-                } else {
-                    let loaded = load(&cand.path, size, opts.max_source);
-                    let status = if matches!(loaded, Load::Text(_)) {
-                        cand.fate = Fate::Loaded;
-                        ScopeStatus::Loaded(index)
-                    } else {
-                        ScopeStatus::Blocked
-                    };
-                    cand.load = Some(loaded);
-                    status
-                }
-            }
+            Probe::File { size } => take_present(&mut cand, size, index, opts),
             Probe::Unavailable(_) => ScopeStatus::Unavailable,
             Probe::Missing(_) | Probe::NotRegular(_) => ScopeStatus::Absent,
         };
