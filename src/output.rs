@@ -44,6 +44,11 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `n` and the word for it: `1 file`, `2 files`, `1 entry`, `3 entries`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Writes a JSON document and a newline.
 pub fn json<T: Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::other)?;
@@ -156,6 +161,13 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plural_picks_the_word_by_count() {
+        assert_eq!(plural(1, "entry", "entries"), "1 entry");
+        assert_eq!(plural(0, "entry", "entries"), "0 entries");
+        assert_eq!(plural(2, "file", "files"), "2 files");
+    }
 
     #[test]
     fn escapes_controls_and_bidi_only() {

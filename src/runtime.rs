@@ -25,6 +25,7 @@ use serde::Serialize;
 
 use crate::discovery::sha1_hex;
 use crate::log::{Log, PromptOrigin, Section, Snapshot};
+use crate::output::plural;
 
 pub const PLUGIN: &str = "@deepseek-ai/dsh-system-prompt";
 pub const SNAPSHOT_INTRO: &str =
@@ -735,10 +736,6 @@ fn at(seq: Option<u64>, line: u64) -> String {
         Some(s) => format!("seq {s} (line {line})"),
         None => format!("line {line} (no seq)"),
     }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 impl ProcessValue {

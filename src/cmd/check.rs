@@ -155,8 +155,8 @@ fn text(out: &mut dyn Write, report: &Report, color: bool) -> std::io::Result<()
     if group.is_some() {
         writeln!(out)?;
     }
-    let errors = plural(report.errors, "error");
-    let warnings = plural(report.warnings, "warning");
+    let errors = output::plural(report.errors, "error", "errors");
+    let warnings = output::plural(report.warnings, "warning", "warnings");
     let errors = if report.errors > 0 {
         palette.paint(&errors, Style::new().red().bold())
     } else {
@@ -192,14 +192,6 @@ fn summary(report: &Report) -> String {
     )
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 /// One workflow command per finding, then the summary as a plain log line.
 fn github(out: &mut dyn Write, report: &Report) -> std::io::Result<()> {
     for f in &report.findings {
@@ -209,8 +201,8 @@ fn github(out: &mut dyn Write, report: &Report) -> std::io::Result<()> {
         out,
         "agentctx check: {}; {}, {}",
         output::escape(&summary(report)),
-        plural(report.errors, "error"),
-        plural(report.warnings, "warning")
+        output::plural(report.errors, "error", "errors"),
+        output::plural(report.warnings, "warning", "warnings")
     )
 }
 

@@ -669,11 +669,10 @@ fn budget(w: &mut Writer, r: &Report) {
             b.max_bytes
         ),
         (Some(pct), Some(headroom)) => format!(
-            "{} of {} bytes ({pct:.1}%), headroom {headroom} bytes, {} file{}",
+            "{} of {} bytes ({pct:.1}%), headroom {headroom} bytes, {}",
             b.used_bytes,
             b.max_bytes,
-            b.files,
-            if b.files == 1 { "" } else { "s" }
+            output::plural(b.files, "file", "files")
         ),
         _ => format!("{} of {} bytes", b.used_bytes, b.max_bytes),
     };
@@ -756,10 +755,9 @@ fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         w,
         "records",
         format!(
-            "{}, {} workspace event{}{}",
+            "{}, {}{}",
             s.records,
-            s.workspace_events,
-            if s.workspace_events == 1 { "" } else { "s" },
+            output::plural(s.workspace_events, "workspace event", "workspace events"),
             if s.legacy {
                 " (legacy log: no surfaceOp, every message visible)"
             } else {
@@ -960,7 +958,7 @@ fn snippet(w: &mut Writer, text: &str, full: bool) {
     if rest > 0 {
         let more = w.paint.paint(
             Tone::Dim,
-            &format!("… {rest} more byte{}", if rest == 1 { "" } else { "s" }),
+            &format!("… {}", output::plural(rest, "more byte", "more bytes")),
         );
         w.out.push_str("    ");
         w.out.push_str(&more);
