@@ -378,7 +378,7 @@ pub fn gather(settings: &Settings, log: Option<&Log>) -> Report {
         .enumerate()
         .map(|(i, d)| dir_report(d, i, &root, settings, &fresh))
         .collect();
-    let session = log.map(|log| session_report(settings, log));
+    let session = log.map(|log| session_report(settings, &ws, log));
     Report {
         settings: settings_report(settings),
         dsh_home: DshHome {
@@ -586,13 +586,14 @@ fn budget_report(settings: &Settings, fresh: &Baseline) -> BudgetReport {
     }
 }
 
-fn session_report(settings: &Settings, log: &Log) -> SessionReport {
+fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> SessionReport {
     let kind = log
         .last_kind
         .clone()
         .unwrap_or_else(|| baseline::DEFAULT_KIND.to_owned());
     let outcome = reconcile::diff(&Request {
         settings,
+        workspace: ws,
         log,
         touches: &[],
         kind: &kind,

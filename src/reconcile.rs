@@ -85,8 +85,6 @@ pub struct Outcome {
     pub identity_diff: Option<String>,
     pub baseline: Option<Part>,
     pub delta: Option<Part>,
-    /// The current fresh baseline, for explain.
-    pub current: Baseline,
 }
 
 impl Outcome {
@@ -133,6 +131,9 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct Request<'a> {
     pub settings: &'a Settings,
+    /// The workspace as discovered now for these settings (explain's
+    /// probe-everything scan will do: scope outcomes are the same).
+    pub workspace: &'a Workspace,
     pub log: &'a Log,
     pub touches: &'a [PathBuf],
     pub kind: &'a str,
@@ -148,8 +149,8 @@ struct Pending {
 /// Computes what the resumed session receives.
 pub fn diff(req: &Request<'_>) -> Outcome {
     let settings = req.settings;
-    let ws = discovery::discover(settings, false, true);
-    let current = baseline::render(&ws, settings, render::INTRO);
+    let ws = req.workspace;
+    let current = baseline::render(ws, settings, render::INTRO);
     let mut state = State::visible(req.log);
     let visible = req.log.visible_baseline_event();
     let identity = current.identity.clone();
@@ -166,13 +167,12 @@ pub fn diff(req: &Request<'_>) -> Outcome {
         identity_diff,
         baseline: None,
         delta: None,
-        current: current.clone(),
     };
     if settings.max_bytes.value <= 0 {
         out.reason = "max-bytes <= 0 disables loading: nothing is sent".to_owned();
         return out;
     }
-    let extra = extra_dirs(&ws, settings, &state, req.touches);
+    let extra = extra_dirs(ws, settings, &state, req.touches);
     match visible {
         None => {
             let why = if req.log.workspace.iter().any(|e| e.baseline) {
@@ -205,7 +205,7 @@ pub fn diff(req: &Request<'_>) -> Outcome {
                 out.identity_diff.as_deref().unwrap_or("identity")
             );
             let intro = format!("{}{}", render::REPLACE, render::INTRO);
-            let fresh = baseline::render(&ws, settings, &intro);
+            let fresh = baseline::render(ws, settings, &intro);
             let sets = fresh.changes();
             let mut changes: Vec<Change> = Vec::new();
             for c in &old.changes {

@@ -313,13 +313,31 @@ fn diff_json(tree: &Tree, log: &str, args: &[&str]) -> Value {
     value
 }
 
+/// The warning for a candidate that is a symlink loop (ELOOP).
+fn loop_warning(path: &str) -> String {
+    format!(
+        "agentctx: warning: {path}: unavailable, skipped: Too many levels of symbolic links (os error 40)\n"
+    )
+}
+
 /// Runs `diff` text and JSON and checks both against the expected parts
 /// and source; returns the JSON report.
 fn assert_diff(tree: &Tree, args: &[&str], parts: &[String], source: Value) -> Value {
+    assert_diff_warning(tree, args, parts, source, "")
+}
+
+/// `assert_diff` for a run that warns, on stderr, exactly `warnings`.
+fn assert_diff_warning(
+    tree: &Tree,
+    args: &[&str],
+    parts: &[String],
+    source: Value,
+    warnings: &str,
+) -> Value {
     let (out, err, code) = diff(tree, "session.jsonl", args);
     assert_eq!(
         (out.as_str(), err.as_str(), code),
-        (parts.join("\n").as_str(), "", 0),
+        (parts.join("\n").as_str(), warnings, 0),
         "diff text"
     );
     let json = diff_json(tree, "session.jsonl", args);
@@ -775,7 +793,7 @@ fn an_unavailable_file_is_no_transition() {
     // ELOOP: a symlink to itself. Not a deletion: nothing is sent.
     fs::remove_file(tree.path("proj/AGENTS.md")).unwrap();
     symlink("AGENTS.md", tree.path("proj/AGENTS.md")).unwrap();
-    let json = assert_diff(&tree, &[], &[], Value::Null);
+    let json = assert_diff_warning(&tree, &[], &[], Value::Null, &loop_warning("AGENTS.md"));
     assert_eq!(json["decision"], "none");
     let (_, _, code) = diff(&tree, "session.jsonl", &["--exit-code"]);
     assert_eq!(code, 0);
@@ -787,7 +805,7 @@ fn first_mode_skips_an_unavailable_winner_for_the_next_present_name() {
     fs::remove_file(tree.path("proj/pkg/AGENTS.md")).unwrap();
     symlink("AGENTS.md", tree.path("proj/pkg/AGENTS.md")).unwrap();
     tree.file("proj/pkg/CLAUDE.md", "pkg claude\n");
-    assert_diff(
+    assert_diff_warning(
         &tree,
         &[],
         &[framed(&[switch_section(
@@ -802,6 +820,7 @@ fn first_mode_skips_an_unavailable_winner_for_the_next_present_name() {
             "pkg/AGENTS.md",
             "pkg claude\n",
         )]),
+        &loop_warning("pkg/AGENTS.md"),
     );
 }
 
@@ -823,11 +842,12 @@ fn all_mode_freezes_a_directory_whose_loaded_file_became_unavailable() {
     tree.file("proj/CLAUDE.md", "C2\n")
         .file("proj/AGENTS.local.md", "new local\n")
         .file("proj/pkg/AGENTS.md", "P2\n");
-    assert_diff(
+    assert_diff_warning(
         &tree,
         &[],
         &[framed(&[replace_section("pkg/AGENTS.md", "P2\n")])],
         delta_source(vec![replace("pkg\0AGENTS.md", "pkg/AGENTS.md", "P2\n")]),
+        &(loop_warning("AGENTS.md") + &loop_warning("pkg/CLAUDE.md")),
     );
 }
 
@@ -1320,7 +1340,9 @@ fn an_oversized_file_during_reconciliation_is_no_transition() {
     start(&tree, "proj/pkg", &args);
     tree.file("proj/AGENTS.md", "x".repeat(101))
         .file("proj/CLAUDE.md", "claude\n");
-    assert_diff(&tree, &[], &[], Value::Null);
+    let oversized =
+        "agentctx: warning: AGENTS.md: oversized, not loaded: 101 bytes > max-source-bytes 100\n";
+    assert_diff_warning(&tree, &[], &[], Value::Null, oversized);
 
     // all mode: an oversized sibling freezes nothing; the edit goes through.
     let tree = Tree::new();
@@ -1335,11 +1357,12 @@ fn an_oversized_file_during_reconciliation_is_no_transition() {
     );
     tree.file("proj/AGENTS.md", "x".repeat(101))
         .file("proj/CLAUDE.md", "C2\n");
-    assert_diff(
+    assert_diff_warning(
         &tree,
         &[],
         &[framed(&[replace_section("CLAUDE.md", "C2\n")])],
         delta_source(vec![replace(".\0CLAUDE.md", "CLAUDE.md", "C2\n")]),
+        oversized,
     );
 }
 

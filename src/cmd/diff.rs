@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::Ctx;
 use crate::baseline::Source;
 use crate::cli::{ConfigArgs, Format, SessionArgs};
+use crate::discovery;
 use crate::output;
 use crate::reconcile::{self, Decision, Request};
 use crate::render::Truncation;
@@ -87,8 +88,12 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     let (log, settings) = super::session(ctx, Some(&args.log), &args.session, &args.config)?;
     let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
+    let ws = discovery::discover(&settings, false, true);
+    let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
+    output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let outcome = reconcile::diff(&Request {
         settings: &settings,
+        workspace: &ws,
         log: &log,
         touches: &args.touch,
         kind: &kind,
