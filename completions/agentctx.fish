@@ -108,15 +108,21 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candid
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
 all\t'Every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name (repeatable)' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'Findings grouped by directory, then a summary line'
 json\t'One JSON document: the findings and every checked directory\'s baseline'
-github\t'GitHub Actions workflow commands, so annotations land on the files'"
+github\t'GitHub Actions workflow commands, so annotations land on the files'
+sarif\t'SARIF 2.1.0, for GitHub code scanning and other SARIF viewers'
+markdown\t'A pull-request comment: a summary line, a table, details per directory'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l warn-at -d 'Warn about a baseline that reaches PCT percent of max-bytes' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l base -d 'Compare with git revision REV: what the change does to each directory\'s baseline' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l no-ignore -d 'Walk directories that .gitignore, .git/info/exclude or .agentctxignore ignore'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l deny-warnings -d 'Exit 1 on warnings too, not only on errors'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l include-user-global -d 'Include the user-global AGENTS.md in every baseline (and check it)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l summary -d 'Also list every directory that loads anything: bytes, share of max-bytes, largest file, headroom'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s V -l version -d 'Print version'

@@ -131,20 +131,21 @@ impl Probe {
 /// plain file or absence costs one call, and a dangling link is told apart
 /// from a missing name for free.
 pub fn probe(path: &Path) -> Probe {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(path) {
-            Ok(meta) => classify(&meta),
-            Err(err)
-                if matches!(
-                    err.kind(),
-                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-                ) =>
-            {
-                Probe::Missing(Absence::DanglingLink)
-            }
-            Err(err) => probe_error(&err),
-        },
+    probe_link(path, None).0
+}
+
+/// `stat` of a path `lstat` found to be a symlink.
+fn follow(path: &Path) -> Probe {
+    match fs::metadata(path) {
         Ok(meta) => classify(&meta),
+        Err(err)
+            if matches!(
+                err.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Probe::Missing(Absence::DanglingLink)
+        }
         Err(err) => probe_error(&err),
     }
 }
@@ -179,6 +180,112 @@ fn kind_name(ft: &fs::FileType) -> &'static str {
     } else {
         "special file"
     }
+}
+
+/// What the probe saw of a candidate that is a symlink (SPEC 7): the link
+/// text, where it resolves, and what that place is. Recorded once, so that
+/// every message about the link agrees with what was loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symlink {
+    /// The link text, as `readlink` gives it.
+    pub target: String,
+    /// The real path it resolves to, when it resolves.
+    pub resolved: Option<PathBuf>,
+    pub place: Place,
+}
+
+/// Where a symlinked candidate resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Nowhere (dangling), or the project root is unknown.
+    Unknown,
+    /// Inside the project root.
+    Inside,
+    /// Outside the project root, somewhere harmless.
+    Outside,
+    /// Into `/proc`, `/sys` or `/dev`: process or machine state.
+    System,
+    /// Under the home directory, outside the project (`~/.ssh`, `~/.aws`).
+    Home,
+}
+
+impl Place {
+    /// Whether sessions would send a secret's content to the model.
+    pub fn is_secret(self) -> bool {
+        matches!(self, Place::System | Place::Home)
+    }
+}
+
+/// The real paths a symlink's place is judged against, computed once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Realms {
+    /// The project root (none for the user-global directory).
+    pub root: Option<PathBuf>,
+    /// The home directory.
+    pub home: Option<PathBuf>,
+    /// The dsh home: a link into it is the user's own instructions.
+    pub dsh_home: Option<PathBuf>,
+}
+
+impl Realms {
+    /// Real paths of `root` (when given), the home and the dsh home.
+    pub fn new(root: Option<&Path>, settings: &Settings) -> Self {
+        let real = |p: &Path| fs::canonicalize(p).ok();
+        Realms {
+            root: root.and_then(real),
+            home: settings.home.as_deref().and_then(real),
+            dsh_home: real(&settings.dsh_home.value),
+        }
+    }
+
+    /// Classifies a resolved link target.
+    pub fn place(&self, resolved: &Path) -> Place {
+        let inside = |p: &Option<PathBuf>| p.as_deref().is_some_and(|p| resolved.starts_with(p));
+        if ["/proc", "/sys", "/dev"]
+            .iter()
+            .any(|s| resolved.starts_with(s))
+        {
+            Place::System
+        } else if inside(&self.root) {
+            Place::Inside
+        } else if self.root.is_some() && inside(&self.home) && !inside(&self.dsh_home) {
+            Place::Home
+        } else if self.root.is_some() {
+            Place::Outside
+        } else {
+            Place::Unknown
+        }
+    }
+}
+
+/// Probes `path` like [`probe`] and, for a symlink, records what it points
+/// to and where that lies (judged against `realms` when given).
+pub fn probe_link(path: &Path, realms: Option<&Realms>) -> (Probe, Option<Symlink>) {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(err) => return (probe_error(&err), None),
+    };
+    if !meta.file_type().is_symlink() {
+        return (classify(&meta), None);
+    }
+    let probe = follow(path);
+    let Ok(link) = fs::read_link(path) else {
+        return (probe, None);
+    };
+    let resolved = match probe {
+        Probe::Missing(_) => None,
+        _ => fs::canonicalize(path).ok(),
+    };
+    let place = match (&resolved, realms) {
+        (Some(r), Some(realms)) => realms.place(r),
+        _ => Place::Unknown,
+    };
+    let symlink = Symlink {
+        target: link.to_string_lossy().into_owned(),
+        resolved,
+        place,
+    };
+    (probe, Some(symlink))
 }
 
 /// An OS error as one short line ("Permission denied (os error 13)").
@@ -322,6 +429,8 @@ pub struct Candidate {
     pub display: String,
     pub tier: TierKind,
     pub probe: Option<Probe>,
+    /// Set when the probe found a symlink.
+    pub link: Option<Symlink>,
     pub load: Option<Load>,
     pub fate: Fate,
 }
@@ -412,6 +521,8 @@ pub struct ScanOptions<'a> {
     pub probe_all: bool,
     /// A path that already loaded and must not load again.
     pub loaded_path: Option<&'a Path>,
+    /// Where symlinks are judged against (none: links are not followed up).
+    pub realms: Option<&'a Realms>,
 }
 
 /// Scans one directory of the chain (or a touched directory).
@@ -423,7 +534,9 @@ pub fn scan_dir(
     opts: ScanOptions<'_>,
 ) -> Dir {
     let tiers = [(TierKind::Base, base), (TierKind::Local, local)];
-    scan(path, display, &tiers, opts, &|path, _| probe(path))
+    scan(path, display, &tiers, opts, &|path, _| {
+        probe_link(path, opts.realms)
+    })
 }
 
 /// Scans one directory whose listing is already known: `listed(name)` says
@@ -442,15 +555,15 @@ pub fn scan_dir_listed(
     let tiers = [(TierKind::Base, base), (TierKind::Local, local)];
     scan(path, display, &tiers, opts, &|path, name| {
         if listed(name) {
-            probe(path)
+            probe_link(path, opts.realms)
         } else {
-            Probe::Missing(Absence::NoEntry)
+            (Probe::Missing(Absence::NoEntry), None)
         }
     })
 }
 
 /// How `scan` probes a candidate: its path and its name.
-type Prober<'p> = dyn Fn(&Path, &str) -> Probe + 'p;
+type Prober<'p> = dyn Fn(&Path, &str) -> (Probe, Option<Symlink>) + 'p;
 
 /// Scans the user-global directory (the dsh home): `AGENTS.md` only.
 pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -> Dir {
@@ -460,7 +573,7 @@ pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -
         USER_GLOBAL,
         &[(TierKind::UserGlobal, &names)],
         opts,
-        &|path, _| probe(path),
+        &|path, _| probe_link(path, opts.realms),
     );
     if let Some(c) = dir.candidates.first_mut() {
         c.display = display.to_owned();
@@ -500,6 +613,7 @@ fn new_candidate(dir: &Dir, tier: TierKind, name: &str) -> Candidate {
         display: paths::file_display(&dir.display, name),
         tier,
         probe: None,
+        link: None,
         load: None,
         fate: Fate::NotLoaded,
     }
@@ -550,7 +664,8 @@ fn scan_tier_first(
                 dir.candidates.push(cand);
                 continue;
             }
-            let probe = probe(&cand.path, name);
+            let (probe, link) = probe(&cand.path, name);
+            cand.link = link;
             if let Probe::File { size } = probe {
                 cand.load = Some(load(&cand.path, size, opts.max_source));
                 cand.fate = Fate::Shadowed { by: by.clone() };
@@ -559,7 +674,8 @@ fn scan_tier_first(
             dir.candidates.push(cand);
             continue;
         }
-        let probe = probe(&cand.path, name);
+        let (probe, link) = probe(&cand.path, name);
+        cand.link = link;
         match probe {
             Probe::File { size } => {
                 winner = Some(cand.display.clone());
@@ -584,7 +700,8 @@ fn scan_tier_all(
     for name in names {
         let mut cand = new_candidate(dir, tier, name);
         let index = dir.candidates.len();
-        let probe = probe(&cand.path, name);
+        let (probe, link) = probe(&cand.path, name);
+        cand.link = link;
         let status = match probe {
             Probe::File { size } => take_present(&mut cand, size, index, opts),
             Probe::Unavailable(_) => ScopeStatus::Unavailable,
@@ -623,6 +740,8 @@ fn drop_duplicates(dir: &mut Dir) {
 #[derive(Debug, Clone)]
 pub struct Workspace {
     pub search: RootSearch,
+    /// The real root, home and dsh home symlinks are judged against.
+    pub realms: Realms,
     /// The user-global directory first, then the chain, broadest first.
     pub dirs: Vec<Dir>,
 }
@@ -658,6 +777,7 @@ impl Workspace {
             max_source: max_source(settings),
             probe_all,
             loaded_path: self.user_global_path(),
+            realms: Some(&self.realms),
         }
     }
 
@@ -681,11 +801,13 @@ pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool)
     let cwd = &settings.cwd.value;
     let search = find_root(cwd, &settings.root_markers.value);
     let mut dirs = Vec::new();
+    let user_realms = Realms::new(None, settings);
     let base_opts = ScanOptions {
         precedence: settings.precedence.value,
         max_source: max_source(settings),
         probe_all,
         loaded_path: None,
+        realms: Some(&user_realms),
     };
     if include_user_global {
         dirs.push(scan_user_global(
@@ -694,7 +816,12 @@ pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool)
             base_opts,
         ));
     }
-    let mut ws = Workspace { search, dirs };
+    let realms = Realms::new(Some(&search.root), settings);
+    let mut ws = Workspace {
+        search,
+        realms,
+        dirs,
+    };
     let opts = ws.options(settings, probe_all);
     let chain_dirs: Vec<Dir> = chain(ws.root(), cwd)
         .iter()
@@ -772,6 +899,7 @@ mod tests {
                     max_source: 100,
                     probe_all,
                     loaded_path: None,
+                    realms: None,
                 };
                 let listed = |name: &str| listing.iter().any(|l| l == name);
                 let by_stat = scan_dir(p, ".", &base, &local, opts);

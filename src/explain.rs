@@ -715,6 +715,7 @@ mod tests {
             display: name.to_owned(),
             tier: TierKind::Base,
             probe: Some(probe),
+            link: None,
             load,
             fate,
         }

@@ -3,12 +3,11 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::fs;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::discovery::{Absence, Candidate, Dir, Load, Probe, Workspace};
+use crate::discovery::{Absence, Candidate, Dir, Load, Place, Probe, Symlink, Workspace};
 
 /// Whether a character must not reach a terminal raw: C0 and C1 controls,
 /// DEL, and the bidirectional formatting characters.
@@ -124,20 +123,46 @@ pub fn discovery_warnings(ws: &Workspace, max_source_bytes: i64) -> Vec<String> 
     out
 }
 
+/// The warning for a candidate symlinked into a secret location (SPEC 7),
+/// from what the probe recorded; `None` for any other candidate.
+pub fn secret_link(display: &str, link: Option<&Symlink>) -> Option<String> {
+    let link = link.filter(|l| l.place.is_secret())?;
+    let resolved = link
+        .resolved
+        .as_deref()
+        .map_or_else(String::new, |r| r.to_string_lossy().into_owned());
+    let shown = if resolved == link.target {
+        link.target.clone()
+    } else {
+        format!("{} ({resolved})", link.target)
+    };
+    let place = match link.place {
+        Place::System => "/proc, /sys or /dev",
+        _ => "the home directory, outside the project",
+    };
+    Some(format!(
+        "{display}: symlink to {shown}, in {place}: sessions send what it holds to the model"
+    ))
+}
+
 fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<String> {
     let path = &c.display;
+    if let Some(w) = secret_link(path, c.link.as_ref()) {
+        return Some(w);
+    }
     match (c.probe.as_ref()?, &c.load) {
         (Probe::NotRegular(kind), _) => {
-            let linked = fs::symlink_metadata(&c.path).is_ok_and(|m| m.file_type().is_symlink());
-            let what = if linked { "symlink to a " } else { "" };
+            let what = if c.link.is_some() {
+                "symlink to a "
+            } else {
+                ""
+            };
             Some(format!(
                 "{path}: not a regular file ({what}{kind}), treated as absent"
             ))
         }
         (Probe::Missing(Absence::DanglingLink), _) => {
-            let target = fs::read_link(&c.path)
-                .map(|t| t.display().to_string())
-                .unwrap_or_default();
+            let target = c.link.as_ref().map_or("", |l| l.target.as_str());
             Some(format!(
                 "{path}: dangling symlink to {target}, treated as absent"
             ))
