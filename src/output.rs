@@ -131,18 +131,27 @@ pub fn secret_link(display: &str, link: Option<&Symlink>) -> Option<String> {
         .resolved
         .as_deref()
         .map_or_else(String::new, |r| r.to_string_lossy().into_owned());
-    let shown = if resolved == link.target {
-        link.target.clone()
-    } else {
-        format!("{} ({resolved})", link.target)
-    };
-    let place = match link.place {
-        Place::System => "/proc, /sys or /dev",
-        _ => "the home directory, outside the project",
-    };
-    Some(format!(
-        "{display}: symlink to {shown}, in {place}: sessions send what it holds to the model"
+    Some(secret_link_warning(
+        display,
+        &link.target,
+        &resolved,
+        link.place == Place::System,
     ))
+}
+
+/// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`.
+pub fn secret_link_warning(display: &str, target: &str, resolved: &str, system: bool) -> String {
+    let shown = if resolved == target || resolved.is_empty() {
+        target.to_owned()
+    } else {
+        format!("{target} ({resolved})")
+    };
+    let place = if system {
+        "/proc, /sys or /dev"
+    } else {
+        "the home directory, outside the project"
+    };
+    format!("{display}: symlink to {shown}, in {place}: sessions send what it holds to the model")
 }
 
 fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<String> {

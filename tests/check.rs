@@ -16,7 +16,7 @@ use std::process::Command;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use common::{Tree, run, run_json};
+use common::{Tree, check, run, run_json};
 
 /// The byte limits of the monorepo fixture: `packages/big` is over budget,
 /// `packages/huge/AGENTS.md` over max-source-bytes.
@@ -52,13 +52,6 @@ fn monorepo() -> Tree {
         .file("mono/node_modules/pkg/AGENTS.md", "dependency\n")
         .dir("nohome");
     t
-}
-
-/// `agentctx check` run from `tree/cwd`.
-fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
-    let mut cmd = tree.cmd();
-    cmd.current_dir(tree.path(cwd)).arg("check").args(args);
-    cmd
 }
 
 /// The monorepo check every output test runs.

@@ -289,7 +289,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(dir: String, file: String, detail: Detail, message: String) -> Self {
+    pub(crate) fn new(dir: String, file: String, detail: Detail, message: String) -> Self {
         let rule = detail.rule();
         Finding {
             severity: detail.severity(),

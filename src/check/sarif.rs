@@ -102,6 +102,125 @@ fn encode(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Detail;
+    use crate::render::Truncation;
+
+    /// One finding of every kind, so the schema sees every rule and shape.
+    fn every_kind() -> Vec<Detail> {
+        vec![
+            Detail::OverBudget {
+                bytes: 10,
+                whole_bytes: 20,
+                max_bytes: 10,
+                omitted: vec!["AGENTS.md".into()],
+                truncated: vec![Truncation {
+                    path: "a/AGENTS.md".into(),
+                    original_bytes: 9,
+                    included_bytes: 3,
+                }],
+            },
+            Detail::Oversized {
+                bytes: 5,
+                max_source_bytes: 4,
+            },
+            Detail::SecretSymlink {
+                target: "/proc/self/environ".into(),
+                resolved: "/proc/1/environ".into(),
+                place: "system",
+            },
+            Detail::Drift {
+                winner: "AGENTS.md".into(),
+            },
+            Detail::TwoSources {
+                sibling: "AGENTS.md".into(),
+                overlap_bytes: 3,
+            },
+            Detail::SymlinkLeavesTree {
+                target: "../x".into(),
+                project_root: ".".into(),
+            },
+            Detail::BrokenSymlink {
+                target: "gone".into(),
+            },
+            Detail::InvalidUtf8,
+            Detail::SystemReminder { line: 3 },
+            Detail::Empty { whitespace: true },
+            Detail::NotRegular {
+                file_type: "directory",
+            },
+            Detail::SymlinkStub {
+                sibling: "CLAUDE.md".into(),
+            },
+            Detail::Unavailable {
+                error: "denied".into(),
+            },
+            Detail::UnreadableDir {
+                error: "denied".into(),
+            },
+            Detail::NearBudget {
+                bytes: 9,
+                max_bytes: 10,
+                percent: 90,
+            },
+            Detail::LoadsTwice {
+                same_as: ".agents/AGENTS.md".into(),
+                bytes: 4,
+            },
+        ]
+    }
+
+    #[test]
+    fn every_finding_kind_validates_against_the_sarif_schema() {
+        // The official schema's `language` pattern has a stray `]`, a literal
+        // to ECMAScript regexes but an error to Rust's: escape it.
+        let text = include_str!("../../tests/sarif/sarif-2.1.0-rtm.5.json")
+            .replace("{2}]?$", "{2}\\\\]?$");
+        let schema: Value = serde_json::from_str(&text).unwrap_or_default();
+        let validator = jsonschema::draft4::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .unwrap_or_else(|e| panic!("schema: {e}"));
+        let findings: Vec<Finding> = every_kind()
+            .into_iter()
+            .enumerate()
+            .map(|(i, d)| {
+                Finding::new(
+                    "a b".into(),
+                    if i == 0 {
+                        "~/.dsh/AGENTS.md".into()
+                    } else {
+                        format!("a b/{i}%,AGENTS.md")
+                    },
+                    d,
+                    "message".into(),
+                )
+            })
+            .collect();
+        let kinds: std::collections::HashSet<&str> = findings.iter().map(|f| f.rule).collect();
+        assert_eq!(kinds.len(), RULES.len());
+        let report = Report {
+            paths: vec!["/r".into()],
+            walked: 1,
+            checked: 1,
+            max_bytes: 10,
+            largest: None,
+            errors: 3,
+            warnings: 13,
+            findings,
+            directories: None,
+            unmatched_excludes: Vec::new(),
+        };
+        let impact = crate::check::impact::compare("HEAD", &report, &report);
+        for impact in [None, Some(&impact)] {
+            let log = log(&report, Path::new("/r/x y"), impact);
+            let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+            assert_eq!(errors, Vec::<String>::new());
+            // The validator does reject a wrong log.
+            let mut bad = log.clone();
+            bad["runs"][0]["results"][0]["level"] = json!("fatal");
+            assert!(!validator.is_valid(&bad));
+        }
+    }
 
     #[test]
     fn uris_encode_everything_but_unreserved_and_slashes() {

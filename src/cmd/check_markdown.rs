@@ -41,6 +41,16 @@ fn bytes(b: Option<usize>) -> String {
     b.map_or_else(|| "none".to_owned(), |b| b.to_string())
 }
 
+/// `404 -> 421 bytes`, `406 bytes -> none`, `none -> 407 bytes`.
+fn before_after(c: &DirChange, arrow: &str) -> String {
+    match (c.bytes_before, c.bytes_after) {
+        (Some(b), Some(a)) => format!("{b} {arrow} {a} bytes"),
+        (Some(b), None) => format!("{b} bytes {arrow} none"),
+        (None, Some(a)) => format!("none {arrow} {a} bytes"),
+        (None, None) => format!("none {arrow} none"),
+    }
+}
+
 /// `1 changed, 2 added` for a directory's files.
 fn file_counts(c: &DirChange) -> String {
     let parts: Vec<String> = [
@@ -103,12 +113,17 @@ fn impact_md(s: &mut String, impact: &Impact) {
     let n = impact.directories.len();
     let _ = writeln!(
         s,
-        "**{} {} what sessions receive** against `{}`: {} new, {} pre-existing.\n",
+        "**{} {} what sessions receive** against `{}`: {} new {}, {} pre-existing.\n",
         output::plural(n, "directory", "directories"),
         if n == 1 { "changes" } else { "change" },
-        md(&impact.base).replace('`', ""),
-        output::plural(impact.new_errors.len(), "error", "errors"),
-        output::plural(impact.preexisting_errors, "error", "errors"),
+        output::escape(&impact.base).replace('`', ""),
+        impact.new_errors.len(),
+        if impact.new_errors.len() == 1 {
+            "error"
+        } else {
+            "errors"
+        },
+        impact.preexisting_errors,
     );
     if n > 0 {
         s.push_str("| Directory | Before | After | Change | Files |\n|---|---:|---:|---:|---|\n");
@@ -132,10 +147,9 @@ fn impact_md(s: &mut String, impact: &Impact) {
         for c in &impact.directories {
             let _ = writeln!(
                 s,
-                "<details><summary>{}: {} → {} bytes</summary>\n",
+                "<details><summary>{}: {}</summary>\n",
                 md(&c.dir),
-                bytes(c.bytes_before),
-                bytes(c.bytes_after)
+                before_after(c, "→")
             );
             for (what, list) in lists(c) {
                 for path in list {
@@ -244,10 +258,9 @@ pub fn impact_text(impact: &Impact) -> String {
     for c in &impact.directories {
         let _ = write!(
             s,
-            "  {}: {} -> {} bytes ({})",
+            "  {}: {} ({})",
             output::escape(&c.dir),
-            bytes(c.bytes_before),
-            bytes(c.bytes_after),
+            before_after(c, "->"),
             delta(c.bytes_before, c.bytes_after)
         );
         for (what, list) in lists(c) {

@@ -113,3 +113,44 @@ pub fn run_json(cmd: &mut Command) -> (serde_json::Value, i32) {
 pub fn header(cwd: &Path) -> String {
     serde_json::json!({"type":"session","version":0,"id":"s","createdAt":0,"cwd":cwd}).to_string()
 }
+
+/// `agentctx check ARGS` run from `tree/cwd`.
+pub fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
+    let mut cmd = tree.cmd();
+    cmd.current_dir(tree.path(cwd)).arg("check").args(args);
+    cmd
+}
+
+/// Runs `git ARGS` in `dir` with no user or system configuration and a
+/// fixed identity and clock, so commits are reproducible; panics on failure.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+        .output()
+        .expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Makes `dir` a git repository on branch `main` and commits everything.
+pub fn git_commit_all(dir: &Path, message: &str) -> String {
+    if !dir.join(".git").exists() {
+        git(dir, &["init", "-q", "-b", "main"]);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", message]);
+    git(dir, &["rev-parse", "HEAD"]).trim().to_owned()
+}
