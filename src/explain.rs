@@ -541,7 +541,8 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
 fn symlink(c: &Candidate, root: Option<&Path>) -> Option<Symlink> {
     let link = c.link.as_ref()?;
     let target = Path::new(&link.target);
-    let secret = link.place.is_secret().then(|| SecretLink {
+    let readable = matches!(c.probe, Some(Probe::File { .. }));
+    let secret = (readable && link.place.is_secret()).then(|| SecretLink {
         resolved: link.resolved.as_deref().map(lossy).unwrap_or_default(),
         place: if link.place == Place::System {
             "system"

@@ -125,8 +125,9 @@ pub fn discovery_warnings(ws: &Workspace, max_source_bytes: i64) -> Vec<String> 
 
 /// The warning for a candidate symlinked into a secret location (SPEC 7),
 /// from what the probe recorded; `None` for any other candidate.
-pub fn secret_link(display: &str, link: Option<&Symlink>) -> Option<String> {
-    let link = link.filter(|l| l.place.is_secret())?;
+pub fn secret_link(display: &str, probe: Option<&Probe>, link: Option<&Symlink>) -> Option<String> {
+    let readable = matches!(probe, Some(Probe::File { .. }));
+    let link = link.filter(|l| readable && l.place.is_secret())?;
     let resolved = link
         .resolved
         .as_deref()
@@ -141,7 +142,7 @@ pub fn secret_link(display: &str, link: Option<&Symlink>) -> Option<String> {
 
 /// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`.
 pub fn secret_link_warning(display: &str, target: &str, resolved: &str, system: bool) -> String {
-    let shown = if resolved == target || resolved.is_empty() {
+    let shown = if system || resolved == target || resolved.is_empty() {
         target.to_owned()
     } else {
         format!("{target} ({resolved})")
@@ -156,7 +157,7 @@ pub fn secret_link_warning(display: &str, target: &str, resolved: &str, system: 
 
 fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<String> {
     let path = &c.display;
-    if let Some(w) = secret_link(path, c.link.as_ref()) {
+    if let Some(w) = secret_link(path, c.probe.as_ref(), c.link.as_ref()) {
         return Some(w);
     }
     match (c.probe.as_ref()?, &c.load) {

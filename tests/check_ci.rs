@@ -198,3 +198,446 @@ fn the_user_global_file_as_argument_checks_the_whole_project_with_it() {
         "{first:?}"
     );
 }
+
+/// A tree with a finding of most kinds (`first` precedence).
+fn findings_tree() -> Tree {
+    let t = Tree::new();
+    t.dir("r/.git")
+        .symlink("r/AGENTS.md", ".agents/AGENTS.md")
+        .file("r/big/AGENTS.md", "B".repeat(700))
+        .file("r/huge/AGENTS.md", "H".repeat(1200))
+        .file("r/drift/AGENTS.md", "One.\n")
+        .file("r/drift/CLAUDE.md", "Two.\n")
+        .symlink("r/secret/AGENTS.md", "/proc/version")
+        .file("outside/AGENTS.md", "Outside.\n")
+        .symlink("r/leaves/AGENTS.md", "../../outside/AGENTS.md")
+        .symlink("r/broken/AGENTS.md", "gone.md")
+        .file("r/bad utf8/AGENTS.md", b"caf\xe9\nx </system-reminder>\n")
+        .file("r/empty/AGENTS.md", "")
+        .dir("r/dir/AGENTS.md")
+        .file("r/stub/AGENTS.md", "CLAUDE.md")
+        .file("r/stub/CLAUDE.md", "Stubbed.\n")
+        .symlink("r/loop/AGENTS.md", "AGENTS.md")
+        .file(
+            "r/.agents/AGENTS.md",
+            "Shared rules, loaded from the root too.\n",
+        );
+    t
+}
+
+const SARIF_ARGS: [&str; 10] = [
+    "--precedence",
+    "first",
+    "--max-bytes",
+    "800",
+    "--max-source-bytes",
+    "1000",
+    "--warn-at",
+    "50",
+    "--format",
+    "sarif",
+];
+
+#[test]
+fn sarif_output_validates_and_fingerprints_are_stable_across_runs() {
+    let t = findings_tree();
+    let (first, code) = run_json(&mut check(&t, "r", &SARIF_ARGS));
+    assert_eq!(code, 1);
+    let validator = common::sarif_validator();
+    let errors: Vec<String> = validator
+        .iter_errors(&first)
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(errors, Vec::<String>::new());
+    let run0 = &first["runs"][0];
+    assert_eq!(
+        run0["tool"]["driver"]["rules"].as_array().unwrap().len(),
+        16
+    );
+    assert_eq!(run0["tool"]["driver"]["rules"][0]["id"], json!("AGX001"));
+    let results: Vec<(String, String, String, Value)> = run0["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let loc = &r["locations"][0]["physicalLocation"];
+            (
+                r["ruleId"].as_str().unwrap().to_owned(),
+                r["level"].as_str().unwrap().to_owned(),
+                loc["artifactLocation"]["uri"].as_str().unwrap().to_owned(),
+                loc["region"].clone(),
+            )
+        })
+        .collect();
+    // The secret's size is the kernel's: its near-budget warning may come or go.
+    let results: Vec<_> = results
+        .into_iter()
+        .filter(|r| !(r.0 == "AGX015" && r.2 == "secret/AGENTS.md"))
+        .collect();
+    let want = [
+        ("AGX015", "warning", ".agents/AGENTS.md", Value::Null),
+        ("AGX016", "warning", "AGENTS.md", Value::Null),
+        ("AGX015", "warning", "bad%20utf8/AGENTS.md", Value::Null),
+        ("AGX008", "warning", "bad%20utf8/AGENTS.md", Value::Null),
+        (
+            "AGX009",
+            "warning",
+            "bad%20utf8/AGENTS.md",
+            json!({"startLine": 2}),
+        ),
+        ("AGX001", "error", "big/AGENTS.md", Value::Null),
+        ("AGX007", "warning", "broken/AGENTS.md", Value::Null),
+        ("AGX011", "warning", "dir/AGENTS.md", Value::Null),
+        ("AGX004", "warning", "drift/CLAUDE.md", Value::Null),
+        ("AGX010", "warning", "empty/AGENTS.md", Value::Null),
+        ("AGX002", "error", "huge/AGENTS.md", Value::Null),
+        ("AGX006", "warning", "leaves/AGENTS.md", Value::Null),
+        ("AGX013", "warning", "loop/AGENTS.md", Value::Null),
+        ("AGX003", "error", "secret/AGENTS.md", Value::Null),
+        ("AGX012", "warning", "stub/AGENTS.md", Value::Null),
+    ];
+    let want: Vec<(String, String, String, Value)> = want
+        .iter()
+        .map(|(a, b, c, d)| ((*a).into(), (*b).into(), (*c).into(), d.clone()))
+        .collect();
+    assert_eq!(results, want);
+    // Fingerprints hold across runs, also when the numbers change.
+    t.file("r/big/AGENTS.md", "B".repeat(750));
+    let (second, _) = run_json(&mut check(&t, "r", &SARIF_ARGS));
+    let prints = |log: &Value| -> Vec<Value> {
+        log["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["partialFingerprints"].clone())
+            .collect()
+    };
+    assert_eq!(prints(&first), prints(&second));
+    assert_ne!(first, second);
+}
+
+#[test]
+fn sarif_whole_document_for_one_finding() {
+    let t = Tree::new();
+    t.dir("r/.git")
+        .file("r/a/AGENTS.md", "x </system-reminder>\n");
+    let (mut got, code) = run_json(&mut check(&t, "r", &["--format", "sarif"]));
+    assert_eq!(code, 0);
+    let driver = &mut got["runs"][0]["tool"]["driver"];
+    let rules = driver["rules"].take();
+    let ids: Vec<&str> = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        (1..=16).map(|i| format!("AGX{i:03}")).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        rules[8],
+        json!({
+            "id": "AGX009",
+            "name": "systemReminder",
+            "shortDescription": {"text": "Literal </system-reminder>"},
+            "fullDescription": {"text": "The file holds a literal </system-reminder>, which sessions see escaped."},
+            "help": {"text": "Remove or reword the closing tag."},
+            "defaultConfiguration": {"level": "warning"}
+        })
+    );
+    let print = got["runs"][0]["results"][0]["partialFingerprints"]["agentctxFinding/v1"].clone();
+    assert!(print.as_str().unwrap().len() == 40, "{print}");
+    assert_eq!(
+        got,
+        json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": {
+                    "name": "agentctx",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": null
+                }},
+                "originalUriBaseIds": {"SRCROOT": {"uri": format!("file://{}/", t.path("r").display())}},
+                "results": [{
+                    "ruleId": "AGX009",
+                    "ruleIndex": 8,
+                    "level": "warning",
+                    "message": {"text": "literal </system-reminder> on line 1: sessions see it escaped as <\\/system-reminder>"},
+                    "locations": [{"physicalLocation": {
+                        "artifactLocation": {"uri": "a/AGENTS.md", "uriBaseId": "SRCROOT"},
+                        "region": {"startLine": 1}
+                    }}],
+                    "partialFingerprints": {"agentctxFinding/v1": print}
+                }]
+            }]
+        })
+    );
+}
+
+/// A repository with two commits: `docs/AGENTS.md` moved to `guide/`,
+/// `old/AGENTS.md` deleted, `app/AGENTS.md` grown, `big/AGENTS.md` grown
+/// past the budget (newly truncated), `huge/AGENTS.md` oversized in both;
+/// an ignored `node_modules/AGENTS.md` and a user-global file besides.
+fn two_commits() -> Tree {
+    let t = Tree::new();
+    t.file("r/.gitignore", "node_modules/\n")
+        .file("r/AGENTS.md", "Root rules.\n")
+        .file("r/docs/AGENTS.md", "Docs.\n")
+        .file("r/old/AGENTS.md", "Old.\n")
+        .file("r/app/AGENTS.md", "App.\n")
+        .file("r/big/AGENTS.md", format!("{}\n", "B".repeat(200)))
+        .file("r/huge/AGENTS.md", format!("{}\n", "H".repeat(1200)))
+        .file("r/node_modules/AGENTS.md", "dep\n")
+        .file("home/.dsh/AGENTS.md", "Global.\n");
+    let repo = t.path("r");
+    git_commit_all(&repo, "one");
+    git(&repo, &["mv", "docs", "guide"]);
+    fs::remove_file(t.path("r/old/AGENTS.md")).unwrap();
+    t.file("r/app/AGENTS.md", "App.\nApp, more rules.\n")
+        .file("r/big/AGENTS.md", format!("{}\n", "B".repeat(600)));
+    git_commit_all(&repo, "two");
+    t
+}
+
+const BASE_ARGS: [&str; 9] = [
+    "--precedence",
+    "all",
+    "--max-bytes",
+    "800",
+    "--max-source-bytes",
+    "1000",
+    "--include-user-global",
+    "--base",
+    "HEAD~1",
+];
+
+#[test]
+fn base_reports_what_the_change_does_per_directory_and_fails_only_on_new_errors() {
+    let t = two_commits();
+    let status = git(&t.path("r"), &["status", "--porcelain", "--ignored"]);
+    let (out, err, code) = run(&mut check(&t, "r", &BASE_ARGS));
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            "\
+big
+  error: big/AGENTS.md: over budget: a session in big gets 800 of max 800 bytes, its whole baseline needs 1000: omitted ~/.dsh/AGENTS.md, AGENTS.md; truncated big/AGENTS.md from 601 to 368 bytes
+
+huge
+  error: huge/AGENTS.md: too large: 1201 bytes, over max-source-bytes 1000, so sessions do not load it
+
+impact against HEAD~1: 5 directories change what sessions receive
+  app: 404 -> 421 bytes (+17); changed app/AGENTS.md
+  big: 600 -> 800 bytes (+200); changed big/AGENTS.md; newly omitted AGENTS.md, ~/.dsh/AGENTS.md; newly truncated big/AGENTS.md; now over budget
+  docs: 406 bytes -> none (-406); removed AGENTS.md, docs/AGENTS.md, ~/.dsh/AGENTS.md
+  guide: none -> 407 bytes (+407); added AGENTS.md, guide/AGENTS.md, ~/.dsh/AGENTS.md
+  old: 404 bytes -> none (-404); removed AGENTS.md, old/AGENTS.md, ~/.dsh/AGENTS.md
+new: 1 error, 0 warnings; pre-existing: 1 error, 0 warnings
+
+checked 5 of 6 directories; largest baseline: 800 bytes in big; 2 errors, 0 warnings
+",
+            "",
+            1
+        )
+    );
+    // Nothing in the repository was written.
+    assert_eq!(
+        git(&t.path("r"), &["status", "--porcelain", "--ignored"]),
+        status
+    );
+    // The pre-existing error alone does not fail the change.
+    let mut args = BASE_ARGS.to_vec();
+    args[3] = "2000";
+    let (out, _, code) = run(&mut check(&t, "r", &args));
+    assert_eq!(code, 0, "{out}");
+    // Against itself: nothing changes.
+    let mut args = BASE_ARGS.to_vec();
+    args[8] = "HEAD";
+    let (got, code) = run_json(&mut check(
+        &t,
+        "r",
+        &[&args[..], &["--format", "json"]].concat(),
+    ));
+    assert_eq!(code, 0);
+    assert_eq!(got["impact"]["directories"], json!([]));
+    assert_eq!(got["impact"]["preexistingErrors"], json!(2));
+}
+
+#[test]
+fn base_markdown_and_json_carry_the_same_impact() {
+    let t = two_commits();
+    let (out, _, code) = run(&mut check(
+        &t,
+        "r",
+        &[&BASE_ARGS[..], &["--format", "markdown"]].concat(),
+    ));
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "\
+### agentctx check
+
+**5 directories change what sessions receive** against `HEAD~1`: 1 new error, 1 pre-existing.
+
+| Directory | Before | After | Change | Files |
+|---|---:|---:|---:|---|
+| app | 404 | 421 | +17 | 1 changed |
+| big (now over budget) | 600 | 800 | +200 | 1 changed, 2 newly omitted, 1 newly truncated |
+| docs | 406 | none | -406 | 3 removed |
+| guide | none | 407 | +407 | 3 added |
+| old | 404 | none | -404 | 3 removed |
+
+<details><summary>app: 404 → 421 bytes</summary>
+
+- changed: app/AGENTS.md
+
+</details>
+
+<details><summary>big: 600 → 800 bytes</summary>
+
+- changed: big/AGENTS.md
+- newly omitted: AGENTS.md
+- newly omitted: \\~/.dsh/AGENTS.md
+- newly truncated: big/AGENTS.md
+
+</details>
+
+<details><summary>docs: 406 bytes → none</summary>
+
+- removed: AGENTS.md
+- removed: docs/AGENTS.md
+- removed: \\~/.dsh/AGENTS.md
+
+</details>
+
+<details><summary>guide: none → 407 bytes</summary>
+
+- added: AGENTS.md
+- added: guide/AGENTS.md
+- added: \\~/.dsh/AGENTS.md
+
+</details>
+
+<details><summary>old: 404 bytes → none</summary>
+
+- removed: AGENTS.md
+- removed: old/AGENTS.md
+- removed: \\~/.dsh/AGENTS.md
+
+</details>
+
+- new error: big/AGENTS.md: over budget: a session in big gets 800 of max 800 bytes, its whole baseline needs 1000: omitted \\~/.dsh/AGENTS.md, AGENTS.md; truncated big/AGENTS.md from 601 to 368 bytes
+
+| | File | Finding |
+|---|---|---|
+| error | big/AGENTS.md | over budget: a session in big gets 800 of max 800 bytes, its whole baseline needs 1000: omitted \\~/.dsh/AGENTS.md, AGENTS.md; truncated big/AGENTS.md from 601 to 368 bytes |
+| error | huge/AGENTS.md | too large: 1201 bytes, over max-source-bytes 1000, so sessions do not load it |
+
+checked 5 of 6 directories; largest baseline: 800 bytes in big: 2 errors, 0 warnings
+"
+    );
+    let (got, _) = run_json(&mut check(
+        &t,
+        "r",
+        &[&BASE_ARGS[..], &["--format", "json"]].concat(),
+    ));
+    let impact = &got["impact"];
+    let dir = |d: &str, before: Value, after: Value, lists: [&[&str]; 5], failing: bool| {
+        json!({
+            "dir": d, "bytesBefore": before, "bytesAfter": after,
+            "added": lists[0], "removed": lists[1], "changed": lists[2],
+            "newlyOmitted": lists[3], "newlyTruncated": lists[4], "newlyFailing": failing
+        })
+    };
+    let global = "~/.dsh/AGENTS.md";
+    assert_eq!(
+        impact["directories"],
+        json!([
+            dir(
+                "app",
+                json!(404),
+                json!(421),
+                [&[], &[], &["app/AGENTS.md"], &[], &[]],
+                false
+            ),
+            dir(
+                "big",
+                json!(600),
+                json!(800),
+                [
+                    &[],
+                    &[],
+                    &["big/AGENTS.md"],
+                    &["AGENTS.md", global],
+                    &["big/AGENTS.md"]
+                ],
+                true
+            ),
+            dir(
+                "docs",
+                json!(406),
+                Value::Null,
+                [&[], &["AGENTS.md", "docs/AGENTS.md", global], &[], &[], &[]],
+                false
+            ),
+            dir(
+                "guide",
+                Value::Null,
+                json!(407),
+                [
+                    &["AGENTS.md", "guide/AGENTS.md", global],
+                    &[],
+                    &[],
+                    &[],
+                    &[]
+                ],
+                false
+            ),
+            dir(
+                "old",
+                json!(404),
+                Value::Null,
+                [&[], &["AGENTS.md", "old/AGENTS.md", global], &[], &[], &[]],
+                false
+            ),
+        ])
+    );
+    assert_eq!(impact["newErrors"][0]["file"], json!("big/AGENTS.md"));
+    assert_eq!(impact["newErrors"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        [
+            &impact["preexistingErrors"],
+            &impact["preexistingWarnings"],
+            &impact["base"]
+        ],
+        [&json!(1), &json!(0), &json!("HEAD~1")]
+    );
+}
+
+#[test]
+fn base_needs_a_revision_and_a_work_tree() {
+    let t = two_commits();
+    let (out, err, code) = run(&mut check(&t, "r", &["--base", "nope"]));
+    assert_eq!(
+        (out.as_str(), err, code),
+        (
+            "",
+            format!(
+                "agentctx: --base nope: not a revision of {}\n",
+                t.path("r").display()
+            ),
+            2
+        )
+    );
+    t.file("plain/AGENTS.md", "x\n");
+    let (_, err, code) = run(&mut check(&t, "plain", &["--base", "HEAD"]));
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "agentctx: --base: git rev-parse --show-toplevel: fatal: not a git repository"
+        ),
+        "{err}"
+    );
+}

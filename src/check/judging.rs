@@ -94,7 +94,7 @@ impl Checker<'_> {
                 text_digest: fit.text.as_deref().map(|t| sha1_hex(t.as_bytes())),
             });
         }
-        let twice = self.judge_twice(&loaded);
+        let twice = self.judge_twice(&loaded, shown_dir);
         let own = chain.map(|l| &l.dir);
         let found = self
             .budget(&loaded, &fit, shown_dir, whole_bytes)
@@ -189,7 +189,11 @@ impl Checker<'_> {
 
     /// A symlinked candidate whose real file also loads under another name
     /// in this baseline (the caller warns once per file).
-    fn judge_twice(&self, loaded: &[(&Dir, &Candidate)]) -> Vec<(PathBuf, Finding)> {
+    fn judge_twice(
+        &self,
+        loaded: &[(&Dir, &Candidate)],
+        shown_dir: &str,
+    ) -> Vec<(PathBuf, Finding)> {
         let mut out = Vec::new();
         let mut real: HashMap<PathBuf, usize> = HashMap::new();
         for (i, (_, c)) in loaded.iter().enumerate() {
@@ -209,12 +213,12 @@ impl Checker<'_> {
             let same_as = self.shown_file(od, oc);
             let bytes = c.text().map_or(0, |t| t.text.len());
             let message = format!(
-                "loads twice: a symlink to {same_as}, which the same baseline loads too, so sessions get the same {bytes} bytes twice"
+                "loads twice: a symlink to {same_as}, which a session in {shown_dir} also loads, so it gets the same {bytes} bytes twice"
             );
             let detail = Detail::LoadsTwice { same_as, bytes };
             let file = self.shown_file(d, c);
-            let dir = self.shown(&d.path);
-            out.push((c.path.clone(), Finding::new(dir, file, detail, message)));
+            let finding = Finding::new(shown_dir.to_owned(), file, detail, message);
+            out.push((c.path.clone(), finding));
         }
         out
     }
@@ -310,21 +314,31 @@ impl Checker<'_> {
     /// secret location is an error, outside the project root a warning.
     fn judge_link(&self, cand: &Candidate, root: Option<&Root>) -> Option<Found> {
         let link = cand.link.as_ref()?;
+        // A secret matters only where sessions would read it: a regular file.
+        let readable = matches!(cand.probe, Some(Probe::File { .. }));
         let target = link.target.clone();
         let resolved = link
             .resolved
             .as_deref()
             .map_or_else(String::new, |r| r.to_string_lossy().into_owned());
         match link.place {
-            Place::System | Place::Home => {
-                let (place, where_) = if link.place == Place::System {
-                    ("system", "/proc, /sys or /dev")
+            Place::System | Place::Home if readable => {
+                // A path under /proc names a process: the link text says it.
+                let (place, message) = if link.place == Place::System {
+                    (
+                        "system",
+                        format!(
+                            "symlink to a secret: points to {target}, in /proc, /sys or /dev, so sessions send what it holds to the model"
+                        ),
+                    )
                 } else {
-                    ("home", "the home directory, outside the project")
+                    (
+                        "home",
+                        format!(
+                            "symlink to a secret: points to {target}, which resolves to {resolved} in the home directory outside the project, so sessions send what it holds to the model"
+                        ),
+                    )
                 };
-                let message = format!(
-                    "symlink to a secret: points to {target}, which resolves to {resolved} in {where_}, so sessions send what it holds to the model"
-                );
                 let detail = Detail::SecretSymlink {
                     target,
                     resolved,
@@ -332,7 +346,7 @@ impl Checker<'_> {
                 };
                 Some((detail, message))
             }
-            Place::Outside => {
+            Place::Outside | Place::System | Place::Home => {
                 let shown_root = self.shown(&root?.path);
                 let message = format!(
                     "symlink leaves the project: points to {target}, which resolves outside its project root ({shown_root})"

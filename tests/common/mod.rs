@@ -154,3 +154,18 @@ pub fn git_commit_all(dir: &Path, message: &str) -> String {
     git(dir, &["commit", "-q", "--allow-empty", "-m", message]);
     git(dir, &["rev-parse", "HEAD"]).trim().to_owned()
 }
+
+/// A validator for the vendored SARIF 2.1.0 schema (tests/sarif/). Its
+/// `language` pattern has a stray `]`, a literal to ECMAScript regexes but
+/// an error to Rust's: it is escaped before compiling.
+pub fn sarif_validator() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sarif/sarif-2.1.0-rtm.5.json");
+    let text = fs::read_to_string(path)
+        .expect("schema")
+        .replace("{2}]?$", "{2}\\\\]?$");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("schema JSON");
+    jsonschema::draft4::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("schema compiles")
+}
