@@ -641,3 +641,112 @@ fn base_needs_a_revision_and_a_work_tree() {
         "{err}"
     );
 }
+
+/// Installs pre-commit from PyPI into its own virtual environment in `dir`;
+/// `None` (after saying why) when that is not possible here.
+fn install_pre_commit(dir: &Path) -> Option<std::path::PathBuf> {
+    let venv = dir.join("venv");
+    let steps: [(&str, Vec<&std::ffi::OsStr>); 2] = [
+        (
+            "python3",
+            vec!["-m".as_ref(), "venv".as_ref(), venv.as_os_str()],
+        ),
+        (
+            "pip",
+            vec!["install".as_ref(), "-q".as_ref(), "pre-commit".as_ref()],
+        ),
+    ];
+    for (program, args) in steps {
+        let program = if program == "pip" {
+            venv.join("bin/pip")
+        } else {
+            program.into()
+        };
+        let ok = Command::new(&program).args(args).output().map(|o| {
+            o.status.success() || {
+                eprintln!("{}", String::from_utf8_lossy(&o.stderr));
+                false
+            }
+        });
+        if !matches!(ok, Ok(true)) {
+            println!(
+                "skipped: could not install pre-commit ({} failed)",
+                program.display()
+            );
+            return None;
+        }
+    }
+    Some(venv.join("bin/pre-commit"))
+}
+
+/// The real pre-commit runs the hook of this checkout (`try-repo`) on a
+/// temporary repository, once passing and once failing. Ignored by default:
+/// pre-commit builds agentctx with `cargo install`, minutes on a cold
+/// cache. Run it with `cargo test --test check_ci -- --ignored`.
+#[test]
+#[ignore = "installs pre-commit from PyPI and builds agentctx with cargo install (minutes cold)"]
+fn pre_commit_runs_the_hook_from_this_checkout() {
+    let t = Tree::new();
+    let Some(pre_commit) = install_pre_commit(t.root()) else {
+        return;
+    };
+    t.file("repo/AGENTS.md", "Rules.\n")
+        .file("repo/a/AGENTS.md", "A.\n")
+        .file("repo/README.md", "Read me.\n");
+    let repo = t.path("repo");
+    git_commit_all(&repo, "one");
+    let checkout = env!("CARGO_MANIFEST_DIR");
+    let hook = |files: &[&str]| {
+        let mut cmd = Command::new(&pre_commit);
+        cmd.current_dir(&repo)
+            .args([
+                "try-repo",
+                checkout,
+                "agentctx-check",
+                "--color",
+                "never",
+                "--files",
+            ])
+            .args(files)
+            .env("PRE_COMMIT_HOME", t.path("pre-commit-home"))
+            // A quick build in a target directory of its own, kept across runs.
+            .env(
+                "CARGO_TARGET_DIR",
+                Path::new(checkout).join("target/pre-commit"),
+            )
+            .env("CARGO_PROFILE_RELEASE_LTO", "false")
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+            .env("CARGO_PROFILE_RELEASE_PANIC", "unwind")
+            .env("HOME", t.path("home"));
+        let (out, _, code) = run(&mut cmd);
+        // What the hook printed, after try-repo's preamble.
+        let at = out.find("agentctx check.").unwrap_or(0);
+        (out[at..].to_owned(), code)
+    };
+    let dots = ".".repeat(59);
+    assert_eq!(
+        hook(&["AGENTS.md", "a/AGENTS.md", "README.md"]),
+        (format!("agentctx check{dots}Passed\n"), 0)
+    );
+    t.file("repo/a/AGENTS.md", format!("{}\n", "A".repeat(70_000)));
+    assert_eq!(
+        hook(&["a/AGENTS.md", "README.md"]),
+        (
+            format!(
+                "\
+agentctx check{dots}Failed
+- hook id: agentctx-check
+- exit code: 1
+
+a
+  error: a/AGENTS.md: over budget: a session in a gets 65536 of max 65536 bytes, its whole baseline needs 70346: omitted AGENTS.md; truncated a/AGENTS.md from 70001 to 65120 bytes
+
+checked 1 of 1 directory; largest baseline: 65536 bytes in a; 1 error, 0 warnings
+
+"
+            ),
+            1
+        )
+    );
+}
