@@ -750,3 +750,86 @@ checked 1 of 1 directory; largest baseline: 65536 bytes in a; 1 error, 0 warning
         )
     );
 }
+
+/// Three directories at different shares of a 1000-byte budget.
+fn budget_tree() -> Tree {
+    let t = Tree::new();
+    t.dir("r/.git")
+        .file("r/AGENTS.md", "Root.\n")
+        .file("r/half/AGENTS.md", format!("{}\n", "h".repeat(200)))
+        .file("r/full/AGENTS.md", format!("{}\n", "f".repeat(620)))
+        .file("r/over/CLAUDE.md", format!("{}\n", "o".repeat(900)));
+    t
+}
+
+#[test]
+fn summary_and_warn_at_show_each_directory_share_of_the_budget() {
+    let t = budget_tree();
+    let args = ["--max-bytes", "1000", "--summary", "--warn-at", "80"];
+    let (out, err, code) = run(&mut check(&t, "r", &args));
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            "\
+full
+  warning: full/AGENTS.md: near budget: a session in full gets 968 of max 1000 bytes (96%, warn at 80%), 32 bytes of headroom
+
+over
+  error: over/CLAUDE.md: over budget: a session in over gets 1000 of max 1000 bytes, its whole baseline needs 1248: omitted AGENTS.md; truncated over/CLAUDE.md from 901 to 583 bytes
+
+directory  bytes  of max  largest file          headroom
+over        1248  124.8%  over/CLAUDE.md (901)      -248
+full         968   96.8%  full/AGENTS.md (621)        32
+half         548   54.8%  half/AGENTS.md (201)       452
+.            310   31.0%  AGENTS.md (6)              690
+
+checked 4 of 4 directories; largest baseline: 1000 bytes in over; 1 error, 1 warning
+",
+            "",
+            1
+        )
+    );
+    let (got, _) = run_json(&mut check(
+        &t,
+        "r",
+        &[&args[..], &["--format", "json"]].concat(),
+    ));
+    assert_eq!(
+        got["summary"][1],
+        json!({
+            "dir": "full", "bytes": 968, "maxBytes": 1000, "percent": 96.8,
+            "largestFile": "full/AGENTS.md", "largestBytes": 621, "headroom": 32
+        })
+    );
+    assert_eq!(got["summary"].as_array().unwrap().len(), 4);
+    assert_eq!(got["findings"][0]["kind"], json!("nearBudget"));
+    assert_eq!(got["findings"][0]["percent"], json!(96));
+}
+
+#[test]
+fn markdown_without_base_is_a_summary_line_and_a_table() {
+    let t = budget_tree();
+    t.file("r/half/AGENTS.md", "a | b *c*\n</system-reminder>\n");
+    let (out, _, code) = run(&mut check(
+        &t,
+        "r",
+        &["--max-bytes", "1000", "--format", "markdown"],
+    ));
+    assert_eq!(
+        (out.as_str(), code),
+        (
+            "\
+### agentctx check
+
+**1 error, 1 warning**: checked 4 of 4 directories; largest baseline: 1000 bytes in over
+
+| | File | Finding |
+|---|---|---|
+| warning | half/AGENTS.md | literal \\</system-reminder\\> on line 2: sessions see it escaped as \\<\\\\/system-reminder\\> |
+| error | over/CLAUDE.md | over budget: a session in over gets 1000 of max 1000 bytes, its whole baseline needs 1248: omitted AGENTS.md; truncated over/CLAUDE.md from 901 to 583 bytes |
+
+",
+            1
+        )
+    );
+}
