@@ -135,7 +135,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     let report = check::check(&opts)?;
     let impact = match &args.base {
         Some(rev) => {
-            let before = impact::check_revision(&opts, rev, &std::env::temp_dir())?;
+            let before = impact::check_revision(&opts, rev, &mirror_dir())?;
             Some(impact::compare(rev, &before, &report))
         }
         None => None,
@@ -166,6 +166,19 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         None => report.failed(args.deny_warnings),
     };
     Ok(u8::from(failed))
+}
+
+/// Where the `--base` mirror of a revision goes: `$TMPDIR` when set, else
+/// memory (`/dev/shm`) when the system has it, else the temp directory. It
+/// holds only the revision's instruction files, and on a busy disk file
+/// creation is what the impact costs.
+fn mirror_dir() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if std::env::var_os("TMPDIR").is_none() && shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
 }
 
 /// What the presentations show: the report, the impact against a
