@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::{FileEntry, Kind, Origin, Part, Profile, Report, Setting, Settings, Status, Why};
+use super::{
+    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, Report, Setting, Settings, Status, Why,
+};
 
 pub const DEFAULT_MAX_BYTES: u64 = 32_768;
 pub const OVERRIDE: &str = "AGENTS.override.md";
@@ -130,7 +132,11 @@ fn read_config(path: &Path) -> Result<Option<toml::Table>> {
 
 /// 1-based line and column (in characters) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
@@ -286,7 +292,7 @@ fn find_root(cwd: &Path, markers: &[String]) -> Result<Option<PathBuf>, Abort> {
 }
 
 /// Rules 3-5: the winner of every chain directory, broadest first.
-fn discover(cwd: &Path, config: &Config) -> Result<Vec<Found>, Abort> {
+fn discover(cwd: &Path, config: &Config, skipped: &mut Vec<PathBuf>) -> Result<Vec<Found>, Abort> {
     let root = find_root(cwd, &config.markers)?;
     let mut chain: Vec<&Path> = match &root {
         Some(root) => cwd
@@ -317,8 +323,12 @@ fn discover(cwd: &Path, config: &Config) -> Result<Vec<Found>, Abort> {
                         shadowed: Vec::new(),
                     });
                 }
-                Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Ok(_) => skipped.push(path),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    if std::fs::symlink_metadata(&path).is_ok() {
+                        skipped.push(path);
+                    }
+                }
                 Err(err) => return Err(Abort { path, err, found }),
             }
         }
@@ -329,7 +339,13 @@ fn discover(cwd: &Path, config: &Config) -> Result<Vec<Found>, Abort> {
 
 /// Rules 2-7: the project docs' texts, with every file listed.
 fn project(cwd: &Path, config: &Config, report: &mut Report) -> Vec<String> {
-    let found = match discover(cwd, config) {
+    let mut skipped = Vec::new();
+    let found = discover(cwd, config, &mut skipped);
+    report.notes.extend(skipped.iter().map(|p| Note {
+        path: super::show(p),
+        kind: NoteKind::NonRegular,
+    }));
+    let found = match found {
         Ok(found) => found,
         Err(abort) => {
             aborted(report, &abort, &abort.found);
@@ -383,7 +399,19 @@ fn project(cwd: &Path, config: &Config, report: &mut Report) -> Vec<String> {
                 remaining -= kept;
             }
         }
+        let empty_override = f.path.ends_with(OVERRIDE)
+            && entries
+                .last()
+                .is_some_and(|e: &FileEntry| e.status == Status::Empty);
         for (path, size) in &f.shadowed {
+            if empty_override && path.ends_with(AGENTS) {
+                report.notes.push(Note {
+                    path: super::show(path),
+                    kind: NoteKind::HiddenByEmptyOverride {
+                        by: super::show(&f.path),
+                    },
+                });
+            }
             entries.push(
                 FileEntry::new(super::show(path), Some(*size), Status::Shadowed)
                     .why(Why::By(super::show(&f.path))),
@@ -426,7 +454,8 @@ mod tests {
 
     #[test]
     fn line_col_counts_characters() {
-        assert_eq!(line_col("a\nbé=", 4), (2, 3));
+        assert_eq!(line_col("a\nbé=", 5), (2, 3));
+        assert_eq!(line_col("é", 1), (1, 1));
         assert_eq!(line_col("x", 0), (1, 1));
     }
 

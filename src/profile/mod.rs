@@ -8,6 +8,8 @@
 //! here prints or reads the process environment.
 
 pub mod codex;
+pub mod jsonc;
+pub mod opencode;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -231,6 +233,42 @@ pub struct Part {
     pub text: String,
 }
 
+/// A fact about a path that is not a loaded file's status: what check
+/// warns about and explain mentions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// The path (or instruction entry) concerned.
+    pub path: String,
+    pub kind: NoteKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoteKind {
+    /// A candidate that is not a regular file (skipped).
+    NonRegular,
+    /// A file ignored because an earlier name matched in the chain (opencode).
+    IgnoredName { by: String, name: String },
+    /// An instruction entry with glob characters, not resolved (opencode).
+    Unresolved,
+    /// An empty AGENTS.override.md hiding this AGENTS.md (codex).
+    HiddenByEmptyOverride { by: String },
+    /// An import the harness replaced by a comment (gemini): the token's path
+    /// and the comment's reason.
+    Import {
+        token: String,
+        problem: ImportProblem,
+    },
+}
+
+/// Why an import did not expand (gemini).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportProblem {
+    Traversal,
+    Cycle,
+    Failed(String),
+    DepthLimit,
+}
+
 /// What one profile loads for one cwd.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
@@ -240,6 +278,7 @@ pub struct Report {
     pub files: Vec<FileEntry>,
     pub settings: Settings,
     pub warnings: Vec<String>,
+    pub notes: Vec<Note>,
 }
 
 impl Report {
@@ -251,6 +290,7 @@ impl Report {
             files: Vec::new(),
             settings,
             warnings: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }

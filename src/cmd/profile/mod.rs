@@ -12,7 +12,7 @@ use super::Ctx;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::paths;
-use crate::profile::{self, Origin, Profile, Report, codex};
+use crate::profile::{self, Origin, Profile, Report, codex, opencode};
 
 /// The command a profile runs under, for the usage rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,10 +147,65 @@ pub fn codex_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<codex::I
     })
 }
 
+/// Whether an opencode switch is on: the flag, else the variable equal to
+/// `1` or, lower-cased, `true`.
+fn switch(env: &Env, flag: bool, var: &str) -> (bool, Origin) {
+    if flag {
+        return (true, Origin::Flag);
+    }
+    match env.vars.get(var) {
+        Some(v) if v == "1" || v.to_lowercase() == "true" => (true, Origin::Env(var.to_owned())),
+        _ => (false, Origin::Default),
+    }
+}
+
+/// The opencode inputs (10.1).
+pub fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<opencode::Input> {
+    let home = home(env)?;
+    let (config_dir, config_dir_origin) = match (
+        &args.opencode_config_dir,
+        env.vars.nonempty("XDG_CONFIG_HOME"),
+    ) {
+        (Some(flag), _) => (paths::normalize(&env.process_cwd, flag), Origin::Flag),
+        (None, Some(xdg)) => (
+            paths::normalize(&env.process_cwd, Path::new(xdg)).join("opencode"),
+            Origin::Env("XDG_CONFIG_HOME".to_owned()),
+        ),
+        (None, None) => (home.join(".config/opencode"), Origin::Default),
+    };
+    let (disable_claude, disable_claude_origin) = switch(
+        env,
+        args.disable_claude_code_prompt,
+        "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
+    );
+    let (disable_project, disable_project_origin) = switch(
+        env,
+        args.disable_project_config,
+        "OPENCODE_DISABLE_PROJECT_CONFIG",
+    );
+    Ok(opencode::Input {
+        cwd: cwd.to_path_buf(),
+        home,
+        config_dir,
+        config_dir_origin,
+        disable_claude,
+        disable_claude_origin,
+        disable_project,
+        disable_project_origin,
+        instructions: args.instructions.as_deref().map(split_list),
+        extra_config: env
+            .vars
+            .nonempty("OPENCODE_CONFIG")
+            .map(|p| paths::normalize(&env.process_cwd, Path::new(p))),
+        vars: env.vars.clone(),
+    })
+}
+
 /// What `profile` loads for `cwd`.
 pub fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result<Report> {
     match profile {
         Profile::Codex => codex::load(&codex_input(env, args, cwd)?),
+        Profile::Opencode => opencode::load(&opencode_input(env, args, cwd)?),
         other => bail!("--profile {other} is not available yet"),
     }
 }
