@@ -8,6 +8,7 @@
 //! here prints or reads the process environment.
 
 pub mod codex;
+pub mod gemini;
 pub mod jsonc;
 pub mod opencode;
 

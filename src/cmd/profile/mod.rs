@@ -12,7 +12,7 @@ use super::Ctx;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::paths;
-use crate::profile::{self, Origin, Profile, Report, codex, opencode};
+use crate::profile::{self, Origin, Profile, Report, codex, gemini, opencode};
 
 /// The command a profile runs under, for the usage rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,10 +201,34 @@ pub fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<openc
     })
 }
 
+/// The gemini inputs (10.1).
+pub fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<gemini::Input> {
+    let (gh, gh_origin) = dir_setting(env, None, "GEMINI_CLI_HOME", || home(env))?;
+    let var_path = |name: &str| {
+        env.vars
+            .nonempty(name)
+            .map(|p| paths::normalize(&env.process_cwd, Path::new(p)))
+    };
+    Ok(gemini::Input {
+        cwd: cwd.to_path_buf(),
+        gh,
+        gh_origin,
+        system_settings: var_path("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+            .unwrap_or_else(|| PathBuf::from("/etc/gemini-cli/settings.json")),
+        system_defaults: var_path("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
+        trusted: !args.untrusted,
+        file_name: args.context_filename.as_deref().map(split_list),
+        markers: args.memory_boundary_markers.as_deref().map(split_list),
+        touches: args.touch.clone(),
+        vars: env.vars.clone(),
+    })
+}
+
 /// What `profile` loads for `cwd`.
 pub fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result<Report> {
     match profile {
         Profile::Codex => codex::load(&codex_input(env, args, cwd)?),
+        Profile::Gemini => gemini::load(&gemini_input(env, args, cwd)?),
         Profile::Opencode => opencode::load(&opencode_input(env, args, cwd)?),
         other => bail!("--profile {other} is not available yet"),
     }
