@@ -149,6 +149,11 @@ fn strings(v: &toml::Value) -> Option<Vec<String>> {
         .collect()
 }
 
+/// The candidate names in effect (for check's walk).
+pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
+    Ok(names(&resolve(input)?.0.fallbacks))
+}
+
 /// What codex loads for `input.cwd`.
 pub fn load(input: &Input) -> Result<Report> {
     let (config, settings, warnings) = resolve(input)?;

@@ -7,9 +7,11 @@
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
+pub mod check;
 pub mod codex;
 pub mod gemini;
 pub mod jsonc;
+pub mod listings;
 pub mod opencode;
 
 use std::collections::BTreeMap;
@@ -73,10 +75,6 @@ pub enum Status {
     Aborted,
     Jit,
     UrlNotFetched,
-    /// An instruction entry with glob characters: not resolved (opencode).
-    Unresolved,
-    /// A file a documented listing names (claude, copilot).
-    Listed,
 }
 
 impl Status {
@@ -92,8 +90,6 @@ impl Status {
             Status::Aborted => "aborted",
             Status::Jit => "jit",
             Status::UrlNotFetched => "url-not-fetched",
-            Status::Unresolved => "unresolved",
-            Status::Listed => "listed",
         }
     }
 }
@@ -253,6 +249,9 @@ pub enum NoteKind {
     Unresolved,
     /// An empty AGENTS.override.md hiding this AGENTS.md (codex).
     HiddenByEmptyOverride { by: String },
+    /// A file dropped because it is the same file (device and inode) as
+    /// `first`, found earlier (gemini).
+    SameFile { first: String },
     /// An import the harness replaced by a comment (gemini): the token's path
     /// and the comment's reason.
     Import {

@@ -2,6 +2,7 @@
 //! profile resolved from the flags and the environment (once, here), and the
 //! render/explain/check runs. `view` presents the reports.
 
+pub mod check;
 pub mod view;
 
 use std::path::{Path, PathBuf};
@@ -12,7 +13,7 @@ use super::Ctx;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::paths;
-use crate::profile::{self, Origin, Profile, Report, codex, gemini, opencode};
+use crate::profile::{self, Origin, Profile, Report, codex, gemini, listings, opencode};
 
 /// The command a profile runs under, for the usage rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,13 +225,25 @@ pub fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<gemini:
     })
 }
 
+fn listing_input(env: &Env, cwd: &Path) -> Result<listings::Input> {
+    Ok(listings::Input {
+        cwd: cwd.to_path_buf(),
+        home: home(env)?,
+        home_origin: match env.vars.nonempty("HOME") {
+            Some(_) => Origin::Env("HOME".to_owned()),
+            None => Origin::Default,
+        },
+    })
+}
+
 /// What `profile` loads for `cwd`.
 pub fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result<Report> {
     match profile {
         Profile::Codex => codex::load(&codex_input(env, args, cwd)?),
         Profile::Gemini => gemini::load(&gemini_input(env, args, cwd)?),
         Profile::Opencode => opencode::load(&opencode_input(env, args, cwd)?),
-        other => bail!("--profile {other} is not available yet"),
+        Profile::Claude => Ok(listings::claude(&listing_input(env, cwd)?)),
+        Profile::Copilot => Ok(listings::copilot(&listing_input(env, cwd)?)),
     }
 }
 

@@ -8,6 +8,7 @@ use owo_colors::{OwoColorize, Style};
 use serde::Serialize;
 
 use crate::output::{escape, plural};
+use crate::profile::check::Severity;
 use crate::profile::{FileEntry, Profile, Report, Settings, Status, Why};
 
 /// The JSON document of 10.2.
@@ -55,11 +56,11 @@ impl Paint {
             return word;
         }
         let style = match status {
-            Status::Loaded | Status::Jit | Status::Listed => Style::new().green(),
+            Status::Loaded | Status::Jit => Style::new().green(),
             Status::Truncated | Status::OverBudget | Status::Aborted | Status::Unreadable => {
                 Style::new().red()
             }
-            Status::UrlNotFetched | Status::Unresolved => Style::new().yellow(),
+            Status::UrlNotFetched => Style::new().yellow(),
             _ => Style::new().dimmed(),
         };
         word.style(style).to_string()
@@ -100,7 +101,10 @@ pub fn text(report: &Report, cwd: &Path, color: bool) -> String {
         let _ = writeln!(
             out,
             "  {name:<width$}  {}  ({})",
-            escape(&setting.value.to_string()),
+            escape(&match &setting.value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }),
             escape(&setting.origin.to_string())
         );
     }
@@ -123,12 +127,17 @@ pub fn text(report: &Report, cwd: &Path, color: bool) -> String {
     }
     out.push('\n');
     parts(report, &paint, &mut out);
-    if !report.warnings.is_empty() {
+    let findings = crate::profile::check::findings_of(report);
+    if !findings.is_empty() {
         out.push('\n');
-        out.push_str(&paint.heading("Warnings:"));
+        out.push_str(&paint.heading("Findings (as check reports them):"));
         out.push('\n');
-        for w in &report.warnings {
-            let _ = writeln!(out, "  {}", escape(w));
+        for f in &findings {
+            let word = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let _ = writeln!(out, "  {word}: {}", escape(&f.message));
         }
     }
     out
@@ -178,26 +187,24 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         Why::None => String::new(),
         Why::Error(e) => e.clone(),
         Why::By(path) => format!("{path} wins"),
-        Why::Budget(max) => format!("the byte budget is {max}"),
+        Why::Budget(max) => format!("project_doc_max_bytes is {max}"),
         Why::InvalidUtf8 => "invalid UTF-8 replaced with U+FFFD".to_owned(),
         Why::Rule(rule) => (*rule).to_owned(),
     };
     let base = match (f.status, profile) {
         (Status::Loaded, _) => "",
-        (Status::Truncated, Profile::Codex) => "codex cuts it silently at the budget",
+        (Status::Truncated, Profile::Codex) => "codex cuts it silently to the bytes left",
         (Status::Truncated, _) => "cut",
         (Status::Empty, _) => "nothing left after trimming whitespace; contributes nothing",
         (Status::Shadowed, Profile::Codex) => "codex loads one file per directory",
         (Status::Shadowed, Profile::Opencode) => "an earlier name matched in the chain",
         (Status::Shadowed, _) => "another file takes its place",
-        (Status::OverBudget, _) => "the budget was used up by earlier files",
+        (Status::OverBudget, _) => "the budget was used up by earlier files; dropped silently",
         (Status::Unreadable, _) => "cannot be read; contributes nothing",
         (Status::Duplicate, _) => "the same file was already loaded",
         (Status::Aborted, _) => "project discovery failed; every project file is dropped",
         (Status::Jit, _) => "loaded just in time for a touched path",
         (Status::UrlNotFetched, _) => "a URL: the harness fetches it, agentctx does not",
-        (Status::Unresolved, _) => "a glob: the harness expands it, agentctx does not",
-        (Status::Listed, _) => "",
     };
     match (base.is_empty(), extra.is_empty()) {
         (true, _) => extra,

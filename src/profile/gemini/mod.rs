@@ -5,14 +5,17 @@
 pub mod imports;
 pub mod settings;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
-use super::{FileEntry, Origin, Part, Profile, Report, Setting, Settings, Status, Tier, Vars, Why};
+use super::{
+    FileEntry, Note, NoteKind, Origin, Part, Profile, Report, Setting, Settings, Status, Tier,
+    Vars, Why,
+};
 use crate::discovery::js_trim;
 use crate::paths;
 
@@ -274,6 +277,13 @@ fn resolve(input: &Input, workspace: &Path) -> Result<(Config, Settings)> {
     Ok((Config { names, markers }, s))
 }
 
+/// The context file names in effect at `input.cwd` (for check's walk).
+pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
+    let workspace = std::fs::canonicalize(&input.cwd)
+        .with_context(|| format!("resolving the workspace {}", input.cwd.display()))?;
+    Ok(resolve(input, &workspace)?.0.names)
+}
+
 /// What Gemini CLI loads for `input.cwd`.
 pub fn load(input: &Input) -> Result<Report> {
     let workspace = std::fs::canonicalize(&input.cwd)
@@ -289,7 +299,13 @@ pub fn load(input: &Input) -> Result<Report> {
         .collect();
     let project = if input.trusted {
         let ceiling = find_root(&workspace, &config.markers).unwrap_or_else(|| workspace.clone());
-        let mut found = scan(&workspace, &ceiling, &gemini_dir, &config.names);
+        let mut found = scan(
+            &workspace,
+            &ceiling,
+            &gemini_dir,
+            &config.names,
+            &mut report.notes,
+        );
         found.sort_by(|a, b| {
             super::show(a)
                 .encode_utf16()
@@ -340,7 +356,13 @@ pub fn load(input: &Input) -> Result<Report> {
 /// Rule 5's scan: from `start` up to `ceiling` inclusive, stopping before
 /// `<gh>/.gemini`; per directory every readable name; broadest first;
 /// deduplicated by identity (first kept, unstattable kept).
-fn scan(start: &Path, ceiling: &Path, gemini_dir: &Path, names: &[String]) -> Vec<PathBuf> {
+fn scan(
+    start: &Path,
+    ceiling: &Path,
+    gemini_dir: &Path,
+    names: &[String],
+    notes: &mut Vec<Note>,
+) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     for dir in start.ancestors() {
         if dir == gemini_dir {
@@ -352,7 +374,7 @@ fn scan(start: &Path, ceiling: &Path, gemini_dir: &Path, names: &[String]) -> Ve
         }
     }
     dirs.reverse();
-    let mut seen = HashSet::new();
+    let mut seen: HashMap<(u64, u64), PathBuf> = HashMap::new();
     let mut out = Vec::new();
     for dir in dirs {
         for name in names {
@@ -361,8 +383,19 @@ fn scan(start: &Path, ceiling: &Path, gemini_dir: &Path, names: &[String]) -> Ve
                 continue;
             }
             match identity(&p) {
-                Some(id) if !seen.insert(id) => {}
-                _ => out.push(p),
+                Some(id) => match seen.get(&id) {
+                    Some(first) => notes.push(Note {
+                        path: super::show(&p),
+                        kind: NoteKind::SameFile {
+                            first: super::show(first),
+                        },
+                    }),
+                    None => {
+                        seen.insert(id, p.to_path_buf());
+                        out.push(p);
+                    }
+                },
+                None => out.push(p),
             }
         }
     }
@@ -482,10 +515,16 @@ fn jit(
         _ => target.parent().unwrap_or(Path::new("/")).to_path_buf(),
     };
     let ceiling = find_root(&start, &config.markers).unwrap_or_else(|| workspace.to_path_buf());
-    let found: Vec<PathBuf> = scan(&start, &ceiling, gemini_dir, &config.names)
-        .into_iter()
-        .filter(|p| !identity(p).is_some_and(|id| loader.ids.contains(&id)))
-        .collect();
+    let found: Vec<PathBuf> = scan(
+        &start,
+        &ceiling,
+        gemini_dir,
+        &config.names,
+        &mut report.notes,
+    )
+    .into_iter()
+    .filter(|p| !identity(p).is_some_and(|id| loader.ids.contains(&id)))
+    .collect();
     let text = loader.blocks(&found, Tier::Jit, report);
     if !text.is_empty() {
         report.parts.push(Part {
