@@ -81,6 +81,37 @@ impl Tree {
     }
 }
 
+impl Tree {
+    /// `cmd()` without any variable a harness profile reads (SPEC 10.1).
+    pub fn profile_cmd(&self) -> Command {
+        let mut cmd = self.cmd();
+        for var in PROFILE_VARS {
+            cmd.env_remove(var);
+        }
+        // Never the machine's /etc/gemini-cli/settings.json.
+        cmd.env(
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+            self.path("etc/gemini-cli/settings.json"),
+        );
+        cmd
+    }
+}
+
+/// Every environment variable a harness profile reads.
+pub const PROFILE_VARS: [&str; 11] = [
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+    "XDG_CONFIG_HOME",
+    "OPENCODE_CONFIG",
+    "OPENCODE_CONFIG_DIR",
+    "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
+    "OPENCODE_DISABLE_PROJECT_CONFIG",
+    "GEMINI_SYSTEM_MD",
+    "DSH_HOME",
+];
+
 /// The agentctx binary under test.
 pub fn agentctx() -> Command {
     Command::cargo_bin("agentctx").expect("binary")
