@@ -3,9 +3,10 @@
 //! directory that holds a candidate file of a profile loaded as that
 //! harness would from there, and the problems found, per profile.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::Result;
 use serde::Serialize;
@@ -50,7 +51,7 @@ pub struct Options<'a> {
 }
 
 /// The candidate names of each profile, resolved once by the caller.
-pub trait Loader {
+pub trait Loader: Sync {
     /// Whether a file name is a candidate of `profile` (a directory holding
     /// one is loaded as a cwd).
     fn is_candidate(&self, profile: Profile, name: &str) -> bool;
@@ -90,56 +91,51 @@ pub fn check(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<ProfileRepor
 }
 
 /// The directories holding a candidate of some profile (bit i: profile i),
-/// in walk order (sorted by name).
+/// sorted by path (the order of a sorted walk). The walk runs on every core;
+/// the sort makes the result independent of thread timing.
 fn candidate_dirs(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<(PathBuf, u32)>> {
     let exclude: HashSet<OsString> = opts.exclude.iter().map(OsString::from).collect();
     let walker = ignore::WalkBuilder::new(&opts.path)
         .hidden(false)
-        .parents(true)
+        .ignore(false)
+        .git_global(false)
+        .require_git(false)
         .follow_links(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(move |e| {
             let name = e.file_name();
             !(name == ".git" || e.file_type().is_some_and(|t| t.is_dir()) && exclude.contains(name))
         })
-        .build();
-    let mut dirs: Vec<(PathBuf, u32)> = Vec::new();
-    let mut index: std::collections::HashMap<PathBuf, usize> = std::collections::HashMap::new();
-    for entry in walker {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(_) => continue,
-        };
-        if entry.file_type().is_some_and(|t| t.is_dir()) {
-            continue;
-        }
-        let name = entry.file_name().to_string_lossy();
-        let mut mask = 0;
-        for (i, p) in opts.profiles.iter().enumerate() {
-            if loader.is_candidate(*p, &name) {
-                mask |= 1 << i;
+        .build_parallel();
+    let found: Mutex<HashMap<PathBuf, u32>> = Mutex::new(HashMap::new());
+    walker.run(|| {
+        let found = &found;
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return ignore::WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                let name = entry.file_name().to_string_lossy();
+                let mask = opts
+                    .profiles
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| loader.is_candidate(**p, &name))
+                    .fold(0, |m, (i, _)| m | (1 << i));
+                if let (true, Some(dir), Ok(mut all)) =
+                    (mask != 0, entry.path().parent(), found.lock())
+                {
+                    *all.entry(dir.to_path_buf()).or_default() |= mask;
+                }
             }
-        }
-        if mask == 0 {
-            continue;
-        }
-        let Some(dir) = entry.path().parent() else {
-            continue;
-        };
-        match index.get(dir) {
-            Some(&i) => dirs[i].1 |= mask,
-            None => {
-                index.insert(dir.to_path_buf(), dirs.len());
-                dirs.push((dir.to_path_buf(), mask));
-            }
-        }
-    }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut found = found.into_inner().unwrap_or_default();
     // The top is always a cwd of every profile: its global files and
     // ancestors count too.
-    match index.get(&opts.path) {
-        Some(&i) => dirs[i].1 = u32::MAX,
-        None => dirs.insert(0, (opts.path.clone(), u32::MAX)),
-    }
+    found.insert(opts.path.clone(), u32::MAX);
+    let mut dirs: Vec<(PathBuf, u32)> = found.into_iter().collect();
+    dirs.sort();
     Ok(dirs)
 }
 
