@@ -342,6 +342,11 @@ pub fn file_size(path: &Path) -> Option<u64> {
 /// Reads at most `limit` bytes of a regular file. Opens non-blocking and
 /// refuses anything else, so a FIFO swapped in cannot hang us.
 pub fn read_file(path: &Path, limit: Option<u64>) -> io::Result<Vec<u8>> {
+    match stat(path)? {
+        Kind::Dir => return Err(io::Error::from_raw_os_error(libc::EISDIR)),
+        Kind::Other => return Err(io::Error::other("not a regular file")),
+        Kind::File(_) => {}
+    }
     let file: File = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
