@@ -7,7 +7,9 @@ use crate::discovery::{Candidate, Dir, Workspace};
 use crate::render::{self, Fit, Item};
 use crate::settings::Settings;
 
-pub const DEFAULT_KIND: &str = "workspace-instructions";
+/// The source kind current dsh builds persist (since 2026-08-13, aacab0cafd);
+/// design note 000 and earlier builds wrote `workspace-instructions`.
+pub const DEFAULT_KIND: &str = "agent-instructions";
 
 /// A persisted change entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]

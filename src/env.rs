@@ -152,11 +152,12 @@ pub fn resolve(
 
     let precedence = match (config.precedence, log) {
         (Some(p), _) => Setting::new(p, Origin::Flag),
-        (None, Some(log)) => Setting::new(
+        // A log with no change entry infers nothing: the default applies.
+        (None, Some(log)) if log.last_change_scope.is_some() => Setting::new(
             infer_precedence(log.last_change_scope.as_deref()),
             Origin::Log,
         ),
-        (None, None) => Setting::new(Precedence::First, Origin::Default),
+        (None, _) => Setting::new(Precedence::All, Origin::Default),
     };
 
     Ok(Settings {
@@ -193,9 +194,10 @@ pub fn resolve(
 
 /// SPEC 6: the precedence a log was written under, from its last change's scope key.
 pub fn infer_precedence(last_scope: Option<&str>) -> Precedence {
-    match last_scope.and_then(|s| s.split_once('\0')) {
-        Some((_, name)) if name != "local" => Precedence::All,
-        _ => Precedence::First,
+    match last_scope.map(|s| s.split_once('\0')) {
+        None => Precedence::All,
+        Some(Some((_, name))) if name != "local" => Precedence::All,
+        Some(_) => Precedence::First,
     }
 }
 
@@ -205,7 +207,7 @@ mod tests {
 
     #[test]
     fn precedence_is_inferred_from_the_last_scope_key() {
-        assert_eq!(infer_precedence(None), Precedence::First);
+        assert_eq!(infer_precedence(None), Precedence::All);
         assert_eq!(infer_precedence(Some("pkg")), Precedence::First);
         assert_eq!(infer_precedence(Some("pkg\0local")), Precedence::First);
         assert_eq!(infer_precedence(Some("user-global")), Precedence::First);

@@ -121,8 +121,17 @@ fn delta_source(changes: Vec<Value>) -> Value {
 }
 
 fn baseline_source(identity: &str, changes: Vec<Value>) -> Value {
+    baseline_source_of_kind("workspace-instructions", identity, changes)
+}
+
+/// The baseline source the current generation writes (kind `agent-instructions`).
+fn current_baseline_source(identity: &str, changes: Vec<Value>) -> Value {
+    baseline_source_of_kind("agent-instructions", identity, changes)
+}
+
+fn baseline_source_of_kind(kind: &str, identity: &str, changes: Vec<Value>) -> Value {
     json!({
-        "kind": "workspace-instructions",
+        "kind": kind,
         "form": "instructions",
         "baseline": true,
         "baselineIdentity": identity,
@@ -285,6 +294,15 @@ impl Session {
 
 // ---------------------------------------------------------------- running
 
+/// The flags that make `render` write what the earlier generation (design
+/// note 000) wrote.
+const FIRST_GEN: [&str; 4] = [
+    "--precedence",
+    "first",
+    "--source-kind",
+    "workspace-instructions",
+];
+
 fn render_json(tree: &Tree, args: &[&str]) -> Value {
     let (value, code) = run_json(
         tree.cmd()
@@ -359,14 +377,21 @@ fn project() -> (Tree, Session) {
 }
 
 /// A session in `cwd` whose first request carried the baseline that
-/// `render ARGS` prints now.
+/// `render ARGS` prints now. Unless ARGS say otherwise the session was
+/// written by the earlier generation (design note 000: precedence `first`,
+/// kind `workspace-instructions`), which most cases here pin; `diff` then
+/// infers both from the log.
 fn start(tree: &Tree, cwd: &str, args: &[&str]) -> Session {
     let mut session = Session::new(&tree.path(cwd));
     session.prompt("Fix the failing test.");
-    let base: Vec<&str> = ["--cwd", cwd]
-        .into_iter()
-        .chain(args.iter().copied())
-        .collect();
+    let mut base: Vec<&str> = vec!["--cwd", cwd];
+    if !args.contains(&"--precedence") {
+        base.extend(&FIRST_GEN[..2]);
+    }
+    if !args.contains(&"--source-kind") {
+        base.extend(&FIRST_GEN[2..]);
+    }
+    base.extend(args.iter().copied());
     session.workspace(&render_json(tree, &base));
     session.turn("src/lib.rs");
     session.write(tree, "session.jsonl");
@@ -426,12 +451,13 @@ fn a_log_without_a_baseline_gets_the_complete_baseline() {
         ("AGENTS.md", "root\n"),
         ("pkg/AGENTS.md", "pkg\n"),
     ]);
-    let source = baseline_source(
+    // No change entry in the log: the current generation's defaults apply.
+    let source = current_baseline_source(
         &default_identity(".."),
         vec![
-            set("user-global", "~/.dsh/AGENTS.md", "global\n"),
-            set(".", "AGENTS.md", "root\n"),
-            set("pkg", "pkg/AGENTS.md", "pkg\n"),
+            set("user-global\0AGENTS.md", "~/.dsh/AGENTS.md", "global\n"),
+            set(".\0AGENTS.md", "AGENTS.md", "root\n"),
+            set("pkg\0AGENTS.md", "pkg/AGENTS.md", "pkg\n"),
         ],
     );
     let json = assert_diff(&tree, &[], std::slice::from_ref(&text), source.clone());
@@ -931,7 +957,17 @@ fn a_visible_key_of_the_other_precedence_is_left_alone() {
         "parts": [framed(&[set_section("old/AGENTS.md", "old", "old\n")])],
         "source": delta_source(vec![set("old\0AGENTS.md", "old/AGENTS.md", "old\n")]),
     }));
-    session.workspace(&render_json(&tree, &["--cwd", "proj"]));
+    session.workspace(&render_json(
+        &tree,
+        &[
+            "--cwd",
+            "proj",
+            FIRST_GEN[0],
+            FIRST_GEN[1],
+            FIRST_GEN[2],
+            FIRST_GEN[3],
+        ],
+    ));
     session.turn("x");
     session.write(&tree, "session.jsonl");
     fs::remove_file(tree.path("proj/old/AGENTS.md")).unwrap();
@@ -1069,7 +1105,17 @@ fn a_legacy_log_without_surface_ops_has_every_message_visible() {
     let (tree, _) = project();
     let mut session = Session::legacy(&tree.path("proj/pkg"));
     session.prompt("Hi");
-    session.workspace(&render_json(&tree, &["--cwd", "proj/pkg"]));
+    session.workspace(&render_json(
+        &tree,
+        &[
+            "--cwd",
+            "proj/pkg",
+            FIRST_GEN[0],
+            FIRST_GEN[1],
+            FIRST_GEN[2],
+            FIRST_GEN[3],
+        ],
+    ));
     session.turn("x");
     session.write(&tree, "session.jsonl");
     assert!(!session.jsonl().contains("surfaceOp"));
@@ -1383,11 +1429,11 @@ fn a_fresh_baseline_and_touched_scopes_travel_together() {
             baseline(&[("AGENTS.md", "root\n")]),
             framed(&[set_section("pkg/AGENTS.md", "pkg", "pkg\n")]),
         ],
-        baseline_source(
+        current_baseline_source(
             &default_identity(""),
             vec![
-                set(".", "AGENTS.md", "root\n"),
-                set("pkg", "pkg/AGENTS.md", "pkg\n"),
+                set(".\0AGENTS.md", "AGENTS.md", "root\n"),
+                set("pkg\0AGENTS.md", "pkg/AGENTS.md", "pkg\n"),
             ],
         ),
     );

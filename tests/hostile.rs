@@ -287,7 +287,7 @@ fn unreadable_candidate_is_unavailable_and_does_not_fall_through() {
     chmod(&t.path("AGENTS.md"), 0o000);
     // SPEC 3.3: an unreadable winner yields nothing for its tier; CLAUDE.md
     // does not step in.
-    let out = run(cmd.args(["render", "--cwd", "pkg"]));
+    let out = run(cmd.args(["render", "--precedence", "first", "--cwd", "pkg"]));
     expect(
         &out,
         0,
@@ -359,7 +359,9 @@ fn sparse_two_gib_candidate_is_refused_by_size_without_reading() {
         .file("pkg/AGENTS.md", "pkg\n");
     // The warning quotes the stat size: a read would have stopped at
     // max-source-bytes + 1 = 1048577 and reported that instead.
-    let out = run(t.cmd().args(["render", "--cwd", "pkg"]));
+    let out = run(t
+        .cmd()
+        .args(["render", "--precedence", "first", "--cwd", "pkg"]));
     expect(
         &out,
         0,
@@ -473,7 +475,7 @@ fn non_utf8_directory_names_become_replacement_characters() {
     let doc = run(&mut cmd).json();
     assert_eq!(
         doc["source"]["changes"],
-        json!([{"action": "set", "scope": "pkg\u{fffd}\u{fffd}",
+        json!([{"action": "set", "scope": "pkg\u{fffd}\u{fffd}\0AGENTS.md",
                 "path": "pkg\u{fffd}\u{fffd}/AGENTS.md",
                 "digest": "4ce9051efb9ff75b753805085b9e841a6129ae39"}])
     );
@@ -875,7 +877,7 @@ fn changes_that_are_not_an_array_make_no_workspace_event() {
         0,
         &baseline(&[("AGENTS.md", "root\n")]),
         &warning(
-            "s.jsonl:2: a workspace-instructions message whose changes is not an array is not a workspace event: ignored, with 1 more like it",
+            "s.jsonl:2: a message of kind agent-instructions whose changes is not an array is not a workspace event: ignored, with 1 more like it",
         ),
     );
 }

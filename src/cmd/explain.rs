@@ -365,20 +365,19 @@ fn settings(w: &mut Writer, r: &Report) {
         list(&s.root_markers.value),
         Tone::Plain,
     );
+    let p = s.precedence.value;
+    let why = match s.precedence.origin {
+        Origin::Default => format!("default: {}", p.generation()),
+        Origin::Log => "inferred from the log's scope keys".to_owned(),
+        Origin::Flag | Origin::Env => p.generation().to_owned(),
+    };
     row(
         w,
         "precedence",
         s.precedence.origin,
-        precedence(s.precedence.value).to_owned(),
+        format!("{}  ({why})", p.as_str()),
         Tone::Plain,
     );
-}
-
-fn precedence(p: Precedence) -> &'static str {
-    match p {
-        Precedence::First => "first",
-        Precedence::All => "all",
-    }
 }
 
 fn root_search(w: &mut Writer, r: &Report) {
@@ -774,12 +773,11 @@ fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             Tone::Warn,
         );
     }
-    kv(
-        w,
-        "source kind",
-        escape(&s.source_kind).into_owned(),
-        Tone::Plain,
-    );
+    let kind = match crate::settings::kind_generation(&s.source_kind) {
+        Some(generation) => format!("{}  ({generation})", s.source_kind),
+        None => escape(&s.source_kind).into_owned(),
+    };
+    kv(w, "source kind", kind, Tone::Plain);
     let (visible, tone) = match &s.visible_baseline {
         Some(v) if v.identity_matches => (format!("seq {}, identity matches", v.seq), Tone::Good),
         Some(v) => (
