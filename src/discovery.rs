@@ -347,9 +347,13 @@ pub enum ScopeStatus {
     Absent,
     /// No candidate present and one unavailable: no transition.
     Unavailable,
-    /// An oversized or unreadable winner, or a path already loaded: nothing
-    /// loads and no transition happens.
+    /// An oversized or unreadable winner: nothing loads and no transition
+    /// happens.
     Blocked,
+    /// The candidate at this index is present, but its path already loaded
+    /// in this scan (the user-global file): it is not read. Reconciliation
+    /// decides again by what its own pass claimed (SPEC 6).
+    SamePath(usize),
 }
 
 /// One scope of a directory: its key and status.
@@ -516,7 +520,7 @@ fn take_present(
 ) -> ScopeStatus {
     if opts.loaded_path == Some(cand.path.as_path()) {
         cand.fate = Fate::SamePath;
-        return ScopeStatus::Blocked;
+        return ScopeStatus::SamePath(index);
     }
     let loaded = load(&cand.path, size, opts.max_source);
     let status = if matches!(loaded, Load::Text(_)) {
@@ -672,7 +676,8 @@ impl Workspace {
     }
 }
 
-fn max_source(settings: &Settings) -> u64 {
+/// The per-file read cap as a byte count (at least 1).
+pub fn max_source(settings: &Settings) -> u64 {
     u64::try_from(settings.max_source_bytes.value.max(1)).unwrap_or(1)
 }
 

@@ -463,7 +463,7 @@ fn dir_report(
                 ScopeStatus::Duplicate(_) => ScopeState::Duplicate,
                 ScopeStatus::Absent => ScopeState::Absent,
                 ScopeStatus::Unavailable => ScopeState::Unavailable,
-                ScopeStatus::Blocked => ScopeState::Blocked,
+                ScopeStatus::Blocked | ScopeStatus::SamePath(_) => ScopeState::Blocked,
             },
         })
         .collect();

@@ -813,6 +813,81 @@ fn all_mode_duplicates_are_removed_first_in_their_directory() {
     );
 }
 
+/// SPEC 6 removal order: outside the baseline chain (a directory reached by
+/// a visible scope or `--touch`) a duplicate is removed in its candidate-list
+/// position, after an earlier candidate's `replace`.
+#[test]
+fn outside_the_chain_a_duplicate_is_removed_in_its_place() {
+    let tree = Tree::new();
+    tree.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", "A\n")
+        .file("proj/sub/AGENTS.md", "S\n")
+        .file("proj/sub/CLAUDE.md", "C\n");
+    let mut session = start(&tree, "proj", &["--precedence", "all"]);
+    touch(&tree, &mut session, "sub/x.rs");
+    // Offline: sub/AGENTS.md changes and sub/CLAUDE.md becomes its duplicate.
+    tree.file("proj/sub/AGENTS.md", "S2\n")
+        .file("proj/sub/CLAUDE.md", "S2");
+    assert_diff(
+        &tree,
+        &[],
+        &[framed(&[
+            replace_section("sub/AGENTS.md", "S2\n"),
+            remove_section("sub/CLAUDE.md"),
+        ])],
+        delta_source(vec![
+            replace("sub\0AGENTS.md", "sub/AGENTS.md", "S2\n"),
+            remove("sub\0CLAUDE.md", "sub/CLAUDE.md"),
+        ]),
+    );
+}
+
+/// SPEC 6 same path: "already loaded" means claimed earlier in the same
+/// pass. With the dsh home at the project root and the user-global file
+/// omitted by the budget, the root scope of that same file is reconciled like
+/// any candidate (`set`), and the delta budget may omit it in turn.
+#[test]
+fn a_budget_omitted_user_global_file_leaves_its_root_scope_to_reconcile() {
+    let tree = Tree::new();
+    let big = "r".repeat(300);
+    tree.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", &big)
+        .file("proj/pkg/AGENTS.md", "pkg\n");
+    let flags = ["--dsh-home", "proj", "--max-bytes", "400"];
+    let mut args = vec!["--precedence", "all", "--source-kind", "agent-instructions"];
+    args.extend(flags);
+    let session = start(&tree, "proj/pkg", &args);
+    let logged = session.jsonl();
+    assert!(
+        logged.contains("omitted $DSH_HOME/AGENTS.md"),
+        "the budget must omit the user-global file: {logged}"
+    );
+    tree.file("proj/pkg/AGENTS.md", "pkg v2\n");
+    let (out, err, code) = diff(&tree, "session.jsonl", &flags);
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            framed(&[
+                "Workspace instruction budget 400 bytes: omitted AGENTS.md".to_owned(),
+                replace_section("pkg/AGENTS.md", "pkg v2\n"),
+            ])
+            .as_str(),
+            "",
+            0
+        )
+    );
+    let json = diff_json(&tree, "session.jsonl", &flags);
+    assert_eq!(
+        json["source"],
+        json!({"kind": "agent-instructions", "form": "instructions",
+               "changes": [replace("pkg\0AGENTS.md", "pkg/AGENTS.md", "pkg v2\n")]})
+    );
+    // Only the delta travels: its own budget record.
+    assert_eq!(json["omitted"], json!(["AGENTS.md"]));
+}
+
 #[test]
 fn an_unavailable_file_is_no_transition() {
     let (tree, _) = project();
