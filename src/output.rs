@@ -193,3 +193,56 @@ mod tests {
         );
     }
 }
+
+/// Standard output that stops writing, quietly, once its reader has gone
+/// (EPIPE: `agentctx check | head -1`). The command runs to its end, so the
+/// exit status is still the one its findings decide. Any other write error
+/// is reported, naming stdout.
+#[derive(Debug)]
+pub struct PipeOut<W> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> PipeOut<W> {
+    pub fn new(inner: W) -> Self {
+        PipeOut {
+            inner,
+            closed: false,
+        }
+    }
+
+    /// Whether the reader closed the pipe.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    fn settle<T>(&mut self, result: io::Result<T>, done: T) -> io::Result<T> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(done)
+            }
+            Err(e) => Err(io::Error::new(e.kind(), format!("writing to stdout: {e}"))),
+            ok => ok,
+        }
+    }
+}
+
+impl<W: Write> Write for PipeOut<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = self.inner.write(buf);
+        self.settle(result, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = self.inner.flush();
+        self.settle(result, ())
+    }
+}
