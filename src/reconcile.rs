@@ -26,6 +26,18 @@ pub enum Decision {
     Replacement,
 }
 
+impl Decision {
+    /// The one name of the decision, in text and JSON alike.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::None => "none",
+            Decision::Delta => "delta",
+            Decision::Baseline => "baseline",
+            Decision::Replacement => "replacement",
+        }
+    }
+}
+
 /// The visible state of a log: the last change per scope, in the order the
 /// scopes were first set.
 #[derive(Debug, Clone, Default)]

@@ -1234,7 +1234,7 @@ Shadowed by compaction
   none
 
 What diff would send
-  decision  replacement baseline
+  decision  replacement
   reason    the visible baseline (seq 0) has another identity (maxBytes differs): a replacement baseline is sent
   part 1    replacement baseline, 407 bytes: remove old/AGENTS.md, set AGENTS.md
     │ <system-reminder>
@@ -1620,5 +1620,35 @@ fn the_precedence_row_names_its_generation_and_origin() {
     assert_eq!(
         row(&explain(&t, &["--log", &empty])),
         "  precedence        default  all  (default: dsh since 2026-07-22)"
+    );
+}
+
+/// One word per fact: the decision is `none` in explain text and JSON alike.
+#[test]
+fn an_unchanged_session_has_decision_none_in_text_and_json() {
+    let t = Tree::new();
+    t.dir("home")
+        .dir("proj/.git")
+        .file("proj/AGENTS.md", "agents\n");
+    let (rendered, code) = run_json(
+        t.cmd()
+            .args(["render", "--cwd", "proj", "--format", "json"]),
+    );
+    assert_eq!(code, 0);
+    let log = write_log(
+        &t,
+        "proj",
+        &[workspace(
+            1,
+            rendered["source"].clone(),
+            Some(json!("append")),
+        )],
+    );
+    let out = explain(&t, &["--log", &log]);
+    let decision = out.lines().find(|l| l.starts_with("  decision")).unwrap();
+    assert_eq!(decision, "  decision  none");
+    assert_eq!(
+        explain_json(&t, &["--log", &log])["session"]["decision"],
+        "none"
     );
 }

@@ -68,7 +68,7 @@ Examples:
 Exit status:
   0  success (with --exit-code: nothing would be sent)
   1  --exit-code and something would be sent
-  2  bad usage or unusable input (a malformed log line is named as FILE:LINE:COLUMN)";
+  2  bad usage or unusable input (named as FILE:LINE, plus :COLUMN where the JSON parser gives one)";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

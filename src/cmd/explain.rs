@@ -884,15 +884,7 @@ fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         2,
         &[
             cell("decision", Tone::Plain),
-            cell(
-                match s.decision {
-                    crate::reconcile::Decision::None => "nothing",
-                    crate::reconcile::Decision::Delta => "delta",
-                    crate::reconcile::Decision::Baseline => "baseline",
-                    crate::reconcile::Decision::Replacement => "replacement baseline",
-                },
-                Tone::Heading,
-            ),
+            cell(s.decision.as_str(), Tone::Heading),
         ],
         &widths,
     );
