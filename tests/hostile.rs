@@ -619,6 +619,29 @@ fn deleted_process_cwd_is_an_error() {
     );
 }
 
+/// An absolute --cwd, or --log with an absolute path and header cwd, does
+/// not need the process's own working directory, even when it was deleted.
+#[test]
+fn absolute_paths_work_when_the_process_cwd_was_deleted() {
+    let t = tree();
+    t.dir("gone").file("AGENTS.md", "root\n");
+    write_log(
+        &t,
+        "s.jsonl",
+        &[json!({"type": "session", "cwd": t.root()}).to_string()],
+    );
+    let script = "cd gone && rmdir ../gone && \"$0\" --color never render --cwd \"$1\" && \"$0\" --color never diff --log \"$1/s.jsonl\"";
+    let out = run(Command::new("sh")
+        .current_dir(t.root())
+        .env("HOME", t.path("home"))
+        .env_remove("DSH_HOME")
+        .args(["-c", script])
+        .arg(env!("CARGO_BIN_EXE_agentctx"))
+        .arg(t.root()));
+    let base = baseline(&[("AGENTS.md", "root\n")]);
+    expect(&out, 0, &format!("{base}{base}"), "");
+}
+
 #[test]
 fn log_header_cwd_that_does_not_exist_names_the_log() {
     let t = tree();
