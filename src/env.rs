@@ -170,10 +170,7 @@ pub fn resolve(
 
     Ok(Settings {
         cwd,
-        home: env
-            .home
-            .as_ref()
-            .and_then(|h| env.absolute(h).ok()),
+        home: env.home.as_ref().and_then(|h| env.absolute(h).ok()),
         dsh_home,
         max_bytes: int(
             config.max_bytes,

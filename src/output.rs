@@ -148,8 +148,11 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
         )),
         (Probe::Missing(Absence::NoEntry), _) => None,
         (Probe::Unavailable(err), _) => Some(format!("{path}: unavailable, skipped: {err}")),
-        (Probe::File { .. }, Some(Load::Oversized { bytes })) => Some(format!(
+        (Probe::File { .. }, Some(Load::Oversized { bytes, grew: false })) => Some(format!(
             "{path}: oversized, not loaded: {bytes} bytes > max-source-bytes {max_source_bytes}"
+        )),
+        (Probe::File { .. }, Some(Load::Oversized { bytes, grew: true })) => Some(format!(
+            "{path}: oversized, not loaded: it changed while being read ({bytes} bytes when probed, more than max-source-bytes {max_source_bytes} when read)"
         )),
         (Probe::File { .. }, Some(Load::Unreadable(err))) => {
             Some(format!("{path}: unreadable, not loaded: {err}"))

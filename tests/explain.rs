@@ -651,7 +651,7 @@ fn oversized_json_gives_size_and_cap() {
                 "AGENTS.md",
                 "base",
                 ".",
-                json!({"outcome": "oversized", "size": 41, "maxSourceBytes": 40})
+                json!({"outcome": "oversized", "size": 41, "maxSourceBytes": 40, "changed": false})
             ),
             read(
                 cand(
@@ -683,7 +683,7 @@ fn oversized_json_gives_size_and_cap() {
                 "a/b/AGENTS.md",
                 "base",
                 "a/b",
-                json!({"outcome": "oversized", "size": 460, "maxSourceBytes": 40})
+                json!({"outcome": "oversized", "size": 460, "maxSourceBytes": 40, "changed": false})
             ),
             cand(b, "a/b/CLAUDE.md", "base", "a/b", missing()),
             with(

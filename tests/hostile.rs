@@ -374,10 +374,14 @@ fn sparse_two_gib_candidate_is_refused_by_size_without_reading() {
 fn a_read_stops_at_max_source_bytes_plus_one_however_long_the_file() {
     let t = tree();
     t.file("grown.md", "g".repeat(1000));
-    // The probe saw 10 bytes; the file has 1000 by the time it is read.
+    // The probe saw 10 bytes; the file has 1000 by the time it is read: the
+    // size reported is the probe's, and that it grew.
     assert_eq!(
         discovery::load(&t.path("grown.md"), 10, 100),
-        Load::Oversized { bytes: 101 }
+        Load::Oversized {
+            bytes: 10,
+            grew: true
+        }
     );
     // A file that grew but still fits is loaded whole (SPEC 2.4).
     let Load::Text(text) = discovery::load(&t.path("grown.md"), 10, 1000) else {
@@ -429,15 +433,28 @@ fn a_file_growing_while_read_is_loaded_bounded_or_oversized() {
                 assert_eq!(out.stderr, "");
             }
             [] => {
-                // Oversized: by stat size (at most the 8192 the writer makes)
-                // or by the bounded read (exactly MAX + 1).
-                let n: usize = out
+                // Oversized: by stat size (at most the 8192 the writer makes),
+                // or it grew past the cap after the probe saw a size that fit.
+                let rest = out
                     .stderr
                     .strip_prefix("agentctx: warning: AGENTS.md: oversized, not loaded: ")
-                    .and_then(|r| r.strip_suffix(&format!(" bytes > max-source-bytes {MAX}\n")))
-                    .and_then(|n| n.parse().ok())
                     .unwrap_or_else(|| panic!("unexpected stderr: {}", out.stderr));
-                assert!((MAX + 1..=8192).contains(&n), "reported {n} bytes");
+                let by_stat = rest
+                    .strip_suffix(&format!(" bytes > max-source-bytes {MAX}\n"))
+                    .and_then(|n| n.parse::<usize>().ok());
+                let grew = rest
+                    .strip_prefix("it changed while being read (")
+                    .and_then(|r| {
+                        r.strip_suffix(&format!(
+                            " bytes when probed, more than max-source-bytes {MAX} when read)\n"
+                        ))
+                    })
+                    .and_then(|n| n.parse::<usize>().ok());
+                match (by_stat, grew) {
+                    (Some(n), None) => assert!((MAX + 1..=8192).contains(&n), "reported {n} bytes"),
+                    (None, Some(n)) => assert!(n <= MAX, "probed {n} bytes"),
+                    _ => panic!("unexpected stderr: {}", out.stderr),
+                }
                 assert_eq!(doc["parts"], json!([]));
             }
             more => panic!("one candidate, got {more:?}"),

@@ -582,11 +582,19 @@ fn candidate_row(
         Outcome::Oversized {
             size,
             max_source_bytes,
+            changed,
         } => (
             "oversized",
             Tone::Bad,
             format!(
-                "{size} > {max_source_bytes} bytes, not read{}",
+                "{}{}",
+                if *changed {
+                    format!(
+                        "{size} bytes when probed, grew past {max_source_bytes} while read, not loaded"
+                    )
+                } else {
+                    format!("{size} > {max_source_bytes} bytes, not read")
+                },
                 if first {
                     "; its tier loads nothing"
                 } else {
