@@ -314,6 +314,8 @@ pub struct SessionReport {
     pub parts: Vec<PartReport>,
     /// The persisted source diff would write; `null` when nothing is sent.
     pub source: Option<Source>,
+    /// Visible scopes whose directory leaves the project root.
+    pub outside_scopes: Vec<reconcile::OutsideScope>,
 }
 
 /// The visible baseline event.
@@ -653,6 +655,7 @@ fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> 
         decision: outcome.decision,
         reason: outcome.reason.clone(),
         source: outcome.source(),
+        outside_scopes: outcome.outside.clone(),
         parts,
     }
 }

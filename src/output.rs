@@ -197,6 +197,23 @@ mod tests {
     }
 }
 
+/// One warning per logged scope outside the project root (SPEC 6: it is
+/// reconciled as logged).
+pub fn outside_scope_warnings(
+    log: &str,
+    outside: &[crate::reconcile::OutsideScope],
+) -> Vec<String> {
+    outside
+        .iter()
+        .map(|o| {
+            format!(
+                "{log}:{}: the logged scope {} is outside the project root; reconciled as logged",
+                o.line, o.dir
+            )
+        })
+        .collect()
+}
+
 /// Standard output that stops writing, quietly, once its reader has gone
 /// (EPIPE: `agentctx check | head -1`). The command runs to its end, so the
 /// exit status is still the one its findings decide. Any other write error

@@ -44,6 +44,8 @@ impl Decision {
 pub struct State {
     order: Vec<String>,
     entries: HashMap<String, Change>,
+    /// The log line of the event that first set each visible scope.
+    first_line: HashMap<String, u64>,
 }
 
 impl State {
@@ -52,6 +54,10 @@ impl State {
         let mut state = State::default();
         for ev in log.workspace.iter().filter(|e| e.visible) {
             for change in &ev.changes {
+                state
+                    .first_line
+                    .entry(change.scope.clone())
+                    .or_insert(ev.line);
                 state.set(change.clone());
             }
         }
@@ -88,9 +94,21 @@ pub struct Part {
     pub changes: Vec<Change>,
 }
 
+/// A visible scope whose directory leaves the project root (`../x`, or an
+/// absolute path): reconciled as logged, since the harness trusts its log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutsideScope {
+    /// The log line of the event that first set it.
+    pub line: u64,
+    /// The scope's directory as logged.
+    pub dir: String,
+}
+
 /// Everything diff computed.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// Visible scopes outside the project root, each once.
+    pub outside: Vec<OutsideScope>,
     pub decision: Decision,
     pub reason: String,
     pub identity: String,
@@ -173,6 +191,7 @@ pub fn diff(req: &Request<'_>) -> Outcome {
     let identity_diff = visible
         .and_then(|v| settings::identity_diff(v.identity.as_deref().unwrap_or(""), &identity));
     let mut out = Outcome {
+        outside: Vec::new(),
         decision: Decision::None,
         reason: String::new(),
         identity,
@@ -188,6 +207,7 @@ pub fn diff(req: &Request<'_>) -> Outcome {
         return out;
     }
     let extra = extra_dirs(ws, settings, &state, req.touches);
+    out.outside = outside_scopes(&state);
     match visible {
         None => {
             let why = if req.log.workspace.iter().any(|e| e.baseline) {
@@ -310,6 +330,22 @@ pub fn diff(req: &Request<'_>) -> Outcome {
         out.reason.push_str("; nothing changed");
     }
     out
+}
+
+/// The visible scopes whose directory is absolute or climbs with `..`.
+fn outside_scopes(state: &State) -> Vec<OutsideScope> {
+    let mut seen = HashSet::new();
+    state
+        .iter()
+        .filter_map(|change| {
+            let dir = discovery::scope_dir(&change.scope);
+            let leaves = dir.starts_with('/') || dir.split('/').any(|c| c == "..");
+            (leaves && seen.insert(dir)).then(|| OutsideScope {
+                line: state.first_line.get(&change.scope).copied().unwrap_or(0),
+                dir: dir.to_owned(),
+            })
+        })
+        .collect()
 }
 
 /// Directories beyond the baseline's: those of visible scopes (first-set

@@ -888,6 +888,48 @@ fn a_budget_omitted_user_global_file_leaves_its_root_scope_to_reconcile() {
     assert_eq!(json["omitted"], json!(["AGENTS.md"]));
 }
 
+/// A logged scope outside the project root is reconciled as logged (the
+/// harness trusts its own log), with one warning naming the log line.
+#[test]
+fn a_logged_scope_outside_the_root_is_reconciled_with_a_warning() {
+    let tree = Tree::new();
+    tree.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", "root\n")
+        .file("outside/AGENTS.md", "out v1\n");
+    let mut session = start(&tree, "proj", &[]);
+    for _ in 0..2 {
+        session.workspace(&json!({
+            "parts": [framed(&[set_section("../outside/AGENTS.md", "../outside", "out v1\n")])],
+            "source": delta_source(vec![set("../outside", "../outside/AGENTS.md", "out v1\n")]),
+        }));
+    }
+    session.write(&tree, "session.jsonl");
+    let line = session
+        .jsonl()
+        .lines()
+        .position(|l| l.contains("../outside"))
+        .unwrap()
+        + 1;
+    tree.file("outside/AGENTS.md", "out v2\n");
+    assert_diff_warning(
+        &tree,
+        &[],
+        &[framed(&[replace_section(
+            "../outside/AGENTS.md",
+            "out v2\n",
+        )])],
+        delta_source(vec![replace(
+            "../outside",
+            "../outside/AGENTS.md",
+            "out v2\n",
+        )]),
+        &format!(
+            "agentctx: warning: session.jsonl:{line}: the logged scope ../outside is outside the project root; reconciled as logged\n"
+        ),
+    );
+}
+
 #[test]
 fn an_unavailable_file_is_no_transition() {
     let (tree, _) = project();

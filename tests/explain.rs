@@ -1175,6 +1175,7 @@ fn a_baseline_shadowed_by_compaction_in_json() {
                     {"action": "replace", "scope": "lib\u{0}AGENTS.md", "path": "lib/AGENTS.md",
                         "digest": "50b24c462d93f5929b1c63a8c18ab76129974140"},
                 ]},
+            "outsideScopes": [],
         })
     );
     assert_eq!(parts.as_array().unwrap().len(), 2);

@@ -101,6 +101,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
         touches: &args.touch,
         kind: &kind,
     });
+    let outside = output::outside_scope_warnings(&log.name, &outcome.outside);
+    output::warnings(ctx.err, ctx.quiet, &outside)?;
     let runtime = crate::runtime::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
     let mut parts = outcome.parts();
     if let Some(rt) = &runtime {

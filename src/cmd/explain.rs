@@ -80,6 +80,10 @@ Exit status:
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
     let report = explain::gather(&settings, log.as_ref());
+    if let Some(session) = &report.session {
+        let outside = output::outside_scope_warnings(&session.log, &session.outside_scopes);
+        output::warnings(ctx.err, ctx.quiet, &outside)?;
+    }
     match args.format {
         Format::Json => output::json(ctx.out, &report)?,
         Format::Text => {
