@@ -849,47 +849,54 @@ fn outside_the_chain_a_duplicate_is_removed_in_its_place() {
 /// any candidate (`set`), and the delta budget may omit it in turn.
 #[test]
 fn a_budget_omitted_user_global_file_leaves_its_root_scope_to_reconcile() {
-    let tree = Tree::new();
-    let big = "r".repeat(300);
-    tree.dir("proj/.git")
-        .dir("home")
-        .file("proj/AGENTS.md", &big)
-        .file("proj/pkg/AGENTS.md", "pkg\n");
-    let flags = ["--dsh-home", "proj", "--max-bytes", "400"];
-    let mut args = vec!["--precedence", "all", "--source-kind", "agent-instructions"];
-    args.extend(flags);
-    let session = start(&tree, "proj/pkg", &args);
-    let logged = session.jsonl();
-    assert!(
-        logged.contains("omitted $DSH_HOME/AGENTS.md"),
-        "the budget must omit the user-global file: {logged}"
-    );
-    tree.file("proj/pkg/AGENTS.md", "pkg v2\n");
-    let (out, err, code) = diff(&tree, "session.jsonl", &flags);
-    assert_eq!(
-        (out.as_str(), err.as_str(), code),
-        (
-            framed(&[
-                "Workspace instruction budget 400 bytes: omitted AGENTS.md".to_owned(),
-                replace_section("pkg/AGENTS.md", "pkg v2\n"),
-            ])
-            .as_str(),
-            "",
-            0
-        )
-    );
-    let json = diff_json(&tree, "session.jsonl", &flags);
-    assert_eq!(
-        json["source"],
-        json!({"kind": "agent-instructions", "form": "instructions",
-               "changes": [replace("pkg\0AGENTS.md", "pkg/AGENTS.md", "pkg v2\n")]})
-    );
-    // Only the delta travels: its own budget record.
-    assert_eq!(json["omitted"], json!(["AGENTS.md"]));
+    for (precedence, pkg_scope) in [("all", "pkg\0AGENTS.md"), ("first", "pkg")] {
+        let tree = Tree::new();
+        let big = "r".repeat(300);
+        tree.dir("proj/.git")
+            .dir("home")
+            .file("proj/AGENTS.md", &big)
+            .file("proj/pkg/AGENTS.md", "pkg\n");
+        let flags = ["--dsh-home", "proj", "--max-bytes", "400"];
+        let mut args = vec![
+            "--precedence",
+            precedence,
+            "--source-kind",
+            "agent-instructions",
+        ];
+        args.extend(flags);
+        let session = start(&tree, "proj/pkg", &args);
+        let logged = session.jsonl();
+        assert!(
+            logged.contains("omitted $DSH_HOME/AGENTS.md"),
+            "the budget must omit the user-global file: {logged}"
+        );
+        tree.file("proj/pkg/AGENTS.md", "pkg v2\n");
+        let (out, err, code) = diff(&tree, "session.jsonl", &flags);
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            (
+                framed(&[
+                    "Workspace instruction budget 400 bytes: omitted AGENTS.md".to_owned(),
+                    replace_section("pkg/AGENTS.md", "pkg v2\n"),
+                ])
+                .as_str(),
+                "",
+                0
+            ),
+            "{precedence}"
+        );
+        let json = diff_json(&tree, "session.jsonl", &flags);
+        assert_eq!(
+            json["source"],
+            json!({"kind": "agent-instructions", "form": "instructions",
+                   "changes": [replace(pkg_scope, "pkg/AGENTS.md", "pkg v2\n")]}),
+            "{precedence}"
+        );
+        // Only the delta travels: its own budget record.
+        assert_eq!(json["omitted"], json!(["AGENTS.md"]), "{precedence}");
+    }
 }
 
-/// A logged scope outside the project root is reconciled as logged (the
-/// harness trusts its own log), with one warning naming the log line.
 #[test]
 fn a_logged_scope_outside_the_root_is_reconciled_with_a_warning() {
     let tree = Tree::new();
