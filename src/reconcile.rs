@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -243,10 +243,10 @@ pub fn diff(req: &Request<'_>) -> Outcome {
             let fresh = baseline::render(ws, settings, &intro);
             let sets = fresh.changes();
             let mut changes: Vec<Change> = Vec::new();
+            // Scopes the new baseline sets, then those already removed.
+            let mut taken: HashSet<&str> = sets.iter().map(|s| s.scope.as_str()).collect();
             for c in &old.changes {
-                let kept = sets.iter().any(|s| s.scope == c.scope);
-                let listed = changes.iter().any(|r| r.scope == c.scope);
-                if c.action != Action::Remove && !kept && !listed {
+                if c.action != Action::Remove && taken.insert(&c.scope) {
                     changes.push(Change {
                         action: Action::Remove,
                         scope: c.scope.clone(),
@@ -351,11 +351,12 @@ fn outside_scopes(state: &State) -> Vec<OutsideScope> {
 /// Directories beyond the baseline's: those of visible scopes (first-set
 /// order), then the touched ones, each once.
 fn extra_dirs(ws: &Workspace, settings: &Settings, state: &State, touches: &[PathBuf]) -> Vec<Dir> {
-    let known: Vec<&Path> = ws
+    // The baseline's own directories and every one already listed.
+    let mut seen: HashSet<PathBuf> = ws
         .dirs
         .iter()
         .filter(|d| !d.is_user_global())
-        .map(|d| d.path.as_path())
+        .map(|d| d.path.clone())
         .collect();
     let mut paths_seen: Vec<PathBuf> = Vec::new();
     for change in state.iter() {
@@ -364,7 +365,7 @@ fn extra_dirs(ws: &Workspace, settings: &Settings, state: &State, touches: &[Pat
             continue;
         }
         let path = paths::from_display(ws.root(), d);
-        if !known.contains(&path.as_path()) && !paths_seen.contains(&path) {
+        if seen.insert(path.clone()) {
             paths_seen.push(path);
         }
     }
@@ -378,7 +379,7 @@ fn extra_dirs(ws: &Workspace, settings: &Settings, state: &State, touches: &[Pat
             continue;
         }
         for dir in discovery::chain(cwd, parent).into_iter().skip(1) {
-            if !known.contains(&dir.as_path()) && !paths_seen.contains(&dir) {
+            if seen.insert(dir.clone()) {
                 paths_seen.push(dir);
             }
         }
