@@ -44,8 +44,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-source-
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
-all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
@@ -62,7 +62,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l memory-boun
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The source kind to persist [default: the log\'s, else workspace-instructions]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -86,8 +86,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-source-by
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
-all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l profile -d 'The harness profile; diff replays dsh logs, so only dsh [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
@@ -95,7 +95,7 @@ opencode\t'opencode, V1 engine (exact)'
 claude\t'Claude Code: documented behaviour, explain only'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
 all\t'Every exact profile (check only)'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The source kind to persist [default: the log\'s, else workspace-instructions]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -114,8 +114,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-source
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
-all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
@@ -151,8 +151,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-source-b
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
-all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'

@@ -123,7 +123,7 @@ pub fn run(
     json: bool,
     deny_warnings: bool,
 ) -> Result<u8> {
-    let base = paths::normalize(Path::new("/"), &ctx.env.process_cwd);
+    let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
     let top = match path {
         Some(p) => paths::normalize(&base, p),
         None => base

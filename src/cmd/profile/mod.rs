@@ -12,7 +12,6 @@ use anyhow::{Result, bail};
 use super::Ctx;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
-use crate::paths;
 use crate::profile::{self, Origin, Profile, Report, codex, gemini, listings, opencode};
 
 /// The command a profile runs under, for the usage rules.
@@ -90,8 +89,8 @@ fn name(p: ProfileName) -> &'static str {
 /// process cwd), else the process cwd; it must be a directory.
 pub fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
     let cwd = match flag {
-        Some(flag) => paths::normalize(&env.process_cwd, flag),
-        None => paths::normalize(Path::new("/"), &env.process_cwd),
+        Some(flag) => env.absolute(flag)?,
+        None => env.absolute(env.process_cwd()?)?,
     };
     let problem = match std::fs::metadata(&cwd) {
         Ok(meta) if meta.is_dir() => return Ok(cwd),
@@ -106,7 +105,7 @@ pub fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
 
 fn home(env: &Env) -> Result<PathBuf> {
     match &env.home {
-        Some(home) => Ok(paths::normalize(&env.process_cwd, home)),
+        Some(home) => env.absolute(home),
         None => bail!("no home directory: set HOME"),
     }
 }
@@ -119,11 +118,8 @@ fn dir_setting(
     default: impl FnOnce() -> Result<PathBuf>,
 ) -> Result<(PathBuf, Origin)> {
     Ok(match (flag, env.vars.nonempty(var)) {
-        (Some(flag), _) => (paths::normalize(&env.process_cwd, flag), Origin::Flag),
-        (None, Some(v)) => (
-            paths::normalize(&env.process_cwd, Path::new(v)),
-            Origin::Env(var.to_owned()),
-        ),
+        (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
+        (None, Some(v)) => (env.absolute(Path::new(v))?, Origin::Env(var.to_owned())),
         (None, None) => (default()?, Origin::Default),
     })
 }
@@ -167,9 +163,9 @@ pub fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<openc
         &args.opencode_config_dir,
         env.vars.nonempty("XDG_CONFIG_HOME"),
     ) {
-        (Some(flag), _) => (paths::normalize(&env.process_cwd, flag), Origin::Flag),
+        (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
         (None, Some(xdg)) => (
-            paths::normalize(&env.process_cwd, Path::new(xdg)).join("opencode"),
+            env.absolute(Path::new(xdg))?.join("opencode"),
             Origin::Env("XDG_CONFIG_HOME".to_owned()),
         ),
         (None, None) => (home.join(".config/opencode"), Origin::Default),
@@ -197,7 +193,8 @@ pub fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<openc
         extra_config: env
             .vars
             .nonempty("OPENCODE_CONFIG")
-            .map(|p| paths::normalize(&env.process_cwd, Path::new(p))),
+            .map(|p| env.absolute(Path::new(p)))
+            .transpose()?,
         vars: env.vars.clone(),
     })
 }
@@ -208,15 +205,16 @@ pub fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<gemini:
     let var_path = |name: &str| {
         env.vars
             .nonempty(name)
-            .map(|p| paths::normalize(&env.process_cwd, Path::new(p)))
+            .map(|p| env.absolute(Path::new(p)))
+            .transpose()
     };
     Ok(gemini::Input {
         cwd: cwd.to_path_buf(),
         gh,
         gh_origin,
-        system_settings: var_path("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+        system_settings: var_path("GEMINI_CLI_SYSTEM_SETTINGS_PATH")?
             .unwrap_or_else(|| PathBuf::from("/etc/gemini-cli/settings.json")),
-        system_defaults: var_path("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
+        system_defaults: var_path("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")?,
         trusted: !args.untrusted,
         file_name: args.context_filename.as_deref().map(split_list),
         markers: args.memory_boundary_markers.as_deref().map(split_list),
