@@ -84,6 +84,12 @@ pub fn posix_normalize(p: &str) -> String {
     out
 }
 
+/// Node's `path.join(dir, name)`: joined, then normalised (a trailing `/`
+/// kept).
+pub fn node_join(dir: &Path, name: &str) -> PathBuf {
+    PathBuf::from(posix_normalize(&format!("{}/{name}", super::show(dir))))
+}
+
 /// Rule 1: the context file names.
 pub fn names(raw: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -294,7 +300,7 @@ pub fn load(input: &Input) -> Result<Report> {
     let globals: Vec<PathBuf> = config
         .names
         .iter()
-        .map(|n| gemini_dir.join(n))
+        .map(|n| node_join(&gemini_dir, n))
         .filter(|p| readable(p))
         .collect();
     let project = if input.trusted {
@@ -378,7 +384,7 @@ fn scan(
     let mut out = Vec::new();
     for dir in dirs {
         for name in names {
-            let p = dir.join(name);
+            let p = node_join(dir, name);
             if !readable(&p) {
                 continue;
             }
@@ -548,6 +554,15 @@ mod tests {
         assert_eq!(posix_normalize("./"), "./");
         assert_eq!(posix_normalize("."), ".");
         assert_eq!(posix_normalize("/.."), "/");
+    }
+
+    #[test]
+    fn joins_normalise_like_node() {
+        assert_eq!(
+            node_join(Path::new("/r/a"), "../X.md"),
+            PathBuf::from("/r/X.md")
+        );
+        assert_eq!(node_join(Path::new("/r"), "d/").to_string_lossy(), "/r/d/");
     }
 
     #[test]
