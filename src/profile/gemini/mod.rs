@@ -590,6 +590,14 @@ mod tests {
     }
 
     #[test]
+    fn ecmascript_trim_differs_from_rust_trim() {
+        assert_eq!(js_trim("\u{feff}\u{a0}x\u{2028}\u{2029}"), "x");
+        assert_eq!(js_trim("\u{85}x"), "\u{85}x");
+        assert_eq!("\u{85}x".trim(), "x");
+        assert_eq!("\u{feff}x".trim(), "\u{feff}x");
+    }
+
+    #[test]
     fn newline_runs_collapse() {
         assert_eq!(collapse_newlines("a\n\n\n\nb\nc\n\n"), "a\n\nb\nc\n\n");
     }
