@@ -177,6 +177,7 @@ fn size(f: &FileEntry) -> String {
     match (f.bytes, f.truncated) {
         (Some(n), Some(kept)) => format!("{}, {kept} kept", plural(n as usize, "byte", "bytes")),
         (Some(n), None) => plural(n as usize, "byte", "bytes"),
+        (None, _) if f.status == Status::UrlNotFetched => "not fetched".to_owned(),
         (None, _) => "not a regular file".to_owned(),
     }
 }
