@@ -20,6 +20,10 @@ runs each command and its floor alternately, and prints medians and ratios:
           100 instruction files: check --base HEAD~1 (from the tree)
                                     vs  find TREE -type d | wc -l; git ls-tree -r HEAD~1 | wc -l
                                     and git ls-tree -r HEAD~1 | wc -l alone
+  render-codex  agentctx render --profile codex in the render directory
+                                    vs  the trivial binary (target <= 1.5x)
+  check-all     agentctx check --profile all on the 50,000-directory tree
+                                    vs  find TREE -type d | wc -l (target <= 2x)
 """
 import argparse
 import os
@@ -202,6 +206,16 @@ def main():
                                               f'git -C "{tree}" ls-tree -r HEAD~1 | wc -l'], args.runs)
         compare('ls-tree', ours, [sh, '-c', f'git -C "{tree}" ls-tree -r HEAD~1 | wc -l'], args.runs)
         compare('check-git', [sh, '-c', f'cd "{tree}" && "{BIN}" check'],
+                [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
+    if args.only in (None, 'render-codex'):
+        trivial = make_trivial(args.work)
+        _, cwd = make_deep(args.work)
+        compare('render-codex', [BIN, 'render', '--profile', 'codex', '--cwd', cwd], [trivial],
+                args.runs * 10)
+    if args.only in (None, 'check-all'):
+        tree = make_tree(args.work, args.dirs)
+        sh = shutil.which('sh')
+        compare('check-all', [BIN, 'check', '--profile', 'all', tree],
                 [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
 
 

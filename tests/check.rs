@@ -16,7 +16,7 @@ use std::process::Command;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use common::{Tree, check, run, run_json};
+use common::{Tree, run, run_json};
 
 /// The byte limits of the monorepo fixture: `packages/big` is over budget,
 /// `packages/huge/AGENTS.md` over max-source-bytes.
@@ -52,6 +52,18 @@ fn monorepo() -> Tree {
         .file("mono/node_modules/pkg/AGENTS.md", "dependency\n")
         .dir("nohome");
     t
+}
+
+/// `agentctx check` run from `tree/cwd`. Unless ARGS name a precedence, the
+/// earlier generation's `first` (whose drift rule most cases here pin).
+fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
+    let mut cmd = tree.cmd();
+    cmd.current_dir(tree.path(cwd)).arg("check");
+    if !args.contains(&"--precedence") {
+        cmd.args(["--precedence", "first"]);
+    }
+    cmd.args(args);
+    cmd
 }
 
 /// The monorepo check every output test runs.
@@ -225,8 +237,11 @@ fn assert_matches_render(tree: &Tree, cwd: &str, report: &Value, args: &[&str]) 
             .arg("render")
             .arg("--cwd")
             .arg(&path)
-            .args(["--format", "json"])
-            .args(args);
+            .args(["--format", "json"]);
+        if !args.contains(&"--precedence") {
+            cmd.args(["--precedence", "first"]);
+        }
+        cmd.args(args);
         let (render, code) = run_json(&mut cmd);
         assert_eq!(code, 0);
         for key in RENDER_FIELDS {

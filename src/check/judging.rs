@@ -290,8 +290,10 @@ impl Checker<'_> {
                 },
                 format!("unreadable ({error}): sessions skip it"),
             )),
-            (Probe::File { size }, Some(Load::Oversized { bytes })) => {
-                let what = if *size > self.max_source {
+            (Probe::File { size }, Some(Load::Oversized { bytes, grew })) => {
+                let what = if *grew {
+                    format!("{bytes} bytes when probed, but it grew while read")
+                } else if *size > self.max_source {
                     format!("{bytes} bytes")
                 } else {
                     format!("{bytes} bytes once decoded")

@@ -15,7 +15,6 @@ use crate::check::impact::{self, Impact};
 use crate::check::{self, Finding, Options, Report, Severity, sarif, summary};
 use crate::cli::ConfigArgs;
 use crate::output;
-use crate::paths;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -85,6 +84,9 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
+    #[command(flatten)]
+    pub profile: crate::cli::ProfileArgs,
+
     /// Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable).
     #[arg(long, value_name = "NAME|PATH")]
     pub exclude: Vec<String>,
@@ -119,8 +121,19 @@ pub struct CheckArgs {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
+    if let Some(profiles) = profile_selected(args)? {
+        return super::profile::check::run(
+            ctx,
+            &args.profile,
+            &profiles,
+            args.paths.first().map(PathBuf::as_path),
+            &args.exclude,
+            args.format == CheckFormat::Json,
+            args.deny_warnings,
+        );
+    }
     let settings = crate::env::resolve(ctx.env, &args.config, None, None)?;
-    let base = paths::normalize(Path::new("/"), &ctx.env.process_cwd);
+    let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
     let selection = check::targets(&settings, &base, &args.paths)?;
     let opts = Options {
         settings: &settings,
@@ -201,6 +214,26 @@ impl View<'_> {
         }
         value
     }
+}
+
+/// `--profile` (SPEC 10.7): the profiles to check, or None for dsh.
+fn profile_selected(args: &CheckArgs) -> Result<Option<Vec<crate::profile::Profile>>> {
+    let mut dsh_only = args.config.given();
+    dsh_only.extend(args.include_user_global.then_some("--include-user-global"));
+    dsh_only.extend(args.no_ignore.then_some("--no-ignore"));
+    dsh_only.extend(args.summary.then_some("--summary"));
+    dsh_only.extend(args.warn_at.map(|_| "--warn-at"));
+    dsh_only.extend(args.base.as_ref().map(|_| "--base"));
+    dsh_only.extend((args.paths.len() > 1).then_some("several PATHs"));
+    if args.profile.profile.is_some() {
+        match args.format {
+            CheckFormat::Github => dsh_only.push("--format github"),
+            CheckFormat::Sarif => dsh_only.push("--format sarif"),
+            CheckFormat::Markdown => dsh_only.push("--format markdown"),
+            CheckFormat::Text | CheckFormat::Json => {}
+        }
+    }
+    super::profile::select(super::profile::Command::Check, &args.profile, &dsh_only)
 }
 
 /// The styles of the text output, decided once.

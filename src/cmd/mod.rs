@@ -5,6 +5,7 @@ mod check_markdown;
 pub mod completions;
 pub mod diff;
 pub mod explain;
+pub mod profile;
 pub mod render;
 
 use std::io::Write;
