@@ -833,3 +833,29 @@ fn markdown_without_base_is_a_summary_line_and_a_table() {
         )
     );
 }
+
+#[test]
+fn the_ci_flags_are_dsh_only_with_another_profile() {
+    let t = nested_repo();
+    for (args, flag) in [
+        (&["--base", "HEAD"][..], "--base"),
+        (&["--format", "sarif"][..], "--format sarif"),
+        (&["--summary"][..], "--summary"),
+    ] {
+        let (out, err, code) = run(&mut check(
+            &t,
+            "r",
+            &[&["--profile", "codex"], args].concat(),
+        ));
+        assert_eq!(
+            (out.as_str(), err, code),
+            (
+                "",
+                format!(
+                    "agentctx: {flag} is a dsh setting; it does not apply to --profile codex\n"
+                ),
+                2
+            )
+        );
+    }
+}

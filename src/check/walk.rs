@@ -330,6 +330,7 @@ fn skip(
     let mut hit = false;
     for (i, x) in opts.exclude.iter().enumerate() {
         let matches = if x.contains('/') {
+            let x = x.strip_prefix("./").unwrap_or(x);
             rel == Path::new(x.trim_end_matches('/'))
         } else {
             name == x.as_str()

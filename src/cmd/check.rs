@@ -1,6 +1,7 @@
-//! `agentctx check`: the CI gate for instruction budgets. The walk and the
-//! findings are `crate::check`'s; this module presents them as text, JSON or
-//! GitHub workflow commands.
+//! `agentctx check`: the CI gate for instruction budgets. The walk, the
+//! findings and the impact are `crate::check`'s; this module presents them
+//! as text, JSON, GitHub workflow commands or SARIF (Markdown and the text
+//! tables: `check_markdown`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
