@@ -611,6 +611,7 @@ fn candidate_row(
             "already loaded as the user-global file".to_owned(),
         ),
         Outcome::Missing => ("missing", Tone::Dim, String::new()),
+        Outcome::DanglingSymlink => ("dangling symlink", Tone::Warn, String::new()),
         Outcome::NotRegular { file_type } => ("not a file", Tone::Warn, file_type.clone()),
         Outcome::Oversized {
             size,
