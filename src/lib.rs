@@ -13,6 +13,7 @@ pub mod discovery;
 pub mod env;
 pub mod explain;
 pub mod log;
+mod log_surface;
 pub mod output;
 pub mod paths;
 pub mod reconcile;

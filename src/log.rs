@@ -109,109 +109,7 @@ pub struct Snapshot {
     pub sections: Vec<Section>,
 }
 
-/// The surface: an ordered list of seqs kept as runs of consecutive values.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Surface {
-    runs: Vec<(u64, u64)>,
-    max_seq: Option<u64>,
-}
-
-impl Surface {
-    /// The position of `seq` (run index, offset), if it is on the surface.
-    pub fn position(&self, seq: u64) -> Option<(usize, u64)> {
-        if self.max_seq.is_none_or(|m| seq > m) {
-            return None;
-        }
-        self.runs
-            .iter()
-            .position(|&(lo, hi)| lo <= seq && seq <= hi)
-            .map(|i| (i, seq - self.runs[i].0))
-    }
-
-    fn note_max(&mut self, seq: u64) {
-        self.max_seq = Some(self.max_seq.map_or(seq, |m| m.max(seq)));
-    }
-
-    pub fn append(&mut self, seq: u64) -> Result<(), String> {
-        if self.position(seq).is_some() {
-            return Err(format!("seq {seq} is already on the surface"));
-        }
-        match self.runs.last_mut() {
-            Some((_, hi)) if hi.checked_add(1) == Some(seq) => *hi = seq,
-            _ => self.runs.push((seq, seq)),
-        }
-        self.note_max(seq);
-        Ok(())
-    }
-
-    pub fn replace(&mut self, start: u64, end: u64, seq: u64) -> Result<(), String> {
-        let a = self
-            .position(start)
-            .ok_or_else(|| format!("replace start {start} is not on the surface"))?;
-        let b = self
-            .position(end)
-            .ok_or_else(|| format!("replace end {end} is not on the surface"))?;
-        if a > b {
-            return Err(format!("replace start {start} lies after its end {end}"));
-        }
-        let (i, j) = (a.0, b.0);
-        let (lo_i, _) = self.runs[i];
-        let (_, hi_j) = self.runs[j];
-        let mut middle = Vec::with_capacity(3);
-        if start > lo_i {
-            middle.push((lo_i, start - 1));
-        }
-        middle.push((seq, seq));
-        if end < hi_j {
-            middle.push((end + 1, hi_j));
-        }
-        self.runs.splice(i..=j, middle);
-        // The new seq must not already stand elsewhere on the surface.
-        let seq_at = i + usize::from(start > lo_i);
-        let clash = self
-            .runs
-            .iter()
-            .enumerate()
-            .any(|(k, &(lo, hi))| k != seq_at && lo <= seq && seq <= hi);
-        if clash {
-            return Err(format!("seq {seq} is already on the surface"));
-        }
-        self.note_max(seq);
-        Ok(())
-    }
-
-    /// How many runs the surface holds (its memory).
-    pub fn runs(&self) -> usize {
-        self.runs.len()
-    }
-
-    /// The number of entries on the surface.
-    pub fn len(&self) -> u64 {
-        self.runs.iter().map(|(lo, hi)| hi - lo + 1).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
-    }
-
-    /// A sorted index for membership tests after the scan.
-    fn index(&self) -> Vec<(u64, u64, usize)> {
-        let mut idx: Vec<(u64, u64, usize)> = self
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(i, &(lo, hi))| (lo, hi, i))
-            .collect();
-        idx.sort_unstable();
-        idx
-    }
-}
-
-fn lookup(index: &[(u64, u64, usize)], seq: u64) -> Option<(usize, u64)> {
-    let k = index.partition_point(|&(lo, _, _)| lo <= seq);
-    let &(lo, hi, run) = index.get(k.checked_sub(1)?)?;
-    (seq <= hi).then_some((run, seq - lo))
-}
+pub use crate::log_surface::Surface;
 
 /// What a log holds that agentctx needs.
 #[derive(Debug, Clone, Default)]
@@ -1076,13 +974,13 @@ impl Scanner {
             });
         }
         let legacy = self.log.is_legacy();
-        let index = self.log.surface.index();
+        let ordinals = self.log.surface.ordinals();
         let mut best: Option<((usize, u64), usize)> = None;
         for (i, ev) in self.log.workspace.iter_mut().enumerate() {
             let pos = if legacy {
                 Some((0, i as u64))
             } else if ev.surfaced {
-                lookup(&index, ev.seq)
+                self.log.surface.position(&ordinals, ev.seq)
             } else {
                 None
             };
@@ -1166,21 +1064,6 @@ mod tests {
 
     fn read_str(text: &str) -> Result<Log, LogError> {
         read_from(text.as_bytes(), "t.jsonl".into(), ReadOptions::default())
-    }
-
-    #[test]
-    fn surface_appends_as_runs_and_replaces_inclusive_ranges() {
-        let mut s = Surface::default();
-        for seq in [0, 1, 2, 4, 5] {
-            s.append(seq).unwrap();
-        }
-        assert_eq!(s.runs, vec![(0, 2), (4, 5)]);
-        s.replace(1, 4, 9).unwrap();
-        assert_eq!(s.runs, vec![(0, 0), (9, 9), (5, 5)]);
-        assert_eq!(s.len(), 3);
-        assert!(s.replace(1, 5, 10).is_err());
-        assert!(s.replace(5, 0, 10).is_err());
-        assert!(s.append(9).is_err());
     }
 
     #[test]
