@@ -13,6 +13,8 @@ pub mod discovery;
 pub mod env;
 pub mod explain;
 pub mod log;
+mod log_event;
+mod log_scan;
 mod log_surface;
 pub mod output;
 pub mod paths;

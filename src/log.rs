@@ -12,11 +12,12 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 
-use serde::Deserialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::baseline::{Action, Change};
+use crate::baseline::Change;
+pub use crate::log_event::Needs;
+use crate::log_event::{self, Op, Record};
+use crate::log_scan;
 
 /// Bytes whose presence makes a JSONL line worth parsing (SPEC 5.1).
 pub const MARKERS: [&str; 8] = [
@@ -154,14 +155,20 @@ impl Log {
     }
 }
 
-/// Reads a log from `path` (`-` is stdin).
+/// Reads a log from `path` (`-` is stdin), everything a command can need.
 pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
+    read_with(path, opts, Needs::ALL)
+}
+
+/// Reads from `path` only what `needs` asks for (`diff` needs no system
+/// prompts, so it parses no `request/header` line).
+pub fn read_with(path: &Path, opts: ReadOptions, needs: Needs) -> Result<Log, LogError> {
     let name = path.display().to_string();
     let fail = |e: io::Error| LogError {
         message: format!("{name}: {e}"),
     };
     if name == "-" {
-        read_from(io::stdin().lock(), name.clone(), opts)
+        read_from_with(io::stdin().lock(), name.clone(), opts, needs)
     } else {
         let meta = std::fs::metadata(path).map_err(fail)?;
         if meta.is_dir() {
@@ -170,7 +177,7 @@ pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
             });
         }
         let file = File::open(path).map_err(fail)?;
-        read_from(file, name.clone(), opts)
+        read_from_with(file, name.clone(), opts, needs)
     }
 }
 
@@ -217,22 +224,32 @@ impl<T: AsRef<[u8]>> LogSource for io::Cursor<T> {
     }
 }
 
-/// Reads a log from any byte stream.
+/// Reads a log from any byte stream, everything a command can need.
 pub fn read_from<R: LogSource>(
     reader: R,
     name: String,
     opts: ReadOptions,
 ) -> Result<Log, LogError> {
-    let mut scan = Scanner::new(name);
+    read_from_with(reader, name, opts, Needs::ALL)
+}
+
+/// Reads from any byte stream only what `needs` asks for.
+pub fn read_from_with<R: LogSource>(
+    reader: R,
+    name: String,
+    opts: ReadOptions,
+    needs: Needs,
+) -> Result<Log, LogError> {
+    let mut scan = Scanner::new(name, needs, opts.strict);
     let mut reader = reader;
     let mut buf = vec![0u8; CHUNK];
     let mut len = 0usize;
     let mut eof = false;
+    // Blank lines before the first event: counted, never held (a gigabyte
+    // of them costs no memory).
+    let mut blank_lines = 0u64;
     // Decide the form from the first non-whitespace byte.
     loop {
-        if len == buf.len() {
-            buf.resize(buf.len() * 2, 0);
-        }
         let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| scan.io(e))?;
         if n == 0 {
             eof = true;
@@ -241,15 +258,25 @@ pub fn read_from<R: LogSource>(
         len += n;
         // Only the new bytes: a pipe delivers small reads, and rescanning
         // a long whitespace run on each one would be quadratic.
-        if buf[len - n..len].iter().any(|b| !b.is_ascii_whitespace()) {
+        if buf[len - n..len].iter().any(|b| !is_ws(*b)) {
             break;
         }
+        if let Some(i) = memchr::memrchr(b'\n', &buf[..len]) {
+            blank_lines += memchr::memchr_iter(b'\n', &buf[..=i]).count() as u64;
+            buf.copy_within(i + 1..len, 0);
+            len -= i + 1;
+        }
+        if len == buf.len() {
+            // A run of spaces with no newline: keep one.
+            len = 1;
+        }
     }
-    let first = buf[..len].iter().find(|b| !b.is_ascii_whitespace());
+    let first = buf[..len].iter().find(|b| !is_ws(**b));
     if first == Some(&b'[') {
         let head = io::Cursor::new(buf[..len].to_vec());
-        read_array(head.chain(reader), &mut scan)?;
+        read_array(head.chain(reader), &mut scan, blank_lines)?;
     } else {
+        scan.log.lines = blank_lines;
         read_lines(reader, buf, len, eof, &mut scan, opts)?;
     }
     Ok(scan.finish())
@@ -297,7 +324,7 @@ fn read_lines<R: LogSource>(
     scan: &mut Scanner,
     opts: ReadOptions,
 ) -> Result<(), LogError> {
-    let markers = MarkerSearch::new();
+    let markers = MarkerSearch::new(scan.needs.prompts);
     let mut hot: Vec<usize> = Vec::new();
     // `buf[..searched]` is known to hold no newline: searching only the new
     // bytes keeps a long line arriving in small pipe reads linear.
@@ -364,7 +391,20 @@ fn read_lines<R: LogSource>(
             must_parse = true;
         }
         if len == buf.len() {
-            buf.resize(buf.len() * 2, 0);
+            // A line is not an event once its first non-blank byte is not
+            // `{`: reject it before holding more of it (`--log /dev/zero`).
+            match buf[..len].iter().find(|b| !is_ws(**b)) {
+                Some(b'{') => buf.resize(buf.len() * 2, 0),
+                Some(_) => {
+                    let at = At::Line(scan.log.lines + 1);
+                    return Err(scan.err(at, None, "malformed line: not a JSON object"));
+                }
+                // Blanks cost nothing.
+                None => {
+                    len = 0;
+                    searched = 0;
+                }
+            }
         }
         let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| scan.io(e))?;
         if n == 0 {
@@ -444,6 +484,9 @@ fn stream_line<R: LogSource>(
 #[derive(Debug)]
 struct MarkerSearch {
     words: Option<aho_corasick::packed::Searcher>,
+    /// Whether `"system/message"` and `"request/header"` mark a line (only
+    /// when system prompts are needed).
+    prompts: bool,
 }
 
 /// Each searched tail and the prefixes that complete it into a marker.
@@ -456,12 +499,12 @@ const TAILS: [(&str, &[&str]); 5] = [
 ];
 
 impl MarkerSearch {
-    fn new() -> Self {
+    fn new(prompts: bool) -> Self {
         let words = aho_corasick::packed::Config::new()
             .builder()
             .extend(TAILS.iter().map(|(tail, _)| tail))
             .build();
-        MarkerSearch { words }
+        MarkerSearch { words, prompts }
     }
 
     /// Fills `out`, ascending, with where markers occur in `hay` (which
@@ -474,7 +517,10 @@ impl MarkerSearch {
             |from: usize| memchr::memchr(b'\n', &hay[from..]).map_or(hay.len(), |i| from + i + 1);
         let completes = |at: usize, tail: usize| {
             let before = &hay[..at];
-            TAILS[tail].1.iter().any(|p| before.ends_with(p.as_bytes()))
+            TAILS[tail].1.iter().any(|p| {
+                (self.prompts || !matches!(*p, "\"system" | "\"request"))
+                    && before.ends_with(p.as_bytes())
+            })
         };
         match &self.words {
             // The tails cannot overlap one another, so searching on from
@@ -518,7 +564,7 @@ impl MarkerSearch {
     }
 }
 
-fn read_array<R: Read>(reader: R, scan: &mut Scanner) -> Result<(), LogError> {
+fn read_array<R: Read>(reader: R, scan: &mut Scanner, blank_lines: u64) -> Result<(), LogError> {
     use serde::de::{Deserializer as _, SeqAccess, Visitor};
 
     struct Each<'s> {
@@ -556,11 +602,31 @@ fn read_array<R: Read>(reader: R, scan: &mut Scanner) -> Result<(), LogError> {
     result.map_err(|e| LogError {
         message: format!(
             "{name}:{}:{}: malformed JSON array: {}",
-            e.line(),
+            e.line() as u64 + blank_lines,
             e.column(),
             strip_position(&e)
         ),
     })
+}
+
+/// Checks that `text` is one JSON object, with no depth limit (values are
+/// skipped iteratively) and `serde_json`'s messages ("trailing comma").
+fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
+    struct Object;
+    impl<'de> Visitor<'de> for Object {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_map(Object)?;
+    de.end()
 }
 
 fn strip_position(e: &serde_json::Error) -> String {
@@ -569,50 +635,6 @@ fn strip_position(e: &serde_json::Error) -> String {
         Some(i) => text[..i].to_owned(),
         None => text,
     }
-}
-
-#[derive(Deserialize)]
-struct RawEvent<'a> {
-    #[serde(rename = "type", default, borrow)]
-    kind: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    seq: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    data: Option<&'a RawValue>,
-    #[serde(rename = "surfaceOp", default, borrow)]
-    surface_op: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    cwd: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct RawData<'a> {
-    #[serde(default, borrow)]
-    source: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    text: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    header: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct RawHeader<'a> {
-    #[serde(default, borrow)]
-    system: Option<&'a RawValue>,
-}
-
-fn as_str(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
-    serde_json::from_str::<Cow<'_, str>>(raw?.get()).ok()
-}
-
-fn object<'a, T: Deserialize<'a>>(raw: Option<&'a RawValue>) -> Option<T> {
-    let raw = raw?;
-    if !raw.get().starts_with('{') {
-        return None;
-    }
-    serde_json::from_str(raw.get()).ok()
 }
 
 /// Where a record came from, for messages.
@@ -624,6 +646,11 @@ enum At {
 
 struct Scanner {
     log: Log,
+    needs: Needs,
+    /// Check every line's syntax in full (`--strict`).
+    strict: bool,
+    /// The first line that held a lone surrogate, and how many did.
+    lone: Option<(String, u64)>,
     pending_final_warning: Option<String>,
     /// Messages of a workspace kind that are not workspace events (no
     /// changes array, no seq): the first one's place and why, and how many.
@@ -638,12 +665,15 @@ impl std::ops::Deref for Scanner {
 }
 
 impl Scanner {
-    fn new(name: String) -> Self {
+    fn new(name: String, needs: Needs, strict: bool) -> Self {
         Scanner {
             log: Log {
                 name,
                 ..Log::default()
             },
+            needs,
+            strict,
+            lone: None,
             pending_final_warning: None,
             not_workspace: None,
         }
@@ -714,16 +744,27 @@ impl Scanner {
         let Ok(text) = std::str::from_utf8(text) else {
             return malformed(self, None, "malformed line: not valid UTF-8".to_owned());
         };
-        match serde_json::from_str::<RawEvent<'_>>(text) {
-            Ok(event) => self.event(event, at),
-            Err(e) => {
-                let col = e.column() + (raw.len() - raw.iter().skip_while(|b| is_ws(**b)).count());
-                malformed(
-                    self,
-                    Some(col),
+        let offset = raw.len() - raw.iter().skip_while(|b| is_ws(**b)).count();
+        let syntax = |text: &str| {
+            check_syntax(text).err().map(|e| {
+                (
+                    Some(e.column() + offset),
                     format!("malformed JSON: {}", strip_position(&e)),
                 )
-            }
+            })
+        };
+        // --strict checks every line in full; the fast path checks what it skips
+        // only for strings that end and brackets that balance (SPEC 5.1).
+        let fault = if self.strict { syntax(text) } else { None };
+        let record = match fault {
+            Some(f) => Err(f),
+            None => log_event::extract(text.as_bytes(), self.needs).map_err(|_| {
+                syntax(text).unwrap_or((None, "malformed JSON: a value does not end".to_owned()))
+            }),
+        };
+        match record {
+            Ok(record) => self.event(record, at),
+            Err((col, msg)) => malformed(self, col, msg),
         }
     }
 
@@ -759,105 +800,90 @@ impl Scanner {
         self.log.records += 1;
         self.log.parsed += 1;
         let at = At::Element(index);
-        match serde_json::from_str::<RawEvent<'_>>(raw) {
-            Ok(event) => self.event(event, at),
-            Err(e) if raw.trim_start().starts_with('{') => Err(self.err(
-                at,
-                None,
-                &format!("malformed event: {}", strip_position(&e)),
-            )),
-            Err(_) => Err(self.err(at, None, "an event must be a JSON object")),
+        if !log_scan::is_object(raw.as_bytes()) {
+            return Err(self.err(at, None, "an event must be a JSON object"));
+        }
+        // The array's deserializer checked the element's syntax.
+        match log_event::extract(raw.as_bytes(), self.needs) {
+            Ok(record) => self.event(record, at),
+            Err(_) => Err(self.err(at, None, "malformed event: a value does not end")),
         }
     }
 
-    fn event(&mut self, event: RawEvent<'_>, at: At) -> Result<(), LogError> {
+    fn event(&mut self, r: Record, at: At) -> Result<(), LogError> {
         let first = self.log.records == 1;
-        let kind = as_str(event.kind);
         let line = match at {
-            At::Line(l) => l,
-            At::Element(i) => i,
+            At::Line(l) | At::Element(l) => l,
         };
-        if first && kind.as_deref() == Some("session") {
-            self.log.header_cwd = as_str(event.cwd).map(Cow::into_owned);
-            if self.log.header_cwd.is_none() {
-                let w = self.err(at, None, "the session header has no string cwd");
+        if r.lone_surrogate {
+            match &mut self.lone {
+                Some((_, n)) => *n += 1,
+                None => {
+                    let w = self.err(at, None, "a lone surrogate escape (such as \\ud800) is read as U+FFFD, as JSON.parse reads it").message;
+                    self.lone = Some((w, 1));
+                }
+            }
+        }
+        if let (true, Some(cwd)) = (first, &r.session_cwd) {
+            self.log.header_cwd = cwd.clone().and_then(Result::ok);
+            let why = match cwd {
+                Some(Ok(_)) => None,
+                Some(Err(())) => Some(
+                    "the session header's cwd holds a lone surrogate escape, so it names no path; the process cwd is used (pass --cwd)",
+                ),
+                None => Some("the session header has no string cwd"),
+            };
+            if let Some(why) = why {
+                let w = self.err(at, None, why);
                 self.log.warnings.push(w.message);
             }
             return Ok(());
         }
-        let seq = match event.seq {
+        let seq = match r.seq {
             None => None,
-            Some(raw) => match serde_json::from_str::<u64>(raw.get()) {
-                Ok(s) => Some(s),
-                Err(_) => {
-                    return Err(self.err(
-                        at,
-                        None,
-                        &format!(
-                            "seq must be a non-negative integer, got {}",
-                            shown(raw.get())
-                        ),
-                    ));
-                }
-            },
+            Some(Ok(s)) => Some(s),
+            Some(Err(raw)) => {
+                return Err(self.err(
+                    at,
+                    None,
+                    &format!("seq must be a non-negative integer, got {}", shown(&raw)),
+                ));
+            }
         };
-        let surfaced = match event.surface_op {
+        let surfaced = match &r.op {
             None => false,
             Some(op) => {
                 self.log.surfaced = true;
                 let Some(seq) = seq else {
                     return Err(self.err(at, None, "an event with a surfaceOp needs a seq"));
                 };
-                self.surface_op(op, seq)
-                    .map_err(|m| self.err(at, None, &m))?;
+                let done = match op {
+                    Op::Append => self.log.surface.append(seq),
+                    Op::Replace { start, end } => self.log.surface.replace(*start, *end, seq),
+                    Op::Unknown(raw) => Err(format!("unknown surfaceOp {}", shown(raw))),
+                };
+                done.map_err(|m| self.err(at, None, &m))?;
                 true
             }
         };
-        match kind.as_deref() {
-            Some("user/message") => self.user_message(event.data, seq, at, surfaced),
-            Some("system/message") => {
-                let data = object::<RawData<'_>>(event.data);
-                if let Some(text) = data.and_then(|d| message_text(d.content, d.text)) {
-                    self.system_version(seq, line, PromptOrigin::SystemMessage, text);
-                }
-            }
-            Some("request/header") => {
-                let data = object::<RawData<'_>>(event.data);
-                let header = data.and_then(|d| object::<RawHeader<'_>>(d.header));
-                if let Some(text) = header.and_then(|h| as_str(h.system)) {
-                    self.system_version(seq, line, PromptOrigin::RequestHeader, text.into_owned());
-                }
-            }
-            _ => {}
+        if let Some((origin, text)) = r.prompt {
+            self.system_version(seq, line, origin, text);
+        }
+        if let Some(sections) = r.snapshot {
+            self.log.snapshots += 1;
+            self.log.latest_snapshot = Some(Snapshot {
+                seq,
+                line,
+                sections,
+            });
+        }
+        if let Some(nw) = r.not_workspace {
+            self.not_workspace(at, &nw.kind, nw.why);
+        }
+        if let (Some(ws), Some(seq)) = (r.workspace, seq) {
+            self.workspace(ws, seq, line, surfaced);
         }
         Ok(())
-    }
-
-    fn surface_op(&mut self, op: &RawValue, seq: u64) -> Result<(), String> {
-        #[derive(Deserialize)]
-        struct Replace {
-            op: String,
-            start: u64,
-            end: u64,
-        }
-        // Cow: "app\u0065nd" is "append" too.
-        if let Ok(name) = serde_json::from_str::<Cow<'_, str>>(op.get()) {
-            return match name.as_ref() {
-                "append" => self.log.surface.append(seq),
-                other => Err(format!(
-                    "unknown surfaceOp {}",
-                    shown(&format!("{other:?}"))
-                )),
-            };
-        }
-        match serde_json::from_str::<Replace>(op.get()) {
-            Ok(r) if r.op == "replace" => self.log.surface.replace(r.start, r.end, seq),
-            Ok(r) => Err(format!(
-                "unknown surfaceOp {}",
-                shown(&format!("{:?}", r.op))
-            )),
-            Err(_) => Err(format!("unknown surfaceOp {}", shown(op.get()))),
-        }
     }
 
     /// Records a system prompt; an empty text is no version (a consolidated
@@ -880,78 +906,24 @@ impl Scanner {
         });
     }
 
-    fn user_message(&mut self, data: Option<&RawValue>, seq: Option<u64>, at: At, surfaced: bool) {
-        let line = match at {
-            At::Line(l) | At::Element(l) => l,
-        };
-        let Some(data) = object::<RawData<'_>>(data) else {
-            return;
-        };
-        let Some(Value::Object(source)) = data
-            .source
-            .and_then(|s| serde_json::from_str::<Value>(s.get()).ok())
-        else {
-            return;
-        };
-        let kind = source.get("kind").and_then(Value::as_str);
-        if source.get("form").and_then(Value::as_str) == Some("snapshot") {
-            if let Some(Value::Array(sections)) = source.get("sections") {
-                let sections = sections
-                    .iter()
-                    .filter_map(|s| {
-                        Some(Section {
-                            name: s.get("name")?.as_str()?.to_owned(),
-                            text: s.get("text")?.as_str()?.to_owned(),
-                        })
-                    })
-                    .collect();
-                self.log.snapshots += 1;
-                self.log.latest_snapshot = Some(Snapshot {
-                    seq,
-                    line,
-                    sections,
-                });
-            }
-        }
-        let Some(kind @ ("workspace-instructions" | "agent-instructions")) = kind else {
-            return;
-        };
-        let Some(Value::Array(raw_changes)) = source.get("changes") else {
-            self.not_workspace(at, kind, "whose changes is not an array");
-            return;
-        };
-        let Some(seq) = seq else {
-            self.not_workspace(at, kind, "without a seq");
-            return;
-        };
-        let mut changes = Vec::with_capacity(raw_changes.len());
-        for raw in raw_changes {
-            match parse_change(raw) {
-                Some(change) => changes.push(change),
-                None => self.log.invalid_changes += 1,
-            }
-        }
-        if let Some(last) = changes.last() {
+    fn workspace(&mut self, ws: log_event::Workspace, seq: u64, line: u64, surfaced: bool) {
+        self.log.invalid_changes += ws.invalid_changes;
+        if let Some(last) = ws.changes.last() {
             self.log.last_change_scope = Some(last.scope.clone());
         }
-        let baseline = source.get("baseline") == Some(&Value::Bool(true));
-        let identity = source
-            .get("baselineIdentity")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        if baseline {
-            if let Some(id) = &identity {
+        if ws.baseline {
+            if let Some(id) = &ws.identity {
                 self.log.latest_baseline_identity = Some(id.clone());
             }
         }
-        self.log.last_kind = Some(kind.to_owned());
+        self.log.last_kind = Some(ws.kind.clone());
         self.log.workspace.push(WorkspaceEvent {
             seq,
             line,
-            kind: kind.to_owned(),
-            baseline,
-            identity,
-            changes,
+            kind: ws.kind,
+            baseline: ws.baseline,
+            identity: ws.identity,
+            changes: ws.changes,
             surfaced,
             visible: false,
         });
@@ -966,6 +938,12 @@ impl Scanner {
         }
         if let Some(w) = self.pending_final_warning.take() {
             self.log.warnings.push(w);
+        }
+        if let Some((first, n)) = self.lone.take() {
+            self.log.warnings.push(match n {
+                1 => first,
+                n => format!("{first} (and in {} more events)", n - 1),
+            });
         }
         if let Some((first, n)) = self.not_workspace.take() {
             self.log.warnings.push(match n {
@@ -1018,45 +996,6 @@ fn shown(raw: &str) -> Cow<'_, str> {
     Cow::Owned(format!("{}... ({} bytes)", &raw[..end], raw.len()))
 }
 
-fn message_text(content: Option<&RawValue>, text: Option<&RawValue>) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Part<'a> {
-        #[serde(default, borrow)]
-        text: Option<Cow<'a, str>>,
-    }
-    if let Some(content) = content {
-        if let Ok(parts) = serde_json::from_str::<Vec<Part<'_>>>(content.get()) {
-            let texts: Vec<&str> = parts.iter().filter_map(|p| p.text.as_deref()).collect();
-            if !texts.is_empty() {
-                return Some(texts.join("\n\n"));
-            }
-        }
-    }
-    as_str(text).map(Cow::into_owned)
-}
-
-fn parse_change(raw: &Value) -> Option<Change> {
-    let obj = raw.as_object()?;
-    let action = match obj.get("action")?.as_str()? {
-        "set" => Action::Set,
-        "replace" => Action::Replace,
-        "remove" => Action::Remove,
-        _ => return None,
-    };
-    let opt_str = |key: &str| match obj.get(key) {
-        None => Some(None),
-        Some(Value::String(s)) => Some(Some(s.clone())),
-        Some(_) => None,
-    };
-    Some(Change {
-        action,
-        scope: obj.get("scope")?.as_str()?.to_owned(),
-        path: obj.get("path")?.as_str()?.to_owned(),
-        previous_path: opt_str("previousPath")?,
-        digest: opt_str("digest")?,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1105,7 +1044,7 @@ mod tests {
             all.push(filler);
             let text = all.join("\n");
             let mut hits = Vec::new();
-            MarkerSearch::new().find(text.as_bytes(), &mut hits);
+            MarkerSearch::new(true).find(text.as_bytes(), &mut hits);
             let mut start = 0;
             for line in &all {
                 let end = start + line.len();

@@ -78,7 +78,13 @@ Exit status:
   2  bad usage or unusable input";
 
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
-    let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
+    let (log, settings) = super::session(
+        ctx,
+        args.log.as_deref(),
+        crate::log::Needs::ALL,
+        &args.session,
+        &args.config,
+    )?;
     let report = explain::gather(&settings, log.as_ref());
     match args.format {
         Format::Json => output::json(ctx.out, &report)?,
