@@ -551,13 +551,29 @@ impl MarkerSearch {
                 }
             }
         }
+        // Backslashes, in lines not marked already: escapes such as `\n`
+        // and `\"` are common in tool output, and each costs a call.
+        out.sort_unstable();
+        let marked: Vec<(usize, usize)> = out.iter().map(|&h| (h, next_line(h))).collect();
+        let mut m = 0;
         let mut at = 0;
         while let Some(i) = memchr::memchr(b'\\', &hay[at..]) {
-            if matches!(hay.get(at + i + 1), Some(b'u' | b'/')) {
-                out.push(at + i);
-                at = next_line(at + i);
+            let p = at + i;
+            while m < marked.len() && marked[m].1 <= p {
+                m += 1;
+            }
+            if let Some(&(hit, end)) = marked.get(m) {
+                // The next marked line holds p when no newline lies between.
+                if hit <= p || memchr::memchr(b'\n', &hay[p..hit]).is_none() {
+                    at = end;
+                    continue;
+                }
+            }
+            if matches!(hay.get(p + 1), Some(b'u' | b'/')) {
+                out.push(p);
+                at = next_line(p);
             } else {
-                at += i + 1;
+                at = p + 1;
             }
         }
         out.sort_unstable();
