@@ -13,6 +13,7 @@ pub mod discovery;
 pub mod env;
 pub mod explain;
 pub mod log;
+mod log_chunk;
 mod log_event;
 mod log_scan;
 mod log_surface;

@@ -15,6 +15,7 @@ use std::path::Path;
 use serde_json::value::RawValue;
 
 use crate::baseline::Change;
+use crate::log_chunk::{self, Outcome};
 pub use crate::log_event::Needs;
 use crate::log_event::{self, Op, Record};
 use crate::log_scan;
@@ -32,7 +33,7 @@ pub const MARKERS: [&str; 8] = [
 ];
 
 #[cfg(not(test))]
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 4 << 20;
 #[cfg(test)]
 const CHUNK: usize = 16 << 10;
 
@@ -240,7 +241,7 @@ pub fn read_from_with<R: LogSource>(
     opts: ReadOptions,
     needs: Needs,
 ) -> Result<Log, LogError> {
-    let mut scan = Scanner::new(name, needs, opts.strict);
+    let mut scan = Scanner::new(name, needs);
     let mut reader = reader;
     let mut buf = vec![0u8; CHUNK];
     let mut len = 0usize;
@@ -295,15 +296,6 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
-fn trim(line: &[u8]) -> &[u8] {
-    let start = line.iter().position(|b| !is_ws(*b)).unwrap_or(line.len());
-    let end = line
-        .iter()
-        .rposition(|b| !is_ws(*b))
-        .map_or(start, |e| e + 1);
-    &line[start..end]
-}
-
 /// A partial line this long that holds no marker yet is streamed (when the
 /// source can rewind) instead of held: SPEC 5.1 bounds memory by a constant
 /// plus the longest line that must be parsed.
@@ -342,24 +334,12 @@ fn read_lines<R: LogSource>(
             None => 0,
         };
         if complete > 0 {
-            let region = &buf[..complete];
-            hot.clear();
-            if !opts.strict {
-                markers.find(region, &mut hot);
-            }
-            let mut start = 0;
-            let mut h = 0;
-            while start < complete {
-                let (end, newline) = match memchr::memchr(b'\n', &region[start..]) {
-                    Some(i) => (start + i, true),
-                    None => (complete, false),
-                };
-                while h < hot.len() && hot[h] < start {
-                    h += 1;
-                }
-                let matters = opts.strict || (h < hot.len() && hot[h] < end);
-                scan.line(&region[start..end], newline, matters)?;
-                start = end + 1;
+            let mode = log_chunk::Mode {
+                strict: opts.strict,
+                needs: scan.needs,
+            };
+            for part in log_chunk::read(&buf[..complete], &markers, mode) {
+                scan.apply(part)?;
             }
             buf.copy_within(complete..len, 0);
             len -= complete;
@@ -482,7 +462,7 @@ fn stream_line<R: LogSource>(
 /// the marker's full spelling, and one `memchr` pass finds the backslashes of
 /// `\u` and `\/`. That is two passes over the bytes instead of eight.
 #[derive(Debug)]
-struct MarkerSearch {
+pub(crate) struct MarkerSearch {
     words: Option<aho_corasick::packed::Searcher>,
     /// Whether `"system/message"` and `"request/header"` mark a line (only
     /// when system prompts are needed).
@@ -511,8 +491,10 @@ impl MarkerSearch {
     /// starts at a line boundary, so no marker begins before it): at least
     /// one position in every line that holds a marker, and at most one per
     /// line and pass, so a line of a million `\/` costs no memory.
-    fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
+    pub(crate) fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
         out.clear();
+        // Each marked line: where its marker is and where the next line starts.
+        let mut marked: Vec<(usize, usize)> = Vec::new();
         let next_line =
             |from: usize| memchr::memchr(b'\n', &hay[from..]).map_or(hay.len(), |i| from + i + 1);
         let completes = |at: usize, tail: usize| {
@@ -529,8 +511,8 @@ impl MarkerSearch {
                 let mut at = 0;
                 while let Some(m) = words.find_in(hay, aho_corasick::Span::from(at..hay.len())) {
                     if completes(m.start(), m.pattern().as_usize()) {
-                        out.push(m.start());
                         at = next_line(m.start());
+                        marked.push((m.start(), at));
                     } else {
                         at = m.start() + 1;
                     }
@@ -542,8 +524,9 @@ impl MarkerSearch {
                     let mut at = 0;
                     while let Some(i) = finder.find(&hay[at..]) {
                         if completes(at + i, tail) {
-                            out.push(at + i);
-                            at = next_line(at + i);
+                            let hit = at + i;
+                            at = next_line(hit);
+                            marked.push((hit, at));
                         } else {
                             at += i + 1;
                         }
@@ -553,8 +536,8 @@ impl MarkerSearch {
         }
         // Backslashes, in lines not marked already: escapes such as `\n`
         // and `\"` are common in tool output, and each costs a call.
-        out.sort_unstable();
-        let marked: Vec<(usize, usize)> = out.iter().map(|&h| (h, next_line(h))).collect();
+        marked.sort_unstable();
+        out.extend(marked.iter().map(|&(hit, _)| hit));
         let mut m = 0;
         let mut at = 0;
         while let Some(i) = memchr::memchr(b'\\', &hay[at..]) {
@@ -627,7 +610,7 @@ fn read_array<R: Read>(reader: R, scan: &mut Scanner, blank_lines: u64) -> Resul
 
 /// Checks that `text` is one JSON object, with no depth limit (values are
 /// skipped iteratively) and `serde_json`'s messages ("trailing comma").
-fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
+pub(crate) fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
     use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
     struct Object;
     impl<'de> Visitor<'de> for Object {
@@ -645,7 +628,7 @@ fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
     de.end()
 }
 
-fn strip_position(e: &serde_json::Error) -> String {
+pub(crate) fn strip_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
     match text.rfind(" at line ") {
         Some(i) => text[..i].to_owned(),
@@ -663,8 +646,6 @@ enum At {
 struct Scanner {
     log: Log,
     needs: Needs,
-    /// Check every line's syntax in full (`--strict`).
-    strict: bool,
     /// The first line that held a lone surrogate, and how many did.
     lone: Option<(String, u64)>,
     pending_final_warning: Option<String>,
@@ -681,14 +662,13 @@ impl std::ops::Deref for Scanner {
 }
 
 impl Scanner {
-    fn new(name: String, needs: Needs, strict: bool) -> Self {
+    fn new(name: String, needs: Needs) -> Self {
         Scanner {
             log: Log {
                 name,
                 ..Log::default()
             },
             needs,
-            strict,
             lone: None,
             pending_final_warning: None,
             not_workspace: None,
@@ -729,59 +709,42 @@ impl Scanner {
         }
     }
 
-    /// One JSONL line (without its newline).
-    fn line(&mut self, raw: &[u8], newline: bool, matters: bool) -> Result<(), LogError> {
-        self.log.lines += 1;
-        let line_no = self.log.lines;
-        let text = trim(raw);
-        if text.is_empty() {
-            return Ok(());
-        }
-        let at = At::Line(line_no);
-        let malformed = |scan: &mut Scanner, col: Option<usize>, msg: String| {
-            if newline {
-                Err(scan.err(at, col, &msg))
-            } else {
-                scan.pending_final_warning = Some(format!(
-                    "{}:{line_no}: ignoring a final line without a newline that is not valid JSON (a writer stopped mid-line?)",
-                    scan.log.name
-                ));
-                Ok(())
+    /// Applies one part of a buffer of lines, in log order.
+    fn apply(&mut self, part: log_chunk::Part) -> Result<(), LogError> {
+        let (lines, records) = (self.log.lines, self.log.records);
+        for item in part.items {
+            let line_no = lines + item.line + 1;
+            self.log.lines = line_no;
+            self.log.records = records + item.records_before;
+            let at = At::Line(line_no);
+            let (col, msg) = match item.outcome {
+                Outcome::Event(record) => {
+                    self.log.records += 1;
+                    self.event(record, at)?;
+                    continue;
+                }
+                Outcome::NotObject => (None, "malformed line: not a JSON object".to_owned()),
+                Outcome::NotUtf8 => {
+                    self.log.records += 1;
+                    (None, "malformed line: not valid UTF-8".to_owned())
+                }
+                Outcome::Malformed(col, msg) => {
+                    self.log.records += 1;
+                    (col, msg)
+                }
+            };
+            if item.newline {
+                return Err(self.err(at, col, &msg));
             }
-        };
-        if text[0] != b'{' || text[text.len() - 1] != b'}' {
-            return malformed(self, None, "malformed line: not a JSON object".to_owned());
+            self.pending_final_warning = Some(format!(
+                "{}:{line_no}: ignoring a final line without a newline that is not valid JSON (a writer stopped mid-line?)",
+                self.log.name
+            ));
         }
-        self.log.records += 1;
-        if !matters {
-            return Ok(());
-        }
-        self.log.parsed += 1;
-        let Ok(text) = std::str::from_utf8(text) else {
-            return malformed(self, None, "malformed line: not valid UTF-8".to_owned());
-        };
-        let offset = raw.len() - raw.iter().skip_while(|b| is_ws(**b)).count();
-        let syntax = |text: &str| {
-            check_syntax(text).err().map(|e| {
-                (
-                    Some(e.column() + offset),
-                    format!("malformed JSON: {}", strip_position(&e)),
-                )
-            })
-        };
-        // --strict checks every line in full; the fast path checks what it skips
-        // only for strings that end and brackets that balance (SPEC 5.1).
-        let fault = if self.strict { syntax(text) } else { None };
-        let record = match fault {
-            Some(f) => Err(f),
-            None => log_event::extract(text.as_bytes(), self.needs).map_err(|_| {
-                syntax(text).unwrap_or((None, "malformed JSON: a value does not end".to_owned()))
-            }),
-        };
-        match record {
-            Ok(record) => self.event(record, at),
-            Err((col, msg)) => malformed(self, col, msg),
-        }
+        self.log.lines = lines + part.lines;
+        self.log.records = records + part.records;
+        self.log.parsed += part.parsed;
+        Ok(())
     }
 
     /// A line that was streamed, not held: it holds no marker, so only its

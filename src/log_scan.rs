@@ -30,6 +30,13 @@ pub struct Bad;
 /// escapes such as `\n` cost no per-byte work. Each backslash is counted at
 /// most once (a run stops at the previous quote), so this is linear.
 fn string_end(s: &[u8], i: usize) -> Result<usize, Bad> {
+    // Most strings in a log are short (keys, kinds): look at them inline.
+    let near = &s[i.min(s.len())..s.len().min(i + 16)];
+    if let Some(k) = near.iter().position(|&b| b == b'"' || b == b'\\') {
+        if near[k] == b'"' {
+            return Ok(i + k + 1);
+        }
+    }
     let mut at = i;
     loop {
         let q = at + memchr::memchr(b'"', s.get(at..).ok_or(Bad)?).ok_or(Bad)?;

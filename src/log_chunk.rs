@@ -1,0 +1,163 @@
+//! Reading a buffer of whole JSONL lines into what they say, on two threads
+//! (issue 15).
+//!
+//! A buffer is split at the newline nearest its middle; each half is searched
+//! for markers and its lines that matter are read into [`Record`]s on its
+//! own thread. Nothing here touches the log's state: the reader applies the
+//! halves' items in log order, so the result (and the first error) is the
+//! one a single thread gives.
+
+use crate::log::MarkerSearch;
+use crate::log_event::{self, Needs, Record};
+
+/// What one line turned out to be (blank lines and lines that hold no marker
+/// leave no item; they are only counted).
+#[derive(Debug)]
+pub enum Outcome {
+    /// Its first or last non-blank byte is not a brace.
+    NotObject,
+    NotUtf8,
+    /// Not JSON: the column (in the line as written) when known, and why.
+    Malformed(Option<usize>, String),
+    Event(Record),
+}
+
+#[derive(Debug)]
+pub struct Item {
+    /// The line's index in its part.
+    pub line: u64,
+    /// How many object lines come before it in its part.
+    pub records_before: u64,
+    /// Whether a newline ends it (only a final line lacks one).
+    pub newline: bool,
+    pub outcome: Outcome,
+}
+
+/// One half of a buffer, read.
+#[derive(Debug, Default)]
+pub struct Part {
+    pub lines: u64,
+    /// Lines whose braces enclose them.
+    pub records: u64,
+    pub parsed: u64,
+    pub items: Vec<Item>,
+}
+
+/// How the lines are read.
+#[derive(Debug, Clone, Copy)]
+pub struct Mode {
+    pub strict: bool,
+    pub needs: Needs,
+}
+
+/// A buffer smaller than this is read on one thread.
+#[cfg(not(test))]
+const PARALLEL_MIN: usize = 256 << 10;
+#[cfg(test)]
+const PARALLEL_MIN: usize = 4 << 10;
+
+/// Reads `region` (whole lines, starting at a line's start; only the last may
+/// lack its newline) in one or two parts, in log order.
+pub fn read(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Vec<Part> {
+    let split = (region.len() >= PARALLEL_MIN)
+        .then(|| {
+            let mid = region.len() / 2;
+            memchr::memchr(b'\n', &region[mid..]).map(|i| mid + i + 1)
+        })
+        .flatten()
+        .filter(|&s| s < region.len());
+    let Some(split) = split else {
+        return vec![part(region, markers, mode)];
+    };
+    let (a, b) = region.split_at(split);
+    std::thread::scope(|scope| {
+        let later = scope.spawn(|| part(b, markers, mode));
+        let first = part(a, markers, mode);
+        let later = later
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        vec![first, later]
+    })
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
+    let mut hot = Vec::new();
+    if !mode.strict {
+        markers.find(region, &mut hot);
+    }
+    let mut out = Part::default();
+    let mut start = 0;
+    let mut h = 0;
+    while start < region.len() {
+        let (end, newline) = match memchr::memchr(b'\n', &region[start..]) {
+            Some(i) => (start + i, true),
+            None => (region.len(), false),
+        };
+        while h < hot.len() && hot[h] < start {
+            h += 1;
+        }
+        let matters = mode.strict || (h < hot.len() && hot[h] < end);
+        let raw = &region[start..end];
+        let line = out.lines;
+        out.lines += 1;
+        start = end + 1;
+        let Some(first) = raw.iter().position(|b| !is_ws(*b)) else {
+            continue;
+        };
+        let last = raw.iter().rposition(|b| !is_ws(*b)).unwrap_or(first);
+        let text = &raw[first..=last];
+        let outcome = if text[0] != b'{' || text[text.len() - 1] != b'}' {
+            Outcome::NotObject
+        } else if !matters {
+            out.records += 1;
+            continue;
+        } else {
+            out.parsed += 1;
+            classify(text, first, mode)
+        };
+        let object = !matches!(outcome, Outcome::NotObject);
+        out.items.push(Item {
+            line,
+            records_before: out.records,
+            newline,
+            outcome,
+        });
+        out.records += u64::from(object);
+    }
+    out
+}
+
+/// Reads one line that matters (`text` trimmed, starting `offset` bytes
+/// into the line as written).
+fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
+    let Ok(text) = std::str::from_utf8(text) else {
+        return Outcome::NotUtf8;
+    };
+    let syntax = |text: &str| {
+        crate::log::check_syntax(text).err().map(|e| {
+            (
+                Some(e.column() + offset),
+                format!("malformed JSON: {}", crate::log::strip_position(&e)),
+            )
+        })
+    };
+    // --strict checks every line in full; the fast path checks what it skips
+    // only for strings that end and brackets that balance (SPEC 5.1).
+    if mode.strict {
+        if let Some((col, msg)) = syntax(text) {
+            return Outcome::Malformed(col, msg);
+        }
+    }
+    match log_event::extract(text.as_bytes(), mode.needs) {
+        Ok(record) => Outcome::Event(record),
+        Err(_) => {
+            let (col, msg) =
+                syntax(text).unwrap_or((None, "malformed JSON: a value does not end".to_owned()));
+            Outcome::Malformed(col, msg)
+        }
+    }
+}
