@@ -720,7 +720,7 @@ impl Scanner {
             let (col, msg) = match item.outcome {
                 Outcome::Event(record) => {
                     self.log.records += 1;
-                    self.event(record, at)?;
+                    self.event(*record, at)?;
                     continue;
                 }
                 Outcome::NotObject => (None, "malformed line: not a JSON object".to_owned()),
