@@ -44,9 +44,9 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-source-
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
-all\t'Every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The source kind to persist [default: the log\'s, else workspace-instructions]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -67,9 +67,9 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-source-by
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
-all\t'Every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The source kind to persist [default: the log\'s, else workspace-instructions]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -88,8 +88,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-source
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
-all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l format -d 'Output format: a readable report, or one JSON document' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -106,8 +106,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-source-b
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]' -r -f -a "first\t'The first present candidate of each directory and tier wins'
-all\t'Every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'Findings grouped by directory, then a summary line'
 json\t'One JSON document: the findings and every checked directory\'s baseline'

@@ -88,7 +88,11 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
     pub root_markers: Option<String>,
 
-    /// How candidates of one directory compete [default: first; with --log, inferred from its scope keys].
+    /// How candidates of one directory compete [default: all; with --log, inferred from its scope keys].
+    ///
+    /// `all` is dsh since 2026-07-22 (9199cd532c): every present candidate
+    /// loads. `first` is design note 000 and earlier builds: the first
+    /// present name of each directory and tier wins.
     #[arg(long, value_enum, value_name = "MODE")]
     pub precedence: Option<Precedence>,
 }

@@ -77,6 +77,13 @@ fn run_case(dir: &Path) -> Option<String> {
         fs::create_dir_all(p.parent().unwrap()).unwrap();
         fs::write(p, text.as_str().unwrap()).unwrap();
     }
+    if let Some(links) = setup["symlinks"].as_object() {
+        for (rel, target) in links {
+            let p = tree.join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            symlink(target.as_str().unwrap(), p).unwrap();
+        }
+    }
     let tree_str = tree.to_str().unwrap();
     let sub = |s: &str| s.replace("@TREE@", tree_str);
     let mut cmd = common::agentctx();

@@ -3,7 +3,7 @@
 //! GitHub workflow commands.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
@@ -84,7 +84,7 @@ pub struct CheckArgs {
 
 pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     let settings = crate::env::resolve(ctx.env, &args.config, None, None)?;
-    let base = paths::normalize(Path::new("/"), &ctx.env.process_cwd);
+    let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
     let path = match &args.path {
         Some(path) => paths::normalize(&base, path),
         None => discovery::find_root(&base, &settings.root_markers.value).root,

@@ -42,7 +42,10 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
-    /// The source kind to persist [default: the log's, else workspace-instructions].
+    /// The source kind to persist [default: the log's, else agent-instructions].
+    ///
+    /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
+    /// `workspace-instructions` is design note 000 and earlier builds.
     #[arg(long, value_name = "K")]
     pub source_kind: Option<String>,
 
@@ -65,7 +68,7 @@ Examples:
 Exit status:
   0  success (with --exit-code: nothing would be sent)
   1  --exit-code and something would be sent
-  2  bad usage or unusable input (a malformed log line is named as FILE:LINE:COLUMN)";
+  2  bad usage or unusable input (named as FILE:LINE, plus :COLUMN where the JSON parser gives one)";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -104,6 +107,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
         touches: &args.touch,
         kind: &kind,
     });
+    let outside = output::outside_scope_warnings(&log.name, &outcome.outside);
+    output::warnings(ctx.err, ctx.quiet, &outside)?;
     let runtime = crate::runtime::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
     let mut parts = outcome.parts();
     if let Some(rt) = &runtime {

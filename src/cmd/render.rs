@@ -32,7 +32,10 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
-    /// The source kind to persist [default: the log's, else workspace-instructions].
+    /// The source kind to persist [default: the log's, else agent-instructions].
+    ///
+    /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
+    /// `workspace-instructions` is design note 000 and earlier builds.
     #[arg(long, value_name = "K")]
     pub source_kind: Option<String>,
 
