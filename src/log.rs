@@ -720,7 +720,7 @@ impl Scanner {
             let (col, msg) = match item.outcome {
                 Outcome::Event(record) => {
                     self.log.records += 1;
-                    self.event(*record, at)?;
+                    self.event(record, at)?;
                     continue;
                 }
                 Outcome::NotObject => (None, "malformed line: not a JSON object".to_owned()),
@@ -803,7 +803,8 @@ impl Scanner {
                 }
             }
         }
-        if let (true, Some(cwd)) = (first, &r.session_cwd) {
+        let extra = r.extra.map(|e| *e).unwrap_or_default();
+        if let (true, Some(cwd)) = (first, &extra.session_cwd) {
             self.log.header_cwd = cwd.clone().and_then(Result::ok);
             let why = match cwd {
                 Some(Ok(_)) => None,
@@ -845,10 +846,10 @@ impl Scanner {
                 true
             }
         };
-        if let Some((origin, text)) = r.prompt {
+        if let Some((origin, text)) = extra.prompt {
             self.system_version(seq, line, origin, text);
         }
-        if let Some(sections) = r.snapshot {
+        if let Some(sections) = extra.snapshot {
             self.log.snapshots += 1;
             self.log.latest_snapshot = Some(Snapshot {
                 seq,
@@ -856,10 +857,10 @@ impl Scanner {
                 sections,
             });
         }
-        if let Some(nw) = r.not_workspace {
+        if let Some(nw) = extra.not_workspace {
             self.not_workspace(at, &nw.kind, nw.why);
         }
-        if let (Some(ws), Some(seq)) = (r.workspace, seq) {
+        if let (Some(ws), Some(seq)) = (extra.workspace, seq) {
             self.workspace(ws, seq, line, surfaced);
         }
         Ok(())

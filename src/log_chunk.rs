@@ -19,7 +19,7 @@ pub enum Outcome {
     NotUtf8,
     /// Not JSON: the column (in the line as written) when known, and why.
     Malformed(Option<usize>, String),
-    Event(Box<Record>),
+    Event(Record),
 }
 
 #[derive(Debug)]
@@ -153,7 +153,7 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
         }
     }
     match log_event::extract(text.as_bytes(), mode.needs) {
-        Ok(record) => Outcome::Event(Box::new(record)),
+        Ok(record) => Outcome::Event(record),
         Err(_) => {
             let (col, msg) =
                 syntax(text).unwrap_or((None, "malformed JSON: a value does not end".to_owned()));

@@ -7,6 +7,8 @@
 //! doubles, a lone surrogate is U+FFFD (and reported), and nesting depth is
 //! no limit (values are skipped by a scan, not a recursive parse).
 
+use std::borrow::Cow;
+
 use crate::baseline::{Action, Change};
 use crate::log::{PromptOrigin, Section};
 use crate::log_scan::{self, Bad};
@@ -55,28 +57,46 @@ pub struct NotWorkspace {
     pub why: &'static str,
 }
 
-/// Everything one event says that the reader keeps.
+/// Everything one event says that the reader keeps. Most events say only
+/// a seq and a surface operation; the rest is boxed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Record {
-    /// `Some` when the event's type is `session`: its cwd, if a string
-    /// (`Err(())` when the cwd held a lone surrogate).
-    pub session_cwd: Option<Option<Result<String, ()>>>,
     /// The seq, or the raw text of one that is not a non-negative integer.
     pub seq: Option<Result<u64, String>>,
     pub op: Option<Op>,
+    /// Whether a string read held a lone surrogate.
+    pub lone_surrogate: bool,
+    pub extra: Option<Box<Extra>>,
+}
+
+impl Record {
+    fn extra(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+}
+
+/// What only a few events say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extra {
+    /// `Some` when the event's type is `session`: its cwd, if a string
+    /// (`Err(())` when the cwd held a lone surrogate).
+    pub session_cwd: Option<Option<Result<String, ()>>>,
     pub workspace: Option<Workspace>,
     pub not_workspace: Option<NotWorkspace>,
     pub prompt: Option<(PromptOrigin, String)>,
     pub snapshot: Option<Vec<Section>>,
-    /// Whether a string read held a lone surrogate.
-    pub lone_surrogate: bool,
 }
 
 /// A string field decoded, noting lone surrogates.
 fn text(raw: Option<&[u8]>, lone: &mut bool) -> Option<String> {
+    str_of(raw, lone).map(Cow::into_owned)
+}
+
+/// A string field decoded without copying when it holds no escape.
+fn str_of<'a>(raw: Option<&'a [u8]>, lone: &mut bool) -> Option<Cow<'a, str>> {
     let (s, l) = log_scan::string(raw?)?;
     *lone |= l;
-    Some(s.into_owned())
+    Some(s)
 }
 
 /// The members `names` of `raw` when it is an object; `Err` when it is a
@@ -107,11 +127,11 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
     let [kind, seq, data, op, cwd] = fields.map(|f| f.filter(|v| *v != b"null"));
     let mut r = Record::default();
     let mut lone = false;
-    let kind = text(kind, &mut lone);
+    let kind = str_of(kind, &mut lone);
     if kind.as_deref() == Some("session") {
         let mut cwd_lone = false;
         let cwd = text(cwd, &mut cwd_lone);
-        r.session_cwd = Some(cwd.map(|c| if cwd_lone { Err(()) } else { Ok(c) }));
+        r.extra().session_cwd = Some(cwd.map(|c| if cwd_lone { Err(()) } else { Ok(c) }));
     }
     r.seq = seq.map(|s| log_scan::seq(s).ok_or_else(|| String::from_utf8_lossy(s).into_owned()));
     r.op = op.map(|op| surface_op(op, &mut lone));
@@ -123,14 +143,15 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
         }
         Some("system/message") if needs.prompts => {
             if let Some([content, body]) = object(data, &["content", "text"])? {
-                r.prompt = message_text(content, body, &mut lone)?
+                r.extra().prompt = message_text(content, body, &mut lone)?
                     .map(|t| (PromptOrigin::SystemMessage, t));
             }
         }
         Some("request/header") if needs.prompts => {
             if let Some([header]) = object(data, &["header"])? {
                 if let Some([system]) = object(header, &["system"])? {
-                    r.prompt = text(system, &mut lone).map(|t| (PromptOrigin::RequestHeader, t));
+                    r.extra().prompt =
+                        text(system, &mut lone).map(|t| (PromptOrigin::RequestHeader, t));
                 }
             }
         }
@@ -142,8 +163,8 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
 
 fn surface_op(raw: &[u8], lone: &mut bool) -> Op {
     let unknown = || Op::Unknown(String::from_utf8_lossy(raw).into_owned());
-    if let Some(name) = text(Some(raw), lone) {
-        return match name.as_str() {
+    if let Some(name) = str_of(Some(raw), lone) {
+        return match name.as_ref() {
             "append" => Op::Append,
             other => Op::Unknown(format!("{other:?}")),
         };
@@ -211,7 +232,7 @@ fn user_message(r: &mut Record, source: Option<&[u8]>, lone: &mut bool) -> Resul
                     }
                 }
             }
-            r.snapshot = Some(kept);
+            r.extra().snapshot = Some(kept);
         }
     }
     let Some(kind @ ("workspace-instructions" | "agent-instructions")) = kind.as_deref() else {
@@ -224,11 +245,11 @@ fn user_message(r: &mut Record, source: Option<&[u8]>, lone: &mut bool) -> Resul
         })
     };
     let Some(list) = array(changes)? else {
-        r.not_workspace = not_workspace("whose changes is not an array");
+        r.extra().not_workspace = not_workspace("whose changes is not an array");
         return Ok(());
     };
     if r.seq.is_none() {
-        r.not_workspace = not_workspace("without a seq");
+        r.extra().not_workspace = not_workspace("without a seq");
         return Ok(());
     }
     let mut ws = Workspace {
@@ -248,7 +269,7 @@ fn user_message(r: &mut Record, source: Option<&[u8]>, lone: &mut bool) -> Resul
             None => ws.invalid_changes += 1,
         }
     }
-    r.workspace = Some(ws);
+    r.extra().workspace = Some(ws);
     Ok(())
 }
 

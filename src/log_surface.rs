@@ -34,6 +34,8 @@ pub struct Surface {
     by_lo: BTreeMap<u64, usize>,
     head: usize,
     tail: usize,
+    /// At least the greatest `hi` of any segment (it never shrinks).
+    top: u64,
     /// Segments visited and map operations done: the work, for tests.
     work: u64,
 }
@@ -47,6 +49,7 @@ impl Default for Surface {
             by_lo: BTreeMap::new(),
             head: NIL,
             tail: NIL,
+            top: 0,
             work: 0,
         }
     }
@@ -122,6 +125,7 @@ impl Surface {
             }
         };
         self.by_lo.insert(lo, i);
+        self.top = self.top.max(hi);
         self.work += 1;
         i
     }
@@ -192,25 +196,29 @@ impl Surface {
     }
 
     pub fn append(&mut self, seq: u64) -> Result<(), String> {
-        if self.members.contains(seq) {
+        if !self.members.insert(seq) {
             return Err(format!("seq {seq} is already on the surface"));
         }
         let tail = self.tail;
-        let extend = tail != NIL && seq > self.slab[tail].hi && {
-            self.work += 1;
-            self.by_lo
-                .range(self.slab[tail].hi + 1..=seq)
-                .next()
-                .is_none()
-        };
+        // Growing appends extend the last segment; when it holds the
+        // greatest range, no other segment can lie in the way.
+        let extend = tail != NIL
+            && seq > self.slab[tail].hi
+            && (self.slab[tail].hi >= self.top || {
+                self.work += 1;
+                self.by_lo
+                    .range(self.slab[tail].hi + 1..=seq)
+                    .next()
+                    .is_none()
+            });
         if extend {
             self.slab[tail].hi = seq;
+            self.top = self.top.max(seq);
         } else {
             self.carve(seq);
             let i = self.alloc(seq, seq);
             self.link_before(i, NIL);
         }
-        self.members.insert(seq);
         Ok(())
     }
 
