@@ -467,6 +467,8 @@ pub(crate) struct MarkerSearch {
     /// Whether `"system/message"` and `"request/header"` mark a line (only
     /// when system prompts are needed).
     prompts: bool,
+    /// The markers that count, for a line's first and last bytes.
+    quick: Vec<memchr::memmem::Finder<'static>>,
 }
 
 /// Each searched tail and the prefixes that complete it into a marker.
@@ -484,13 +486,39 @@ impl MarkerSearch {
             .builder()
             .extend(TAILS.iter().map(|(tail, _)| tail))
             .build();
-        MarkerSearch { words, prompts }
+        let quick = MARKERS
+            .iter()
+            .filter(|m| prompts || !matches!(**m, "\"system/message\"" | "\"request/header\""))
+            .map(|m| memchr::memmem::Finder::new(m.as_bytes()))
+            .collect();
+        MarkerSearch {
+            words,
+            prompts,
+            quick,
+        }
     }
 
     /// Fills `out`, ascending, with where markers occur in `hay` (which
     /// starts at a line boundary, so no marker begins before it): at least
     /// one position in every line that holds a marker, and at most one per
     /// line and pass, so a line of a million `\/` costs no memory.
+    /// Whether one line (no newline in it) holds a marker. Most lines
+    /// that do show it in their first or last bytes (`{"type":"user/message"`,
+    /// `"surfaceOp":"append"}`), so those two windows are looked at before
+    /// the whole line is searched.
+    pub(crate) fn line_matters(&self, line: &[u8]) -> bool {
+        const WINDOW: usize = 64;
+        let head = &line[..line.len().min(WINDOW)];
+        let tail = &line[line.len().saturating_sub(WINDOW)..];
+        let quick = |w: &[u8]| self.quick.iter().any(|f| f.find(w).is_some());
+        if quick(head) || quick(tail) {
+            return true;
+        }
+        let mut hits = Vec::new();
+        self.find(line, &mut hits);
+        !hits.is_empty()
+    }
+
     pub(crate) fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
         out.clear();
         // Each marked line: where its marker is and where the next line starts.

@@ -85,22 +85,13 @@ fn is_ws(b: u8) -> bool {
 }
 
 fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
-    let mut hot = Vec::new();
-    if !mode.strict {
-        markers.find(region, &mut hot);
-    }
     let mut out = Part::default();
     let mut start = 0;
-    let mut h = 0;
     while start < region.len() {
         let (end, newline) = match memchr::memchr(b'\n', &region[start..]) {
             Some(i) => (start + i, true),
             None => (region.len(), false),
         };
-        while h < hot.len() && hot[h] < start {
-            h += 1;
-        }
-        let matters = mode.strict || (h < hot.len() && hot[h] < end);
         let raw = &region[start..end];
         let line = out.lines;
         out.lines += 1;
@@ -112,7 +103,7 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
         let text = &raw[first..=last];
         let outcome = if text[0] != b'{' || text[text.len() - 1] != b'}' {
             Outcome::NotObject
-        } else if !matters {
+        } else if !mode.strict && !markers.line_matters(text) {
             out.records += 1;
             continue;
         } else {
