@@ -1052,7 +1052,12 @@ mod tests {
             all.push(filler);
             let text = all.join("\n");
             let mut hits = Vec::new();
-            MarkerSearch::new(true).find(text.as_bytes(), &mut hits);
+            let search = MarkerSearch::new(true);
+            search.find(text.as_bytes(), &mut hits);
+            for line in &all {
+                let want = MARKERS.iter().any(|m| line.contains(m));
+                prop_assert_eq!(search.line_matters(line.as_bytes()), want, "line {:?}", line);
+            }
             let mut start = 0;
             for line in &all {
                 let end = start + line.len();

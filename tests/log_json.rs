@@ -71,6 +71,15 @@ fn only_objects_are_objects() {
     ]))
     .unwrap_err();
     assert_eq!(err, r#"t.jsonl:4: unknown surfaceOp ["replace",0,1]"#);
+    // In an array log, an array element is not an event (serde would read
+    // it as a struct's fields in order).
+    let err =
+        both(r#"[["user/message",1,{"source":{"kind":"workspace-instructions","changes":[]}}]]"#)
+            .unwrap_err();
+    assert_eq!(
+        err,
+        "t.jsonl: event 1 of the array: an event must be a JSON object"
+    );
     // An array part holds no text; the message's own text is used instead.
     let l = both(&log(&[
         r#"{"type":"system/message","seq":0,"data":{"content":[["inner"]],"text":"outer"}}"#,
