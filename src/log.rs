@@ -502,21 +502,24 @@ impl MarkerSearch {
     /// starts at a line boundary, so no marker begins before it): at least
     /// one position in every line that holds a marker, and at most one per
     /// line and pass, so a line of a million `\/` costs no memory.
-    /// Whether one line (no newline in it) holds a marker. Most lines
-    /// that do show it in their first or last bytes (`{"type":"user/message"`,
-    /// `"surfaceOp":"append"}`), so those two windows are looked at before
-    /// the whole line is searched.
-    pub(crate) fn line_matters(&self, line: &[u8]) -> bool {
+    /// Whether a line's first or last 64 bytes hold a marker (most surface
+    /// and user message lines show theirs there: `{"type":"user/message"`,
+    /// `"surfaceOp":"append"}`), which spares searching the whole line.
+    pub(crate) fn quick_hit(&self, line: &[u8]) -> bool {
         const WINDOW: usize = 64;
         let head = &line[..line.len().min(WINDOW)];
         let tail = &line[line.len().saturating_sub(WINDOW)..];
-        let quick = |w: &[u8]| self.quick.iter().any(|f| f.find(w).is_some());
-        if quick(head) || quick(tail) {
-            return true;
-        }
+        self.quick
+            .iter()
+            .any(|f| f.find(head).is_some() || f.find(tail).is_some())
+    }
+
+    /// Whether one line (no newline in it) holds a marker.
+    #[cfg(test)]
+    fn line_matters(&self, line: &[u8]) -> bool {
         let mut hits = Vec::new();
         self.find(line, &mut hits);
-        !hits.is_empty()
+        self.quick_hit(line) || !hits.is_empty()
     }
 
     pub(crate) fn find(&self, hay: &[u8], out: &mut Vec<usize>) {

@@ -84,15 +84,56 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
-fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
-    let mut out = Part::default();
+/// A line at least this long is first looked at in its first and last
+/// bytes: a surface or user message line shows its marker there, and is then
+/// not searched whole.
+const QUICK_MIN: usize = 512;
+
+/// The end of every line in `region` (each newline, or the region's end),
+/// and where markers are: one position in each line that holds one.
+fn lines_and_markers(
+    region: &[u8],
+    markers: &MarkerSearch,
+    strict: bool,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut ends = Vec::new();
+    let mut hot = Vec::new();
+    let mut found = Vec::new();
+    // The lines from `run` on still need the full search.
+    let mut run = 0;
     let mut start = 0;
     while start < region.len() {
-        let (end, newline) = match memchr::memchr(b'\n', &region[start..]) {
-            Some(i) => (start + i, true),
-            None => (region.len(), false),
-        };
+        let end = memchr::memchr(b'\n', &region[start..]).map_or(region.len(), |i| start + i);
+        ends.push(end);
+        if !strict && end - start >= QUICK_MIN && markers.quick_hit(&region[start..end]) {
+            if run < start {
+                markers.find(&region[run..start], &mut found);
+                hot.extend(found.iter().map(|p| p + run));
+            }
+            hot.push(start);
+            run = end + 1;
+        }
+        start = end + 1;
+    }
+    if !strict && run < region.len() {
+        markers.find(&region[run..], &mut found);
+        hot.extend(found.iter().map(|p| p + run));
+    }
+    (ends, hot)
+}
+
+fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
+    let (ends, hot) = lines_and_markers(region, markers, mode.strict);
+    let mut out = Part::default();
+    let mut start = 0;
+    let mut h = 0;
+    for end in ends {
+        let newline = end < region.len();
         let raw = &region[start..end];
+        while h < hot.len() && hot[h] < start {
+            h += 1;
+        }
+        let matters = mode.strict || (h < hot.len() && hot[h] < end);
         let line = out.lines;
         out.lines += 1;
         start = end + 1;
@@ -103,7 +144,7 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
         let text = &raw[first..=last];
         let outcome = if text[0] != b'{' || text[text.len() - 1] != b'}' {
             Outcome::NotObject
-        } else if !mode.strict && !markers.line_matters(text) {
+        } else if !matters {
             out.records += 1;
             continue;
         } else {
