@@ -166,30 +166,28 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
 /// Reads one line that matters (`text` trimmed, starting `offset` bytes
 /// into the line as written).
 fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
-    let Ok(text) = std::str::from_utf8(text) else {
-        return Outcome::NotUtf8;
-    };
-    let syntax = |text: &str| {
-        crate::log::check_syntax(text).err().map(|e| {
-            (
+    let syntax = |text: &[u8]| match std::str::from_utf8(text) {
+        Err(_) => Some(Outcome::NotUtf8),
+        Ok(text) => crate::log::check_syntax(text).err().map(|e| {
+            Outcome::Malformed(
                 Some(e.column() + offset),
                 format!("malformed JSON: {}", crate::log::strip_position(&e)),
             )
-        })
+        }),
     };
     // --strict checks every line in full; the fast path checks what it skips
-    // only for strings that end and brackets that balance (SPEC 5.1).
+    // only for strings that end and brackets that balance (SPEC 5.1), and
+    // the strings it reads for valid UTF-8.
     if mode.strict {
-        if let Some((col, msg)) = syntax(text) {
-            return Outcome::Malformed(col, msg);
+        if let Some(fault) = syntax(text) {
+            return fault;
         }
     }
-    match log_event::extract(text.as_bytes(), mode.needs) {
+    match log_event::extract(text, mode.needs) {
         Ok(record) => Outcome::Event(record),
-        Err(_) => {
-            let (col, msg) =
-                syntax(text).unwrap_or((None, "malformed JSON: a value does not end".to_owned()));
-            Outcome::Malformed(col, msg)
-        }
+        Err(_) => syntax(text).unwrap_or(Outcome::Malformed(
+            None,
+            "malformed JSON: a value does not end".to_owned(),
+        )),
     }
 }
