@@ -71,7 +71,11 @@ pub fn read(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Vec<Part> {
     };
     let (a, b) = region.split_at(split);
     std::thread::scope(|scope| {
-        let later = scope.spawn(|| part(b, markers, mode));
+        // No second thread to be had (a process limit): read in one.
+        let Ok(later) = std::thread::Builder::new().spawn_scoped(scope, || part(b, markers, mode))
+        else {
+            return vec![part(region, markers, mode)];
+        };
         let first = part(a, markers, mode);
         let later = later
             .join()
