@@ -19,6 +19,7 @@ mod log_scan;
 mod log_surface;
 pub mod output;
 pub mod paths;
+pub mod profile;
 pub mod reconcile;
 pub mod render;
 pub mod runtime;

@@ -14,7 +14,7 @@ use owo_colors::{OwoColorize, Style};
 
 use super::Ctx;
 use crate::baseline::Change;
-use crate::cli::{ConfigArgs, Format, SessionArgs};
+use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
 use crate::explain::{
     self, CandidateReport, DirReport, InMessage, Outcome, PartRole, Report, SessionReport, Stage,
     Tier,
@@ -57,6 +57,9 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
+    #[command(flatten)]
+    pub profile: ProfileArgs,
+
     /// With --log, print the parts diff would send whole instead of their first lines.
     #[arg(long)]
     pub full: bool,
@@ -78,6 +81,15 @@ Exit status:
   2  bad usage or unusable input";
 
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
+    let mut dsh_only = args.config.given();
+    dsh_only.extend(args.log.as_ref().map(|_| "--log"));
+    dsh_only.extend(args.full.then_some("--full"));
+    dsh_only.extend(args.session.strict.then_some("--strict"));
+    let command = super::profile::Command::Explain;
+    if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
+        let cwd = args.session.cwd.as_deref();
+        return super::profile::explain(ctx, &args.profile, profiles[0], cwd, args.format);
+    }
     let (log, settings) = super::session(
         ctx,
         args.log.as_deref(),
@@ -86,6 +98,23 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         &args.config,
     )?;
     let report = explain::gather(&settings, log.as_ref());
+    // A candidate that points at a secret is said on stderr too (SPEC 7).
+    let warnings: Vec<String> = report
+        .directories
+        .iter()
+        .flat_map(|d| &d.candidates)
+        .filter_map(|c| {
+            let link = c.symlink.as_ref()?;
+            let secret = link.secret.as_ref()?;
+            Some(output::secret_link_warning(
+                &c.display,
+                &link.target,
+                &secret.resolved,
+                secret.place == "system",
+            ))
+        })
+        .collect();
+    output::warnings(ctx.err, ctx.quiet, &warnings)?;
     if let Some(session) = &report.session {
         let outside = output::outside_scope_warnings(&session.log, &session.outside_scopes);
         output::warnings(ctx.err, ctx.quiet, &outside)?;

@@ -1,9 +1,11 @@
 //! One module per subcommand: a clap `Args` struct and `run()`.
 
 pub mod check;
+mod check_markdown;
 pub mod completions;
 pub mod diff;
 pub mod explain;
+pub mod profile;
 pub mod render;
 
 use std::io::Write;
