@@ -90,7 +90,13 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         let cwd = args.session.cwd.as_deref();
         return super::profile::explain(ctx, &args.profile, profiles[0], cwd, args.format);
     }
-    let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
+    let (log, settings) = super::session(
+        ctx,
+        args.log.as_deref(),
+        crate::log::Needs::ALL,
+        &args.session,
+        &args.config,
+    )?;
     let report = explain::gather(&settings, log.as_ref());
     // A candidate that points at a secret is said on stderr too (SPEC 7).
     let warnings: Vec<String> = report
