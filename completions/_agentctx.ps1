@@ -38,6 +38,8 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
         }
         'agentctx;render' {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log')
+            [CompletionResult]::new('--sessions-root', '--sessions-root', [CompletionResultType]::ParameterName, 'Where dsh stores session logs [default: $DSH_HOME/sessions]')
             [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Take the cwd and settings from this session log (`-` reads stdin)')
             [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
@@ -60,8 +62,10 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             break
         }
         'agentctx;diff' {
-            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'The session''s JSON event log (`-` reads stdin)')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'The session''s JSON event log, plain or dsh''s zstd container (`-` reads stdin)')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log')
+            [CompletionResult]::new('--sessions-root', '--sessions-root', [CompletionResultType]::ParameterName, 'Where dsh stores session logs [default: $DSH_HOME/sessions]')
             [CompletionResult]::new('--touch', '--touch', [CompletionResultType]::ParameterName, 'Simulate a successful structured read/write/edit of PATH (repeatable)')
             [CompletionResult]::new('--runtime', '--runtime', [CompletionResultType]::ParameterName, 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)')
             [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
@@ -86,7 +90,9 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
         }
         'agentctx;explain' {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
-            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log')
+            [CompletionResult]::new('--sessions-root', '--sessions-root', [CompletionResultType]::ParameterName, 'Where dsh stores session logs [default: $DSH_HOME/sessions]')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)')
             [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
             [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')

@@ -149,7 +149,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__diff)
-            opts="-q -h -V --log --cwd --strict --touch --runtime --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --source-kind --format --exit-code --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --touch --runtime --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --source-kind --format --exit-code --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -160,6 +160,14 @@ _agentctx() {
                     return 0
                     ;;
                 --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -219,13 +227,21 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --cwd --strict --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --full --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --full --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -375,13 +391,21 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --cwd --strict --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --source-kind --check --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --source-kind --check --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -34,6 +34,8 @@ set edit:completion:arg-completer[agentctx] = {|@words|
         }
         &'agentctx;render'= {
             cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
+            cand --session 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log'
+            cand --sessions-root 'Where dsh stores session logs [default: $DSH_HOME/sessions]'
             cand --log 'Take the cwd and settings from this session log (`-` reads stdin)'
             cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
             cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
@@ -55,8 +57,10 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand --version 'Print version'
         }
         &'agentctx;diff'= {
-            cand --log 'The session''s JSON event log (`-` reads stdin)'
+            cand --log 'The session''s JSON event log, plain or dsh''s zstd container (`-` reads stdin)'
             cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
+            cand --session 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log'
+            cand --sessions-root 'Where dsh stores session logs [default: $DSH_HOME/sessions]'
             cand --touch 'Simulate a successful structured read/write/edit of PATH (repeatable)'
             cand --runtime 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)'
             cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
@@ -80,7 +84,9 @@ set edit:completion:arg-completer[agentctx] = {|@words|
         }
         &'agentctx;explain'= {
             cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
-            cand --log 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)'
+            cand --session 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log'
+            cand --sessions-root 'Where dsh stores session logs [default: $DSH_HOME/sessions]'
+            cand --log 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)'
             cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
             cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
             cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'

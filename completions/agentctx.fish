@@ -37,6 +37,8 @@ complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "check" -d 'Check 
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l log -d 'Take the cwd and settings from this session log (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
@@ -57,8 +59,10 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l check -d 'E
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s V -l version -d 'Print version'
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l log -d 'The session\'s JSON event log (`-` reads stdin)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l log -d 'The session\'s JSON event log, plain or dsh\'s zstd container (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l touch -d 'Simulate a successful structured read/write/edit of PATH (repeatable)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l runtime -d 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
@@ -81,7 +85,9 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s q -l quiet -d
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r

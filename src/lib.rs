@@ -13,11 +13,13 @@ pub mod discovery;
 pub mod env;
 pub mod explain;
 pub mod log;
+pub mod logfile;
 pub mod output;
 pub mod paths;
 pub mod reconcile;
 pub mod render;
 pub mod runtime;
+pub mod sessions;
 pub mod settings;
 
 use std::io::Write;

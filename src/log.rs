@@ -46,6 +46,8 @@ pub struct ReadOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogError {
     pub message: String,
+    /// The JSONL line the error is about, when it is about one.
+    pub line: Option<u64>,
 }
 
 impl std::fmt::Display for LogError {
@@ -243,6 +245,8 @@ pub struct Log {
     pub snapshots: u64,
     /// The seq of the visible baseline event (index into `workspace`).
     pub visible_baseline: Option<usize>,
+    /// How the log was stored (filled in by `crate::logfile`).
+    pub storage: crate::logfile::Storage,
 }
 
 impl Log {
@@ -256,24 +260,14 @@ impl Log {
     }
 }
 
-/// Reads a log from `path` (`-` is stdin).
+/// Reads a log from `path` (`-` is stdin): plain or dsh's zstd container,
+/// told apart by its first bytes (see `crate::logfile`).
 pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
-    let name = path.display().to_string();
-    let fail = |e: io::Error| LogError {
-        message: format!("{name}: {e}"),
+    let opts = crate::logfile::Options {
+        strict: opts.strict,
+        count_packed: false,
     };
-    if name == "-" {
-        read_from(io::stdin().lock(), name.clone(), opts)
-    } else {
-        let meta = std::fs::metadata(path).map_err(fail)?;
-        if meta.is_dir() {
-            return Err(LogError {
-                message: format!("{name}: is a directory, not a session log"),
-            });
-        }
-        let file = File::open(path).map_err(fail)?;
-        read_from(file, name.clone(), opts)
-    }
+    crate::logfile::read(path, opts)
 }
 
 /// A log's byte stream. A file can go back and re-read a long line that
@@ -656,6 +650,7 @@ fn read_array<R: Read>(reader: R, scan: &mut Scanner) -> Result<(), LogError> {
         return Err(failure);
     }
     result.map_err(|e| LogError {
+        line: None,
         message: format!(
             "{name}:{}:{}: malformed JSON array: {}",
             e.line(),
@@ -754,6 +749,7 @@ impl Scanner {
     fn io(&self, e: io::Error) -> LogError {
         LogError {
             message: format!("{}: {e}", self.log.name),
+            line: None,
         }
     }
 
@@ -764,7 +760,11 @@ impl Scanner {
             (At::Line(l), None) => format!("{name}:{l}: {msg}"),
             (At::Element(i), _) => format!("{name}: event {i} of the array: {msg}"),
         };
-        LogError { message }
+        let line = match at {
+            At::Line(l) => Some(l),
+            At::Element(_) => None,
+        };
+        LogError { message, line }
     }
 
     /// Counts a message of a workspace kind that is not a workspace event

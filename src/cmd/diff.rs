@@ -24,9 +24,9 @@ use crate::render::Truncation;
 #[derive(Debug, Args)]
 #[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
 pub struct DiffArgs {
-    /// The session's JSON event log (`-` reads stdin).
-    #[arg(long, value_name = "FILE")]
-    pub log: PathBuf,
+    /// The session's JSON event log, plain or dsh's zstd container (`-` reads stdin).
+    #[arg(long, value_name = "FILE", required_unless_present = "session")]
+    pub log: Option<PathBuf>,
 
     #[command(flatten)]
     pub session: SessionArgs,
@@ -61,6 +61,7 @@ Examples:
   agentctx diff --log session.jsonl --touch src/lib.rs
   agentctx diff --log session.jsonl --runtime \"app:web-surface=$TEXT\"
   agentctx diff --log - --format json < session.jsonl
+  agentctx diff --session latest                     # the newest dsh session of this directory
 
 Exit status:
   0  success (with --exit-code: nothing would be sent)
@@ -85,7 +86,8 @@ struct Json<'a> {
 
 pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     let runtime_values = crate::runtime::parse_values(&args.runtime)?;
-    let (log, settings) = super::session(ctx, Some(&args.log), &args.session, &args.config)?;
+    let (log, settings) =
+        super::session(ctx, args.log.as_deref(), &args.session, &args.config, false)?;
     let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
     let ws = discovery::discover(&settings, false, true);

@@ -50,7 +50,7 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub session: SessionArgs,
 
-    /// Also explain this session log: what a resumed session receives and why (`-` reads stdin).
+    /// Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
 
@@ -78,7 +78,8 @@ Exit status:
   2  bad usage or unusable input";
 
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
-    let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
+    let (log, settings) =
+        super::session(ctx, args.log.as_deref(), &args.session, &args.config, true)?;
     let report = explain::gather(&settings, log.as_ref());
     match args.format {
         Format::Json => output::json(ctx.out, &report)?,
@@ -766,6 +767,33 @@ fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         ),
         Tone::Plain,
     );
+    if let Some(frames) = s.frames {
+        kv(
+            w,
+            "storage",
+            format!(
+                "zstd container, {}",
+                output::plural(frames as usize, "frame", "frames")
+            ),
+            Tone::Plain,
+        );
+    }
+    if let Some(p) = s.packed.filter(|p| p.rows > 0) {
+        let uncounted = match p.uncounted {
+            0 => String::new(),
+            n => format!(" ({n} without a member array not counted)"),
+        };
+        kv(
+            w,
+            "packed rows",
+            format!(
+                "{}, standing for {}{uncounted}",
+                p.rows,
+                output::plural(p.events as usize, "chunk event", "chunk events")
+            ),
+            Tone::Plain,
+        );
+    }
     if s.invalid_changes > 0 {
         kv(
             w,

@@ -12,7 +12,8 @@ use anyhow::Result;
 
 use crate::cli::{ColorWhen, SessionArgs};
 use crate::env::Env;
-use crate::log::{self, Log, ReadOptions};
+use crate::log::Log;
+use crate::logfile::{self, Options};
 
 /// What every subcommand gets besides its own arguments.
 #[allow(missing_debug_implementations)]
@@ -31,37 +32,64 @@ impl Ctx<'_> {
     }
 }
 
-/// The session a command looks at: the log named by `--log` (its warnings
-/// printed) and the settings resolved from the flags, the environment and
-/// that log.
+/// The session a command looks at: the log named by `--log` or found by
+/// `--session` (its warnings printed), and the settings resolved from the
+/// flags, the environment and that log. `count_packed` counts the events
+/// packed rows stand for (explain).
 pub fn session(
     ctx: &mut Ctx<'_>,
     log: Option<&std::path::Path>,
     session: &SessionArgs,
     config: &crate::cli::ConfigArgs,
+    count_packed: bool,
 ) -> Result<(Option<Log>, crate::settings::Settings)> {
-    let log = read_log(ctx, log, session)?;
+    let found = match &session.session {
+        Some(id) => Some(locate(ctx.env, session, config, id)?.path),
+        None => None,
+    };
+    let opts = Options {
+        strict: session.strict,
+        count_packed,
+    };
+    let log = match found.as_deref().or(log) {
+        Some(path) => {
+            let log = logfile::read(path, opts)?;
+            crate::output::warnings(ctx.err, ctx.quiet, &log.warnings)?;
+            Some(log)
+        }
+        None => None,
+    };
     let settings = crate::env::resolve(ctx.env, config, session.cwd.as_deref(), log.as_ref())?;
     Ok((log, settings))
 }
 
-/// Reads the log named by `--log`, if any, and prints its warnings.
-fn read_log(
-    ctx: &mut Ctx<'_>,
-    path: Option<&std::path::Path>,
+/// The sessions root: `--sessions-root`, else `sessions` in the dsh home.
+pub fn sessions_root(
+    env: &Env,
+    flag: Option<&std::path::Path>,
+    settings: &crate::settings::Settings,
+) -> std::path::PathBuf {
+    match flag {
+        Some(dir) => crate::paths::normalize(&env.process_cwd, dir),
+        None => settings.dsh_home.value.join("sessions"),
+    }
+}
+
+/// Finds the stored log `--session` names for the cwd.
+fn locate(
+    env: &Env,
     session: &SessionArgs,
-) -> Result<Option<Log>> {
-    let Some(path) = path else {
-        return Ok(None);
+    config: &crate::cli::ConfigArgs,
+    id: &str,
+) -> Result<crate::sessions::Stored> {
+    let settings = crate::env::resolve(env, config, session.cwd.as_deref(), None)?;
+    let root = sessions_root(env, session.sessions_root.as_deref(), &settings);
+    let scope = crate::sessions::Scope {
+        root: &root,
+        cwd: &settings.cwd.value,
+        all: false,
     };
-    let log = log::read(
-        path,
-        ReadOptions {
-            strict: session.strict,
-        },
-    )?;
-    crate::output::warnings(ctx.err, ctx.quiet, &log.warnings)?;
-    Ok(Some(log))
+    crate::sessions::find(scope, crate::sessions::Pick::parse(id)).map_err(anyhow::Error::msg)
 }
 
 /// The source kind: the flag, else the last workspace event's, else the default.
