@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Print the workspace message that enters a resumed session')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain which instruction files a session gets, and why')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check every directory of a repository against the byte budget (the CI gate)')
+            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the session logs dsh stored for the cwd')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -133,6 +134,28 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'agentctx;sessions' {
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The directory whose sessions to list [default: the current directory]')
+            [CompletionResult]::new('--sessions-root', '--sessions-root', [CompletionResultType]::ParameterName, 'Where dsh stores session logs [default: $DSH_HOME/sessions]')
+            [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
+            [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')
+            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]')
+            [CompletionResult]::new('--local-candidates', '--local-candidates', [CompletionResultType]::ParameterName, 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]')
+            [CompletionResult]::new('--root-markers', '--root-markers', [CompletionResultType]::ParameterName, 'Names whose existence marks the project root; empty means none [default: .git]')
+            [CompletionResult]::new('--precedence', '--precedence', [CompletionResultType]::ParameterName, 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: a table, or one JSON document')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List the sessions of every project under the root, with their cwd')
+            [CompletionResult]::new('--check-drift', '--check-drift', [CompletionResultType]::ParameterName, 'Read each log and say whether its visible baseline matches the workspace')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'agentctx;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
@@ -148,6 +171,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Print the workspace message that enters a resumed session')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain which instruction files a session gets, and why')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check every directory of a repository against the byte budget (the CI gate)')
+            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the session logs dsh stored for the cwd')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -162,6 +186,9 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             break
         }
         'agentctx;help;check' {
+            break
+        }
+        'agentctx;help;sessions' {
             break
         }
         'agentctx;help;completions' {

@@ -29,6 +29,7 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand diff 'Print the workspace message that enters a resumed session'
             cand explain 'Explain which instruction files a session gets, and why'
             cand check 'Check every directory of a repository against the byte budget (the CI gate)'
+            cand sessions 'List the session logs dsh stored for the cwd'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -125,6 +126,27 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agentctx;sessions'= {
+            cand --cwd 'The directory whose sessions to list [default: the current directory]'
+            cand --sessions-root 'Where dsh stores session logs [default: $DSH_HOME/sessions]'
+            cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
+            cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
+            cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'
+            cand --candidates 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]'
+            cand --local-candidates 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]'
+            cand --root-markers 'Names whose existence marks the project root; empty means none [default: .git]'
+            cand --precedence 'How candidates of one directory compete [default: first; with --log, inferred from its scope keys]'
+            cand --format 'Output format: a table, or one JSON document'
+            cand --color 'When to colour human-facing output'
+            cand --all 'List the sessions of every project under the root, with their cwd'
+            cand --check-drift 'Read each log and say whether its visible baseline matches the workspace'
+            cand -q 'Print no warnings on stderr'
+            cand --quiet 'Print no warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'agentctx;completions'= {
             cand --color 'When to colour human-facing output'
             cand -q 'Print no warnings on stderr'
@@ -139,6 +161,7 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand diff 'Print the workspace message that enters a resumed session'
             cand explain 'Explain which instruction files a session gets, and why'
             cand check 'Check every directory of a repository against the byte budget (the CI gate)'
+            cand sessions 'List the session logs dsh stored for the cwd'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -149,6 +172,8 @@ set edit:completion:arg-completer[agentctx] = {|@words|
         &'agentctx;help;explain'= {
         }
         &'agentctx;help;check'= {
+        }
+        &'agentctx;help;sessions'= {
         }
         &'agentctx;help;completions'= {
         }

@@ -37,6 +37,7 @@ pub enum Command {
     Diff(cmd::diff::DiffArgs),
     Explain(cmd::explain::ExplainArgs),
     Check(cmd::check::CheckArgs),
+    Sessions(cmd::sessions::SessionsArgs),
     Completions(cmd::completions::CompletionsArgs),
 }
 

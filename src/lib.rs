@@ -45,6 +45,7 @@ pub fn run(cli: &Cli, env: &Env, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Diff(args) => cmd::diff::run(&mut ctx, args),
         Command::Explain(args) => cmd::explain::run(&mut ctx, args),
         Command::Check(args) => cmd::check::run(&mut ctx, args),
+        Command::Sessions(args) => cmd::sessions::run(&mut ctx, args),
         Command::Completions(args) => cmd::completions::run(&mut ctx, args),
     }?;
     ctx.out.flush()?;

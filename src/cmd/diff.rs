@@ -84,22 +84,34 @@ struct Json<'a> {
     runtime: Option<crate::runtime::Runtime>,
 }
 
+/// What a resumed session of `log` would receive now, and the discovery
+/// warnings on the way (shared with `sessions --check-drift`).
+pub fn outcome(
+    settings: &crate::settings::Settings,
+    log: &crate::log::Log,
+    touches: &[PathBuf],
+    kind: &str,
+) -> (reconcile::Outcome, Vec<String>) {
+    let ws = discovery::discover(settings, false, true);
+    let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
+    let outcome = reconcile::diff(&Request {
+        settings,
+        workspace: &ws,
+        log,
+        touches,
+        kind,
+    });
+    (outcome, warnings)
+}
+
 pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     let runtime_values = crate::runtime::parse_values(&args.runtime)?;
     let (log, settings) =
         super::session(ctx, args.log.as_deref(), &args.session, &args.config, false)?;
     let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
-    let ws = discovery::discover(&settings, false, true);
-    let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
+    let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
-    let outcome = reconcile::diff(&Request {
-        settings: &settings,
-        workspace: &ws,
-        log: &log,
-        touches: &args.touch,
-        kind: &kind,
-    });
     let runtime = crate::runtime::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
     let mut parts = outcome.parts();
     if let Some(rt) = &runtime {

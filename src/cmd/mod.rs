@@ -5,6 +5,7 @@ pub mod completions;
 pub mod diff;
 pub mod explain;
 pub mod render;
+pub mod sessions;
 
 use std::io::Write;
 
