@@ -72,12 +72,7 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
         line: None,
     };
     if name == "-" {
-        let mut stdin = io::stdin();
-        let head = Head::peek(&mut stdin).map_err(fail)?;
-        if head.is_zstd() {
-            return read_container(head.then(stdin), name, opts);
-        }
-        return scan(head.then(io::stdin().lock()), name, opts);
+        return read_stream(io::stdin(), name, opts);
     }
     let meta = std::fs::metadata(path).map_err(fail)?;
     if meta.is_dir() {
@@ -99,6 +94,24 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
     match head.is_zstd() {
         true => read_container(file, name, opts),
         false => scan(file, name, opts),
+    }
+}
+
+/// Reads a log from a stream that cannot rewind (stdin, a pipe, a fuzzer's
+/// bytes), in whichever form it is; `name` is what messages call it.
+pub fn read_stream<R: Read + Send + 'static>(
+    mut src: R,
+    name: String,
+    opts: Options,
+) -> Result<Log, LogError> {
+    let head = Head::peek(&mut src).map_err(|e| LogError {
+        message: format!("{name}: {e}"),
+        line: None,
+    })?;
+    if head.is_zstd() {
+        read_container(head.then(src), name, opts)
+    } else {
+        scan(head.then(src), name, opts)
     }
 }
 
