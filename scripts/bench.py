@@ -11,6 +11,9 @@ runs each command and its floor alternately, and prints medians and ratios:
           three instruction files   vs  a trivial Rust binary (fn main(){})
   diff    agentctx diff --log on a page-cached ~500 MB dsh-shaped log
                                     vs  wc -l on the same file (+ peak RSS)
+  zdiff   agentctx diff --log on the same log in dsh's zstd container (a
+          header frame, then ~256 KiB batch frames with checksums)
+                                    vs  zstd -dc on the same file (+ peak RSS)
   check   agentctx check on a 50,000-directory tree (depth <= 30, AGENTS.md
           in 2%, CLAUDE.md in 0.5%) vs  find TREE -type d | wc -l
 """
@@ -102,6 +105,14 @@ def make_log(work, megabytes):
     return path
 
 
+def make_container(log):
+    path = log + '.zstd'
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'zstd-container.py'), log,
+                        path], check=True)
+    return path
+
+
 def make_tree(work, count, seed=7):
     root = os.path.join(work, f'tree{count}')
     if not os.path.isdir(root):
@@ -133,6 +144,10 @@ def main():
     if args.only in (None, 'diff'):
         log = make_log(args.work, args.log_mb)
         compare('diff', [BIN, 'diff', '--log', log], [shutil.which('wc'), '-l', log], args.runs)
+    if args.only in (None, 'zdiff'):
+        container = make_container(make_log(args.work, args.log_mb))
+        compare('zdiff', [BIN, 'diff', '--log', container],
+                [shutil.which('zstd'), '-q', '-dc', container], args.runs)
     if args.only in (None, 'check'):
         tree = make_tree(args.work, args.dirs)
         sh = shutil.which('sh')
