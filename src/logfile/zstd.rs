@@ -30,7 +30,10 @@ const IN_FLIGHT: usize = 3;
 const INPUT: usize = 256 << 10;
 /// Decoded bytes of recent frames whose line ranges are kept, beyond twice
 /// the largest frame: the scanner never lags further behind than that.
+#[cfg(not(test))]
 const LINE_MAP_WINDOW: u64 = 16 << 20;
+#[cfg(test)]
+const LINE_MAP_WINDOW: u64 = 4 << 10;
 
 /// How a container ended, once it is read to the end.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -273,6 +276,12 @@ impl Container {
         Some(self.recent[i].offset)
     }
 
+    /// Where the frame of `current` before frame `i` ends: where frame `i`
+    /// begins, or the end of the batch.
+    fn frame_end(&self, i: usize) -> usize {
+        self.frames.get(i).map_or(self.current.len(), |f| f.1)
+    }
+
     /// Takes the next batch; false at the end of the stream.
     fn refill(&mut self) -> bool {
         if self.end.is_some() || self.failure.is_some() {
@@ -282,6 +291,7 @@ impl Container {
             Ok(Message::Batch(batch)) => {
                 let old = std::mem::replace(&mut self.current, batch.data);
                 let _ = self.spare.try_send(old);
+                self.frame_count += batch.frames.len() as u64;
                 self.frames = batch.frames;
                 self.next_frame = 0;
                 self.pos = 0;
@@ -307,13 +317,10 @@ impl Container {
     fn note(&mut self, from: usize, to: usize) {
         let mut at = from;
         while at < to {
-            let frame_end = self
-                .frames
-                .get(self.next_frame + 1)
-                .map_or(self.current.len(), |f| f.1);
-            if self.next_frame < self.frames.len() && self.frames[self.next_frame].1 == at {
+            if self.frames.get(self.next_frame).is_some_and(|f| f.1 == at) {
                 let (offset, start) = self.frames[self.next_frame];
-                let len = (frame_end - start) as u64;
+                let end = self.frame_end(self.next_frame + 1);
+                let len = (end - start) as u64;
                 self.largest_frame = self.largest_frame.max(len);
                 self.recent.push_back(FrameLines {
                     offset,
@@ -322,13 +329,13 @@ impl Container {
                     start: self.handed,
                     len,
                 });
-                self.frame_count += 1;
                 self.next_frame += 1;
             }
-            let stop = frame_end.min(to);
+            // The frame `at` is in ends where the next one begins.
+            let stop = self.frame_end(self.next_frame).min(to);
             self.line += memchr::memchr_iter(b'\n', &self.current[at..stop]).count() as u64;
-            self.handed += (stop - at) as u64;
             if stop > at {
+                self.handed += (stop - at) as u64;
                 self.after_newline = self.current[stop - 1] == b'\n';
             }
             at = stop;
@@ -358,3 +365,89 @@ impl Read for Container {
 }
 
 impl crate::log::LogSource for &mut Container {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    /// Frames of `lines_per_frame` lines each, and each frame's offset.
+    fn container(lines: &[String], lines_per_frame: usize) -> (Vec<u8>, Vec<u64>) {
+        let mut out = Vec::new();
+        let mut offsets = Vec::new();
+        for group in lines.chunks(lines_per_frame) {
+            offsets.push(out.len() as u64);
+            let mut enc = zstd::stream::Encoder::new(&mut out, 1).unwrap();
+            enc.include_checksum(true).unwrap();
+            std::io::Write::write_all(&mut enc, group.concat().as_bytes()).unwrap();
+            enc.finish().unwrap();
+        }
+        (out, offsets)
+    }
+
+    fn read_all(c: &mut Container) -> Vec<u8> {
+        let mut text = Vec::new();
+        let mut buf = [0u8; 1000];
+        loop {
+            let n = c.read(&mut buf).unwrap();
+            if n == 0 {
+                return text;
+            }
+            text.extend_from_slice(&buf[..n]);
+        }
+    }
+
+    #[test]
+    fn lines_trace_back_to_their_frames_within_a_bounded_window() {
+        let lines: Vec<String> = (0..3000).map(|i| format!("{{\"n\":{i}}}\n")).collect();
+        let (bytes, offsets) = container(&lines, 3);
+        let mut c = Container::start(io::Cursor::new(bytes)).unwrap();
+        assert_eq!(read_all(&mut c), lines.concat().into_bytes());
+        assert_eq!((c.end(), c.frame_count), (Some(&End::Clean), 1000));
+        // The last lines are remembered: line 2998 is the first of frame 999.
+        assert_eq!(c.frame_of_line(2998), Some(offsets[999]));
+        assert_eq!(c.frame_of_line(3000), Some(offsets[999]));
+        assert_eq!(c.frame_of_line(2997), Some(offsets[998]));
+        // The first ones were forgotten: the map is bounded.
+        assert!(c.recent.len() < 1000, "{}", c.recent.len());
+        assert_eq!(c.frame_of_line(1), None);
+    }
+
+    #[test]
+    fn a_line_split_across_frames_belongs_to_the_frame_it_begins_in() {
+        let parts = [
+            "{\"a\":1}\n{\"b\":".to_owned(),
+            "2}\n".to_owned(),
+            "{}\n".to_owned(),
+        ];
+        let (bytes, offsets) = container(&parts, 1);
+        let mut c = Container::start(io::Cursor::new(bytes)).unwrap();
+        read_all(&mut c);
+        assert_eq!(c.frame_of_line(2), Some(offsets[0]));
+        assert_eq!(c.frame_of_line(3), Some(offsets[2]));
+    }
+
+    #[test]
+    fn a_torn_frame_gives_nothing_and_a_corrupt_one_stops_reading() {
+        let lines: Vec<String> = (0..4).map(|i| format!("{{\"n\":{i}}}\n")).collect();
+        let (bytes, offsets) = container(&lines, 2);
+        let cut = bytes.len() - 3;
+        let mut c = Container::start(io::Cursor::new(bytes[..cut].to_vec())).unwrap();
+        assert_eq!(read_all(&mut c), lines[..2].concat().into_bytes());
+        let torn = End::Torn {
+            offset: offsets[1],
+            bytes: cut as u64 - offsets[1],
+        };
+        assert_eq!(c.end(), Some(&torn));
+
+        let mut bad = bytes;
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        let mut c = Container::start(io::Cursor::new(bad)).unwrap();
+        assert_eq!(read_all(&mut c), lines[..2].concat().into_bytes());
+        match c.take_failure() {
+            Some(Failure::Corrupt { offset, .. }) => assert_eq!(offset, offsets[1]),
+            other => panic!("{other:?}"),
+        }
+    }
+}
