@@ -7,7 +7,9 @@ use crate::discovery::{Candidate, Dir, Workspace};
 use crate::render::{self, Fit, Item};
 use crate::settings::Settings;
 
-pub const DEFAULT_KIND: &str = "workspace-instructions";
+/// The source kind current dsh builds persist (since 2026-08-13, aacab0cafd);
+/// design note 000 and earlier builds wrote `workspace-instructions`.
+pub const DEFAULT_KIND: &str = "agent-instructions";
 
 /// A persisted change entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -76,6 +78,8 @@ pub struct File {
     pub digest: String,
     /// Index of its directory in `Workspace::dirs`.
     pub dir: usize,
+    /// The lexical absolute path it was read from.
+    pub abs_path: std::path::PathBuf,
 }
 
 /// The rendered baseline.
@@ -95,6 +99,15 @@ impl Baseline {
             .filter(|(_, r)| **r)
             .map(|(f, _)| set_change(f))
             .collect()
+    }
+
+    /// Whether the budget omitted the file of scope `scope` in the
+    /// directory at `dir_index` of the workspace (it omits a prefix).
+    pub fn omits(&self, dir_index: Option<usize>, scope: &str) -> bool {
+        let omitted = self.fit.omitted.len().min(self.files.len());
+        self.files[..omitted]
+            .iter()
+            .any(|f| Some(f.dir) == dir_index && f.scope == scope)
     }
 
     /// Whether the file at `index` is represented in the text.
@@ -143,6 +156,7 @@ fn file_of(
         text: text.text,
         digest: text.digest,
         dir: dir_index,
+        abs_path: c.path.clone(),
     }
 }
 

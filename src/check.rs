@@ -876,7 +876,7 @@ impl<'a> Checker<'a> {
             )),
             Some(Probe::File { size }) => match &cand.load {
                 None => {}
-                Some(Load::Oversized { bytes }) => {
+                Some(Load::Oversized { bytes, .. }) => {
                     let what = if *size > self.max_source {
                         format!("{bytes} bytes")
                     } else {

@@ -200,9 +200,12 @@ pub struct Text {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Load {
     Text(Text),
-    /// Larger than max-source-bytes: by stat size, or after decoding.
+    /// Larger than max-source-bytes: by stat size, or after decoding, or
+    /// because it grew past the cap while being read (`grew`: `bytes` is
+    /// then the size the probe saw).
     Oversized {
         bytes: u64,
+        grew: bool,
     },
     /// The read failed: unavailable.
     Unreadable(String),
@@ -211,9 +214,16 @@ pub enum Load {
 /// Reads a candidate whose probe said `size` bytes, bounded by `max_source`.
 pub fn load(path: &Path, size: u64, max_source: u64) -> Load {
     if size > max_source {
-        return Load::Oversized { bytes: size };
+        return Load::Oversized {
+            bytes: size,
+            grew: false,
+        };
     }
     match read_bounded(path, max_source.saturating_add(1)) {
+        Ok(bytes) if bytes.len() as u64 > max_source => Load::Oversized {
+            bytes: size,
+            grew: true,
+        },
         Ok(bytes) => {
             let lossy_text = String::from_utf8_lossy(&bytes);
             let lossy = matches!(lossy_text, std::borrow::Cow::Owned(_));
@@ -221,6 +231,7 @@ pub fn load(path: &Path, size: u64, max_source: u64) -> Load {
             if text.len() as u64 > max_source {
                 return Load::Oversized {
                     bytes: text.len() as u64,
+                    grew: false,
                 };
             }
             let digest = sha1_hex(text.as_bytes());
@@ -347,9 +358,13 @@ pub enum ScopeStatus {
     Absent,
     /// No candidate present and one unavailable: no transition.
     Unavailable,
-    /// An oversized or unreadable winner, or a path already loaded: nothing
-    /// loads and no transition happens.
+    /// An oversized or unreadable winner: nothing loads and no transition
+    /// happens.
     Blocked,
+    /// The candidate at this index is present, but its path already loaded
+    /// in this scan (the user-global file): it is not read. Reconciliation
+    /// decides again by what its own pass claimed (SPEC 6).
+    SamePath(usize),
 }
 
 /// One scope of a directory: its key and status.
@@ -516,7 +531,7 @@ fn take_present(
 ) -> ScopeStatus {
     if opts.loaded_path == Some(cand.path.as_path()) {
         cand.fate = Fate::SamePath;
-        return ScopeStatus::Blocked;
+        return ScopeStatus::SamePath(index);
     }
     let loaded = load(&cand.path, size, opts.max_source);
     let status = if matches!(loaded, Load::Text(_)) {
@@ -672,7 +687,8 @@ impl Workspace {
     }
 }
 
-fn max_source(settings: &Settings) -> u64 {
+/// The per-file read cap as a byte count (at least 1).
+pub fn max_source(settings: &Settings) -> u64 {
     u64::try_from(settings.max_source_bytes.value.max(1)).unwrap_or(1)
 }
 
@@ -819,7 +835,27 @@ mod tests {
         assert_eq!(text.text, "a\u{fffd}b");
         assert!(text.lossy);
         // 3 bytes on disk decode to 5: oversized at a cap of 4.
-        assert_eq!(load(&path, 3, 4), Load::Oversized { bytes: 5 });
-        assert_eq!(load(&path, 30, 4), Load::Oversized { bytes: 30 });
+        assert_eq!(
+            load(&path, 3, 4),
+            Load::Oversized {
+                bytes: 5,
+                grew: false
+            }
+        );
+        assert_eq!(
+            load(&path, 30, 4),
+            Load::Oversized {
+                bytes: 30,
+                grew: false
+            }
+        );
+        // The probe saw 2 bytes; the read found more than the cap of 2.
+        assert_eq!(
+            load(&path, 2, 2),
+            Load::Oversized {
+                bytes: 2,
+                grew: true
+            }
+        );
     }
 }

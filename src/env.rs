@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 use crate::cli::{ColorWhen, ConfigArgs, split_list};
 use crate::discovery::js_trim;
@@ -15,13 +15,18 @@ use crate::settings::{self, LoggedSettings, NameList, Origin, Precedence, Settin
 /// Everything agentctx reads from its environment.
 #[derive(Debug, Clone)]
 pub struct Env {
-    pub process_cwd: PathBuf,
+    /// The process's working directory, or why it cannot be read (it was
+    /// deleted): only relative paths need it.
+    pub process_cwd: Result<PathBuf, String>,
     pub home: Option<PathBuf>,
     pub dsh_home: Option<String>,
     pub no_color: bool,
     pub clicolor_force: bool,
     pub stdout_tty: bool,
     pub stderr_tty: bool,
+    /// Every environment variable (lossy UTF-8), for the harness profiles'
+    /// settings and `$VAR` expansion (SPEC 10.1).
+    pub vars: crate::profile::Vars,
 }
 
 impl Env {
@@ -29,7 +34,8 @@ impl Env {
     pub fn from_process() -> Result<Self> {
         let nonempty = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
         Ok(Env {
-            process_cwd: std::env::current_dir().context("reading the current directory")?,
+            process_cwd: std::env::current_dir()
+                .map_err(|e| format!("reading the current directory: {e}")),
             home: dirs::home_dir(),
             dsh_home: std::env::var_os("DSH_HOME").map(|v| v.to_string_lossy().into_owned()),
             no_color: nonempty("NO_COLOR"),
@@ -37,7 +43,34 @@ impl Env {
                 .is_some_and(|v| !v.is_empty() && v != "0"),
             stdout_tty: std::io::stdout().is_terminal(),
             stderr_tty: std::io::stderr().is_terminal(),
+            vars: crate::profile::Vars(
+                std::env::vars_os()
+                    .map(|(k, v)| {
+                        (
+                            k.to_string_lossy().into_owned(),
+                            v.to_string_lossy().into_owned(),
+                        )
+                    })
+                    .collect(),
+            ),
         })
+    }
+
+    /// The process's working directory; an error when it cannot be read.
+    pub fn process_cwd(&self) -> Result<&Path> {
+        self.process_cwd
+            .as_deref()
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    }
+
+    /// `path` made absolute and normalised lexically (SPEC 2.1); only a
+    /// relative path needs the process's working directory.
+    pub fn absolute(&self, path: &Path) -> Result<PathBuf> {
+        if path.is_absolute() {
+            Ok(paths::normalize(Path::new("/"), path))
+        } else {
+            Ok(paths::normalize(self.process_cwd()?, path))
+        }
     }
 
     /// Whether to colour a stream (SPEC 1): the flag, then CLICOLOR_FORCE,
@@ -67,15 +100,9 @@ pub fn resolve(
         .unwrap_or_default();
 
     let cwd = match (cwd, log.and_then(|l| l.header_cwd.as_deref())) {
-        (Some(flag), _) => Setting::new(paths::normalize(&env.process_cwd, flag), Origin::Flag),
-        (None, Some(logged)) => Setting::new(
-            paths::normalize(&env.process_cwd, Path::new(logged)),
-            Origin::Log,
-        ),
-        (None, None) => Setting::new(
-            paths::normalize(Path::new("/"), &env.process_cwd),
-            Origin::Default,
-        ),
+        (Some(flag), _) => Setting::new(env.absolute(flag)?, Origin::Flag),
+        (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
+        (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
     };
     let problem = match std::fs::metadata(&cwd.value) {
         Ok(meta) if meta.is_dir() => None,
@@ -99,17 +126,11 @@ pub fn resolve(
         env.dsh_home.as_deref().filter(|v| !js_trim(v).is_empty()),
     ) {
         (Some(flag), _) => Setting::new(
-            paths::normalize(
-                &env.process_cwd,
-                &paths::expand_tilde(flag, env.home.as_deref()),
-            ),
+            env.absolute(&paths::expand_tilde(flag, env.home.as_deref()))?,
             Origin::Flag,
         ),
         (None, Some(var)) => Setting::new(
-            paths::normalize(
-                &env.process_cwd,
-                &paths::expand_tilde(var, env.home.as_deref()),
-            ),
+            env.absolute(&paths::expand_tilde(var, env.home.as_deref()))?,
             Origin::Env,
         ),
         (None, None) => match &env.home {
@@ -152,19 +173,17 @@ pub fn resolve(
 
     let precedence = match (config.precedence, log) {
         (Some(p), _) => Setting::new(p, Origin::Flag),
-        (None, Some(log)) => Setting::new(
+        // A log with no change entry infers nothing: the default applies.
+        (None, Some(log)) if log.last_change_scope.is_some() => Setting::new(
             infer_precedence(log.last_change_scope.as_deref()),
             Origin::Log,
         ),
-        (None, None) => Setting::new(Precedence::First, Origin::Default),
+        (None, _) => Setting::new(Precedence::All, Origin::Default),
     };
 
     Ok(Settings {
         cwd,
-        home: env
-            .home
-            .as_ref()
-            .map(|h| paths::normalize(&env.process_cwd, h)),
+        home: env.home.as_ref().and_then(|h| env.absolute(h).ok()),
         dsh_home,
         max_bytes: int(
             config.max_bytes,
@@ -193,9 +212,10 @@ pub fn resolve(
 
 /// SPEC 6: the precedence a log was written under, from its last change's scope key.
 pub fn infer_precedence(last_scope: Option<&str>) -> Precedence {
-    match last_scope.and_then(|s| s.split_once('\0')) {
-        Some((_, name)) if name != "local" => Precedence::All,
-        _ => Precedence::First,
+    match last_scope.map(|s| s.split_once('\0')) {
+        None => Precedence::All,
+        Some(Some((_, name))) if name != "local" => Precedence::All,
+        Some(_) => Precedence::First,
     }
 }
 
@@ -205,7 +225,7 @@ mod tests {
 
     #[test]
     fn precedence_is_inferred_from_the_last_scope_key() {
-        assert_eq!(infer_precedence(None), Precedence::First);
+        assert_eq!(infer_precedence(None), Precedence::All);
         assert_eq!(infer_precedence(Some("pkg")), Precedence::First);
         assert_eq!(infer_precedence(Some("pkg\0local")), Precedence::First);
         assert_eq!(infer_precedence(Some("user-global")), Precedence::First);
@@ -218,13 +238,14 @@ mod tests {
 
     fn env() -> Env {
         Env {
-            process_cwd: PathBuf::from("/"),
+            process_cwd: Ok(PathBuf::from("/")),
             home: Some(PathBuf::from("/h")),
             dsh_home: None,
             no_color: false,
             clicolor_force: false,
             stdout_tty: false,
             stderr_tty: false,
+            vars: crate::profile::Vars::default(),
         }
     }
 

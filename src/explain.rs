@@ -220,7 +220,13 @@ pub enum Outcome {
     /// A directory, FIFO, socket or device: absent, never opened.
     NotRegular { file_type: String },
     /// Larger than max-source-bytes (by stat size, or after decoding).
-    Oversized { size: u64, max_source_bytes: u64 },
+    /// `changed`: the file grew past the cap between the probe and the
+    /// read; `size` is the probe's.
+    Oversized {
+        size: u64,
+        max_source_bytes: u64,
+        changed: bool,
+    },
     /// `stat` (stage `stat`) or the read (stage `read`) failed with an OS
     /// error: skipped for this render, never taken as a deletion.
     Unavailable { error: String, stage: Stage },
@@ -314,6 +320,8 @@ pub struct SessionReport {
     pub parts: Vec<PartReport>,
     /// The persisted source diff would write; `null` when nothing is sent.
     pub source: Option<Source>,
+    /// Visible scopes whose directory leaves the project root.
+    pub outside_scopes: Vec<reconcile::OutsideScope>,
 }
 
 /// The visible baseline event.
@@ -469,7 +477,7 @@ fn dir_report(
                 ScopeStatus::Duplicate(_) => ScopeState::Duplicate,
                 ScopeStatus::Absent => ScopeState::Absent,
                 ScopeStatus::Unavailable => ScopeState::Unavailable,
-                ScopeStatus::Blocked => ScopeState::Blocked,
+                ScopeStatus::Blocked | ScopeStatus::SamePath(_) => ScopeState::Blocked,
             },
         })
         .collect();
@@ -512,9 +520,10 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
                 error: error.clone(),
                 stage: Stage::Stat,
             },
-            (_, Some(Load::Oversized { bytes })) => Outcome::Oversized {
+            (_, Some(Load::Oversized { bytes, grew })) => Outcome::Oversized {
                 size: *bytes,
                 max_source_bytes: max_source,
+                changed: *grew,
             },
             (_, Some(Load::Unreadable(error))) => Outcome::Unavailable {
                 error: error.clone(),
@@ -656,6 +665,7 @@ fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> 
         decision: outcome.decision,
         reason: outcome.reason.clone(),
         source: outcome.source(),
+        outside_scopes: outcome.outside.clone(),
         parts,
     }
 }
@@ -706,11 +716,12 @@ mod tests {
         let v = serde_json::to_value(Outcome::Oversized {
             size: 9,
             max_source_bytes: 4,
+            changed: false,
         })
         .unwrap();
         assert_eq!(
             v,
-            serde_json::json!({"outcome":"oversized","size":9,"maxSourceBytes":4})
+            serde_json::json!({"outcome":"oversized","size":9,"maxSourceBytes":4,"changed":false})
         );
         assert_eq!(
             serde_json::to_value(Outcome::SamePath).unwrap(),

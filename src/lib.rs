@@ -16,6 +16,7 @@ pub mod log;
 pub mod logfile;
 pub mod output;
 pub mod paths;
+pub mod profile;
 pub mod reconcile;
 pub mod render;
 pub mod runtime;

@@ -777,7 +777,7 @@ impl Scanner {
                     .err(
                         at,
                         None,
-                        &format!("a {kind} message {why} is not a workspace event"),
+                        &format!("a message of kind {kind} {why} is not a workspace event"),
                     )
                     .message;
                 self.not_workspace = Some((first, 1));

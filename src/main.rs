@@ -6,33 +6,46 @@ use clap::error::ErrorKind;
 
 use agentctx::cli::Cli;
 use agentctx::env::Env;
+use agentctx::output::PipeOut;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
+    if stdout_was_closed() {
+        return fail("stdout is closed (started with >&-): nothing can be written");
+    }
     let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = BufWriter::new(PipeOut::new(stdout.lock()));
     let mut err = io::stderr();
-    let result = Env::from_process().and_then(|env| agentctx::run(&cli, &env, &mut out, &mut err));
+    let result = Env::from_process()
+        .and_then(|env| agentctx::run(&cli, &env, &mut out, &mut err))
+        .and_then(|code| {
+            out.flush()?;
+            Ok(code)
+        });
     match result {
         Ok(code) => ExitCode::from(code),
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
-            let _ = writeln!(
-                err,
-                "agentctx: {}",
-                agentctx::output::escape(&format!("{e:#}"))
-            );
-            ExitCode::from(2)
+            fail(&format!("{e:#}"))
         }
     }
 }
 
-/// Help and version print as clap renders them; a usage error becomes one
-/// escaped line (SPEC 1), exit 2.
+/// One escaped error line on stderr, exit 2.
+fn fail(message: &str) -> ExitCode {
+    let _ = writeln!(
+        io::stderr(),
+        "agentctx: {}",
+        agentctx::output::escape(message)
+    );
+    ExitCode::from(2)
+}
+
+/// Help and version print as clap renders them (a closed pipe is no error,
+/// a failed write is); a usage error becomes one escaped line (SPEC 1), exit 2.
 fn usage_error(e: &clap::Error) -> ExitCode {
     if matches!(
         e.kind(),
@@ -40,20 +53,28 @@ fn usage_error(e: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
-        let _ = e.print();
+        let mut out = PipeOut::new(io::stdout().lock());
+        let text = e.render().to_string();
+        if let Err(err) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            return fail(&err.to_string());
+        }
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
     }
-    let line = agentctx::output::usage_line(&e.render().to_string());
-    let _ = writeln!(
-        io::stderr(),
-        "agentctx: {}",
-        agentctx::output::escape(&line)
-    );
-    ExitCode::from(2)
+    fail(&agentctx::output::usage_line(&e.render().to_string()))
 }
 
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain()
-        .filter_map(|c| c.downcast_ref::<io::Error>())
-        .any(|io| io.kind() == io::ErrorKind::BrokenPipe)
+/// Whether the process started with its stdout closed. The Rust runtime
+/// reopens a closed standard descriptor on `/dev/null` read-write, so every
+/// write would succeed unseen; a `>/dev/null` the user asked for is
+/// write-only. Read from /proc; where it is missing, assume not.
+fn stdout_was_closed() -> bool {
+    let is_null =
+        std::fs::read_link("/proc/self/fd/1").is_ok_and(|t| t == std::path::Path::new("/dev/null"));
+    is_null
+        && std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("flags:"))
+                .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+                .is_some_and(|flags| flags & 0o3 == 0o2)
+        })
 }

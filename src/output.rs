@@ -170,8 +170,11 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
         )),
         (Probe::Missing(Absence::NoEntry), _) => None,
         (Probe::Unavailable(err), _) => Some(format!("{path}: unavailable, skipped: {err}")),
-        (Probe::File { .. }, Some(Load::Oversized { bytes })) => Some(format!(
+        (Probe::File { .. }, Some(Load::Oversized { bytes, grew: false })) => Some(format!(
             "{path}: oversized, not loaded: {bytes} bytes > max-source-bytes {max_source_bytes}"
+        )),
+        (Probe::File { .. }, Some(Load::Oversized { bytes, grew: true })) => Some(format!(
+            "{path}: oversized, not loaded: it changed while being read ({bytes} bytes when probed, more than max-source-bytes {max_source_bytes} when read)"
         )),
         (Probe::File { .. }, Some(Load::Unreadable(err))) => {
             Some(format!("{path}: unreadable, not loaded: {err}"))
@@ -221,5 +224,75 @@ mod tests {
             ),
             "the following required arguments were not provided: --log <FILE>; try '--help'"
         );
+    }
+}
+
+/// One warning per logged scope outside the project root (SPEC 6: it is
+/// reconciled as logged).
+pub fn outside_scope_warnings(
+    log: &str,
+    outside: &[crate::reconcile::OutsideScope],
+) -> Vec<String> {
+    outside
+        .iter()
+        .map(|o| {
+            format!(
+                "{log}:{}: the logged scope {} is outside the project root; reconciled as logged",
+                o.line, o.dir
+            )
+        })
+        .collect()
+}
+
+/// Standard output that stops writing, quietly, once its reader has gone
+/// (EPIPE: `agentctx check | head -1`). The command runs to its end, so the
+/// exit status is still the one its findings decide. Any other write error
+/// is reported, naming stdout.
+#[derive(Debug)]
+pub struct PipeOut<W> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> PipeOut<W> {
+    pub fn new(inner: W) -> Self {
+        PipeOut {
+            inner,
+            closed: false,
+        }
+    }
+
+    /// Whether the reader closed the pipe.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    fn settle<T>(&mut self, result: io::Result<T>, done: T) -> io::Result<T> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(done)
+            }
+            Err(e) => Err(io::Error::new(e.kind(), format!("writing to stdout: {e}"))),
+            ok => ok,
+        }
+    }
+}
+
+impl<W: Write> Write for PipeOut<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = self.inner.write(buf);
+        self.settle(result, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = self.inner.flush();
+        self.settle(result, ())
     }
 }

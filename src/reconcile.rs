@@ -1,13 +1,16 @@
 //! What a resumed session receives (SPEC 5.4, 6): the visible state of its
 //! log compared with the files on disk now.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
 use crate::baseline::{self, Action, Baseline, Change, Source};
-use crate::discovery::{self, Dir, ScopeStatus, USER_GLOBAL, Workspace};
+use crate::discovery::{
+    self, Candidate, Dir, Load, Probe, ScopeStatus, Text, USER_GLOBAL, Workspace,
+};
 use crate::log::Log;
 use crate::paths;
 use crate::render::{self, Fit, Item, Truncation};
@@ -23,12 +26,26 @@ pub enum Decision {
     Replacement,
 }
 
+impl Decision {
+    /// The one name of the decision, in text and JSON alike.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::None => "none",
+            Decision::Delta => "delta",
+            Decision::Baseline => "baseline",
+            Decision::Replacement => "replacement",
+        }
+    }
+}
+
 /// The visible state of a log: the last change per scope, in the order the
 /// scopes were first set.
 #[derive(Debug, Clone, Default)]
 pub struct State {
     order: Vec<String>,
     entries: HashMap<String, Change>,
+    /// The log line of the event that first set each visible scope.
+    first_line: HashMap<String, u64>,
 }
 
 impl State {
@@ -37,6 +54,10 @@ impl State {
         let mut state = State::default();
         for ev in log.workspace.iter().filter(|e| e.visible) {
             for change in &ev.changes {
+                state
+                    .first_line
+                    .entry(change.scope.clone())
+                    .or_insert(ev.line);
                 state.set(change.clone());
             }
         }
@@ -73,9 +94,21 @@ pub struct Part {
     pub changes: Vec<Change>,
 }
 
+/// A visible scope whose directory leaves the project root (`../x`, or an
+/// absolute path): reconciled as logged, since the harness trusts its log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutsideScope {
+    /// The log line of the event that first set it.
+    pub line: u64,
+    /// The scope's directory as logged.
+    pub dir: String,
+}
+
 /// Everything diff computed.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// Visible scopes outside the project root, each once.
+    pub outside: Vec<OutsideScope>,
     pub decision: Decision,
     pub reason: String,
     pub identity: String,
@@ -158,6 +191,7 @@ pub fn diff(req: &Request<'_>) -> Outcome {
     let identity_diff = visible
         .and_then(|v| settings::identity_diff(v.identity.as_deref().unwrap_or(""), &identity));
     let mut out = Outcome {
+        outside: Vec::new(),
         decision: Decision::None,
         reason: String::new(),
         identity,
@@ -173,6 +207,7 @@ pub fn diff(req: &Request<'_>) -> Outcome {
         return out;
     }
     let extra = extra_dirs(ws, settings, &state, req.touches);
+    out.outside = outside_scopes(&state);
     match visible {
         None => {
             let why = if req.log.workspace.iter().any(|e| e.baseline) {
@@ -208,10 +243,10 @@ pub fn diff(req: &Request<'_>) -> Outcome {
             let fresh = baseline::render(ws, settings, &intro);
             let sets = fresh.changes();
             let mut changes: Vec<Change> = Vec::new();
+            // Scopes the new baseline sets, then those already removed.
+            let mut taken: HashSet<&str> = sets.iter().map(|s| s.scope.as_str()).collect();
             for c in &old.changes {
-                let kept = sets.iter().any(|s| s.scope == c.scope);
-                let listed = changes.iter().any(|r| r.scope == c.scope);
-                if c.action != Action::Remove && !kept && !listed {
+                if c.action != Action::Remove && taken.insert(&c.scope) {
                     changes.push(Change {
                         action: Action::Remove,
                         scope: c.scope.clone(),
@@ -255,15 +290,36 @@ pub fn diff(req: &Request<'_>) -> Outcome {
         }
     }
     let compatible = visible.is_some() && out.identity_matches == Some(true);
-    let mut pending = Vec::new();
+    let mut pass = Pass {
+        current: &current,
+        state: &state,
+        settings,
+        claimed: HashSet::new(),
+        pending: Vec::new(),
+    };
+    if let Some(sent) = &out.baseline {
+        // The files a fresh or replacement baseline represents are loaded.
+        let fresh = if out.decision == Decision::Baseline {
+            current.files.clone()
+        } else {
+            baseline::files(ws, settings)
+        };
+        let represented = fresh.iter().zip(&sent.fit.represented);
+        pass.claimed.extend(
+            represented
+                .filter(|(_, r)| **r)
+                .map(|(f, _)| f.abs_path.clone()),
+        );
+    }
     if compatible {
         for (i, dir) in ws.dirs.iter().enumerate() {
-            reconcile_dir(dir, Some(i), &current, &state, settings, &mut pending);
+            pass.reconcile_dir(dir, Some(i));
         }
     }
     for dir in &extra {
-        reconcile_dir(dir, None, &current, &state, settings, &mut pending);
+        pass.reconcile_dir(dir, None);
     }
+    let pending = pass.pending;
     if let Some(part) = delta_part(&pending, settings.max_bytes.value) {
         out.delta = Some(part);
         if out.decision == Decision::None {
@@ -276,14 +332,31 @@ pub fn diff(req: &Request<'_>) -> Outcome {
     out
 }
 
+/// The visible scopes whose directory is absolute or climbs with `..`.
+fn outside_scopes(state: &State) -> Vec<OutsideScope> {
+    let mut seen = HashSet::new();
+    state
+        .iter()
+        .filter_map(|change| {
+            let dir = discovery::scope_dir(&change.scope);
+            let leaves = dir.starts_with('/') || dir.split('/').any(|c| c == "..");
+            (leaves && seen.insert(dir)).then(|| OutsideScope {
+                line: state.first_line.get(&change.scope).copied().unwrap_or(0),
+                dir: dir.to_owned(),
+            })
+        })
+        .collect()
+}
+
 /// Directories beyond the baseline's: those of visible scopes (first-set
 /// order), then the touched ones, each once.
 fn extra_dirs(ws: &Workspace, settings: &Settings, state: &State, touches: &[PathBuf]) -> Vec<Dir> {
-    let known: Vec<&Path> = ws
+    // The baseline's own directories and every one already listed.
+    let mut seen: HashSet<PathBuf> = ws
         .dirs
         .iter()
         .filter(|d| !d.is_user_global())
-        .map(|d| d.path.as_path())
+        .map(|d| d.path.clone())
         .collect();
     let mut paths_seen: Vec<PathBuf> = Vec::new();
     for change in state.iter() {
@@ -292,7 +365,7 @@ fn extra_dirs(ws: &Workspace, settings: &Settings, state: &State, touches: &[Pat
             continue;
         }
         let path = paths::from_display(ws.root(), d);
-        if !known.contains(&path.as_path()) && !paths_seen.contains(&path) {
+        if seen.insert(path.clone()) {
             paths_seen.push(path);
         }
     }
@@ -306,7 +379,7 @@ fn extra_dirs(ws: &Workspace, settings: &Settings, state: &State, touches: &[Pat
             continue;
         }
         for dir in discovery::chain(cwd, parent).into_iter().skip(1) {
-            if !known.contains(&dir.as_path()) && !paths_seen.contains(&dir) {
+            if seen.insert(dir.clone()) {
                 paths_seen.push(dir);
             }
         }
@@ -322,90 +395,136 @@ fn scope_label(dir: &Dir) -> &str {
     &dir.display
 }
 
-/// Adds the transitions of one directory to the batch (SPEC 6, compatible).
-/// `dir_index` is the directory's index in the workspace (for baseline
-/// omission), or `None` for a directory outside the baseline.
-fn reconcile_dir(
-    dir: &Dir,
-    dir_index: Option<usize>,
-    current: &Baseline,
-    state: &State,
-    settings: &Settings,
-    pending: &mut Vec<Pending>,
-) {
-    let precedence = settings.precedence.value;
-    // all mode: an unavailable candidate whose scope is visibly loaded freezes the directory.
-    if precedence == settings::Precedence::All
-        && dir
-            .scopes
-            .iter()
-            .any(|s| s.status == ScopeStatus::Unavailable && state.loaded(&s.key).is_some())
-    {
-        return;
-    }
-    let omitted_count = current.fit.omitted.len();
-    // The budget omits a prefix of the baseline's files.
-    let omitted = |scope: &str| {
-        current.files[..omitted_count.min(current.files.len())]
-            .iter()
-            .any(|f| Some(f.dir) == dir_index && f.scope == scope)
-    };
-    let dropped =
-        |s: &discovery::Scope| matches!(s.status, ScopeStatus::Duplicate(_)) || omitted(&s.key);
-    let remove = |prev: &Change| Pending {
-        change: Change {
-            action: Action::Remove,
-            scope: prev.scope.clone(),
-            path: prev.path.clone(),
-            previous_path: None,
-            digest: None,
-        },
-        head: render::remove_text(&prev.path),
-        content: String::new(),
-    };
-    for scope in dir.scopes.iter().filter(|s| dropped(s)) {
-        if let Some(prev) = state.loaded(&scope.key) {
-            pending.push(remove(prev));
+/// One reconciliation pass over the batch's directories (SPEC 6, compatible).
+struct Pass<'a> {
+    current: &'a Baseline,
+    state: &'a State,
+    settings: &'a Settings,
+    /// Lexical absolute paths already loaded earlier in this pass.
+    claimed: HashSet<PathBuf>,
+    pending: Vec<Pending>,
+}
+
+/// What a scope holds now, once this pass's claims are applied.
+enum Now<'d> {
+    /// Present and loading, with its text.
+    Loaded(&'d Candidate, Cow<'d, Text>),
+    /// Every candidate absent: a visibly loaded scope is removed.
+    Absent,
+    /// No transition (unavailable, oversized, unreadable, already claimed).
+    Nothing,
+}
+
+impl Pass<'_> {
+    /// Adds the transitions of one directory. `dir_index` is the
+    /// directory's index in the workspace (for the baseline's own omitted and
+    /// duplicate-dropped files), or `None` for a directory outside the baseline.
+    fn reconcile_dir(&mut self, dir: &Dir, dir_index: Option<usize>) {
+        // all mode: an unavailable candidate whose scope is visibly loaded
+        // freezes the directory (and so claims nothing).
+        if self.settings.precedence.value == settings::Precedence::All
+            && dir.scopes.iter().any(|s| {
+                s.status == ScopeStatus::Unavailable && self.state.loaded(&s.key).is_some()
+            })
+        {
+            return;
+        }
+        // Only the current baseline's own budget-omitted or duplicate-dropped
+        // files move to the front, matched by scope key, never probed.
+        let in_baseline = |s: &discovery::Scope| {
+            dir_index.is_some()
+                && (matches!(s.status, ScopeStatus::Duplicate(_))
+                    || self.current.omits(dir_index, &s.key))
+        };
+        for scope in dir.scopes.iter().filter(|s| in_baseline(s)) {
+            self.remove_if_loaded(&scope.key);
+        }
+        for scope in dir.scopes.iter().filter(|s| !in_baseline(s)) {
+            match self.now(dir, &scope.status) {
+                Now::Loaded(cand, text) => self.transition(dir, &scope.key, cand, &text),
+                Now::Absent => self.remove_if_loaded(&scope.key),
+                Now::Nothing => {}
+            }
         }
     }
-    for scope in dir.scopes.iter().filter(|s| !dropped(s)) {
-        let prev = state.loaded(&scope.key);
-        match scope.status {
+
+    /// The scope's state for this pass: a present winner whose path is
+    /// already claimed gives nothing; otherwise it claims the path.
+    fn now<'d>(&mut self, dir: &'d Dir, status: &ScopeStatus) -> Now<'d> {
+        match *status {
             ScopeStatus::Loaded(i) => {
                 let cand = &dir.candidates[i];
-                let Some(text) = cand.text() else { continue };
-                let path = &cand.display;
-                let (action, head, previous) = match prev {
-                    None => (Action::Set, render::set_head(path, scope_label(dir)), None),
-                    Some(p) if &p.path != path => (
-                        Action::Replace,
-                        render::switch_head(path, &p.path, scope_label(dir)),
-                        Some(p.path.clone()),
-                    ),
-                    Some(p) if p.digest.as_deref() != Some(text.digest.as_str()) => {
-                        (Action::Replace, render::replace_head(path), None)
+                match cand.text() {
+                    Some(text) if self.claimed.insert(cand.path.clone()) => {
+                        Now::Loaded(cand, Cow::Borrowed(text))
                     }
-                    Some(_) => continue,
-                };
-                pending.push(Pending {
-                    change: Change {
-                        action,
-                        scope: scope.key.clone(),
-                        path: path.clone(),
-                        previous_path: previous,
-                        digest: Some(text.digest.clone()),
-                    },
-                    head,
-                    content: text.text.clone(),
-                });
-            }
-            ScopeStatus::Absent => {
-                if let Some(prev) = prev {
-                    pending.push(remove(prev));
+                    _ => Now::Nothing,
                 }
             }
-            ScopeStatus::Duplicate(_) | ScopeStatus::Unavailable | ScopeStatus::Blocked => {}
+            // The scan left it unread because the user-global file had the
+            // same path; if that file claimed nothing here, it loads now.
+            ScopeStatus::SamePath(i) => {
+                let cand = &dir.candidates[i];
+                let Some(Probe::File { size }) = cand.probe else {
+                    return Now::Nothing;
+                };
+                if self.claimed.contains(&cand.path) {
+                    return Now::Nothing;
+                }
+                self.claimed.insert(cand.path.clone());
+                match discovery::load(&cand.path, size, discovery::max_source(self.settings)) {
+                    Load::Text(text) => Now::Loaded(cand, Cow::Owned(text)),
+                    Load::Oversized { .. } | Load::Unreadable(_) => Now::Nothing,
+                }
+            }
+            // A duplicate outside the baseline chain is removed in its place.
+            ScopeStatus::Absent | ScopeStatus::Duplicate(_) => Now::Absent,
+            ScopeStatus::Unavailable | ScopeStatus::Blocked => Now::Nothing,
         }
+    }
+
+    fn transition(&mut self, dir: &Dir, key: &str, cand: &Candidate, text: &Text) {
+        let path = &cand.display;
+        let (action, head, previous) = match self.state.loaded(key) {
+            None => (Action::Set, render::set_head(path, scope_label(dir)), None),
+            Some(p) if &p.path != path => (
+                Action::Replace,
+                render::switch_head(path, &p.path, scope_label(dir)),
+                Some(p.path.clone()),
+            ),
+            Some(p) if p.digest.as_deref() != Some(text.digest.as_str()) => {
+                (Action::Replace, render::replace_head(path), None)
+            }
+            Some(_) => return,
+        };
+        self.pending.push(Pending {
+            change: Change {
+                action,
+                scope: key.to_owned(),
+                path: path.clone(),
+                previous_path: previous,
+                digest: Some(text.digest.clone()),
+            },
+            head,
+            content: text.text.clone(),
+        });
+    }
+
+    fn remove_if_loaded(&mut self, key: &str) {
+        let Some(prev) = self.state.loaded(key) else {
+            return;
+        };
+        self.pending.push(Pending {
+            change: Change {
+                action: Action::Remove,
+                scope: prev.scope.clone(),
+                path: prev.path.clone(),
+                previous_path: None,
+                digest: None,
+            },
+            head: render::remove_text(&prev.path),
+            content: String::new(),
+        });
     }
 }
 

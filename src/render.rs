@@ -206,24 +206,24 @@ pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: i64) -> F
         };
     }
     let paths: Vec<&str> = items.iter().map(|i| i.path).collect();
-    // 3. Omit the broadest files, one more each time.
-    for k in 1..n {
+    // 3. Omit the broadest files, one more each time. The size of each
+    // candidate text is counted, not built: linear in the items.
+    if let Some(k) = first_fitting_suffix(items, intro, max, limit) {
         let text = build(
             &notice(max, &paths[..k], None),
             intro,
             sections(&items[k..]),
         );
-        if text.len() <= limit {
-            let mut represented = vec![false; k];
-            represented.resize(n, true);
-            return Fit {
-                text: Some(text),
-                omitted: own(&paths[..k]),
-                truncated: None,
-                represented,
-                step: Step::Suffix,
-            };
-        }
+        debug_assert!(text.len() <= limit);
+        let mut represented = vec![false; k];
+        represented.resize(n, true);
+        return Fit {
+            text: Some(text),
+            omitted: own(&paths[..k]),
+            truncated: None,
+            represented,
+            step: Step::Suffix,
+        };
     }
     // 4. Only the last file, truncated by binary search, under each intro.
     let last = &items[n - 1];
@@ -295,6 +295,39 @@ pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: i64) -> F
         represented,
         step: Step::Frameless,
     }
+}
+
+/// The length of `text` once escaped (each `</system-reminder>` gains one
+/// byte). A closing tag never spans two blocks, nor two paths of the notice:
+/// the separators (`\n\n`, `, `) are not part of it, so lengths add up.
+fn escaped_len(text: &str) -> usize {
+    text.len() + text.matches(CLOSE).count() * (ESCAPED_CLOSE.len() - CLOSE.len())
+}
+
+/// Step 3's answer: the smallest k in 1..n whose text (the first k items
+/// omitted) fits, found by adding up block sizes instead of building texts.
+fn first_fitting_suffix(items: &[Item<'_>], intro: &str, max: i64, limit: usize) -> Option<usize> {
+    let frame = OPEN.len() + 1 + 1 + CLOSE.len();
+    let sections: Vec<usize> = items
+        .iter()
+        .map(|i| escaped_len(&i.head) + escaped_len(i.content))
+        .collect();
+    let intro_block = if intro.is_empty() {
+        0
+    } else {
+        escaped_len(intro) + 2
+    };
+    // Sections k..n, each after a blank line (the notice always precedes).
+    let mut tail: usize = sections.iter().map(|s| s + 2).sum();
+    let mut notice = notice(max, &[items[0].path], None).len() - items[0].path.len();
+    for (k, item) in items.iter().enumerate().take(items.len() - 1) {
+        notice += escaped_len(item.path) + if k > 0 { 2 } else { 0 };
+        tail -= sections[k] + 2;
+        if frame + notice + intro_block + tail <= limit {
+            return Some(k + 1);
+        }
+    }
+    None
 }
 
 fn own(paths: &[&str]) -> Vec<String> {
@@ -504,7 +537,53 @@ mod tests {
         assert_eq!(notice(5, &[], None), "");
     }
 
+    /// Step 3 no longer rebuilds the message for every k: twice the files
+    /// take about twice the time (it was quadratic: 100 levels of 1 MB files
+    /// took 30 s). Best of three runs; the bound is generous.
+    #[test]
+    fn suffix_search_is_linear_in_the_files() {
+        let content = "x".repeat(20_000);
+        let run = |n: usize| {
+            let paths: Vec<String> = (0..n).map(|i| format!("d{i}/AGENTS.md")).collect();
+            let items: Vec<Item<'_>> = paths.iter().map(|p| item(p, &content)).collect();
+            // Room for the last file only, so step 3 walks every k.
+            let max = 2_000 + 40 * n as i64 + 20_100;
+            (0..3)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    let got = fit(&items, INTRO, COMPACT, max);
+                    assert_eq!(got.step, Step::Suffix);
+                    assert_eq!(got.omitted.len(), n - 1);
+                    t.elapsed()
+                })
+                .min()
+                .unwrap()
+        };
+        let (small, large) = (run(150), run(300));
+        assert!(
+            large < small * 3 + std::time::Duration::from_millis(20),
+            "twice the files took {large:?} vs {small:?}"
+        );
+    }
+
     proptest! {
+        /// Step 3 counted equals step 3 built: the first k whose text fits.
+        #[test]
+        fn counted_suffix_search_equals_the_built_one(
+            contents in proptest::collection::vec("(?s).{0,60}|</system-reminder>x</system-reminder>", 1..6),
+            intro in prop_oneof![Just(""), Just(INTRO)],
+            max in 1i64..900,
+        ) {
+            let paths: Vec<String> = (0..contents.len()).map(|i| format!("d{i}/</system-reminder>")).collect();
+            let items: Vec<Item<'_>> = paths.iter().zip(&contents).map(|(p, c)| item(p, c)).collect();
+            let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+            let limit = usize::try_from(max).unwrap();
+            let built = (1..items.len()).find(|&k| {
+                build(&notice(max, &refs[..k], None), intro, sections(&items[k..])).len() <= limit
+            });
+            prop_assert_eq!(first_fitting_suffix(&items, intro, max, limit), built);
+        }
+
         #[test]
         fn rendered_bytes_never_exceed_max(
             contents in proptest::collection::vec("(?s).{0,80}|</system-reminder>", 0..5),

@@ -54,10 +54,36 @@ impl<T> Setting<T> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Precedence {
-    /// The first present candidate of each directory and tier wins.
+    /// Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins.
     First,
-    /// Every present candidate loads; same-content siblings collapse.
+    /// dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse.
     All,
+}
+
+impl Precedence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Precedence::First => "first",
+            Precedence::All => "all",
+        }
+    }
+
+    /// The harness generation this value stands for (SPEC 1).
+    pub fn generation(self) -> &'static str {
+        match self {
+            Precedence::First => "design note 000 and dsh before 2026-07-22",
+            Precedence::All => "dsh since 2026-07-22",
+        }
+    }
+}
+
+/// The harness generation a source kind stands for (SPEC 1, 9), if known.
+pub fn kind_generation(kind: &str) -> Option<&'static str> {
+    match kind {
+        "agent-instructions" => Some("dsh since 2026-08-13"),
+        "workspace-instructions" => Some("design note 000 and dsh before 2026-08-13"),
+        _ => None,
+    }
 }
 
 /// A candidate list after dropping entries that are not plain file names.

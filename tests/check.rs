@@ -54,10 +54,15 @@ fn monorepo() -> Tree {
     t
 }
 
-/// `agentctx check` run from `tree/cwd`.
+/// `agentctx check` run from `tree/cwd`. Unless ARGS name a precedence, the
+/// earlier generation's `first` (whose drift rule most cases here pin).
 fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
     let mut cmd = tree.cmd();
-    cmd.current_dir(tree.path(cwd)).arg("check").args(args);
+    cmd.current_dir(tree.path(cwd)).arg("check");
+    if !args.contains(&"--precedence") {
+        cmd.args(["--precedence", "first"]);
+    }
+    cmd.args(args);
     cmd
 }
 
@@ -228,8 +233,11 @@ fn assert_matches_render(tree: &Tree, cwd: &str, report: &Value, args: &[&str]) 
             .arg("render")
             .arg("--cwd")
             .arg(&path)
-            .args(["--format", "json"])
-            .args(args);
+            .args(["--format", "json"]);
+        if !args.contains(&"--precedence") {
+            cmd.args(["--precedence", "first"]);
+        }
+        cmd.args(args);
         let (render, code) = run_json(&mut cmd);
         assert_eq!(code, 0);
         for key in RENDER_FIELDS {

@@ -121,8 +121,17 @@ fn delta_source(changes: Vec<Value>) -> Value {
 }
 
 fn baseline_source(identity: &str, changes: Vec<Value>) -> Value {
+    baseline_source_of_kind("workspace-instructions", identity, changes)
+}
+
+/// The baseline source the current generation writes (kind `agent-instructions`).
+fn current_baseline_source(identity: &str, changes: Vec<Value>) -> Value {
+    baseline_source_of_kind("agent-instructions", identity, changes)
+}
+
+fn baseline_source_of_kind(kind: &str, identity: &str, changes: Vec<Value>) -> Value {
     json!({
-        "kind": "workspace-instructions",
+        "kind": kind,
         "form": "instructions",
         "baseline": true,
         "baselineIdentity": identity,
@@ -285,6 +294,15 @@ impl Session {
 
 // ---------------------------------------------------------------- running
 
+/// The flags that make `render` write what the earlier generation (design
+/// note 000) wrote.
+const FIRST_GEN: [&str; 4] = [
+    "--precedence",
+    "first",
+    "--source-kind",
+    "workspace-instructions",
+];
+
 fn render_json(tree: &Tree, args: &[&str]) -> Value {
     let (value, code) = run_json(
         tree.cmd()
@@ -359,14 +377,21 @@ fn project() -> (Tree, Session) {
 }
 
 /// A session in `cwd` whose first request carried the baseline that
-/// `render ARGS` prints now.
+/// `render ARGS` prints now. Unless ARGS say otherwise the session was
+/// written by the earlier generation (design note 000: precedence `first`,
+/// kind `workspace-instructions`), which most cases here pin; `diff` then
+/// infers both from the log.
 fn start(tree: &Tree, cwd: &str, args: &[&str]) -> Session {
     let mut session = Session::new(&tree.path(cwd));
     session.prompt("Fix the failing test.");
-    let base: Vec<&str> = ["--cwd", cwd]
-        .into_iter()
-        .chain(args.iter().copied())
-        .collect();
+    let mut base: Vec<&str> = vec!["--cwd", cwd];
+    if !args.contains(&"--precedence") {
+        base.extend(&FIRST_GEN[..2]);
+    }
+    if !args.contains(&"--source-kind") {
+        base.extend(&FIRST_GEN[2..]);
+    }
+    base.extend(args.iter().copied());
     session.workspace(&render_json(tree, &base));
     session.turn("src/lib.rs");
     session.write(tree, "session.jsonl");
@@ -426,12 +451,13 @@ fn a_log_without_a_baseline_gets_the_complete_baseline() {
         ("AGENTS.md", "root\n"),
         ("pkg/AGENTS.md", "pkg\n"),
     ]);
-    let source = baseline_source(
+    // No change entry in the log: the current generation's defaults apply.
+    let source = current_baseline_source(
         &default_identity(".."),
         vec![
-            set("user-global", "~/.dsh/AGENTS.md", "global\n"),
-            set(".", "AGENTS.md", "root\n"),
-            set("pkg", "pkg/AGENTS.md", "pkg\n"),
+            set("user-global\0AGENTS.md", "~/.dsh/AGENTS.md", "global\n"),
+            set(".\0AGENTS.md", "AGENTS.md", "root\n"),
+            set("pkg\0AGENTS.md", "pkg/AGENTS.md", "pkg\n"),
         ],
     );
     let json = assert_diff(&tree, &[], std::slice::from_ref(&text), source.clone());
@@ -787,6 +813,130 @@ fn all_mode_duplicates_are_removed_first_in_their_directory() {
     );
 }
 
+/// SPEC 6 removal order: outside the baseline chain (a directory reached by
+/// a visible scope or `--touch`) a duplicate is removed in its candidate-list
+/// position, after an earlier candidate's `replace`.
+#[test]
+fn outside_the_chain_a_duplicate_is_removed_in_its_place() {
+    let tree = Tree::new();
+    tree.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", "A\n")
+        .file("proj/sub/AGENTS.md", "S\n")
+        .file("proj/sub/CLAUDE.md", "C\n");
+    let mut session = start(&tree, "proj", &["--precedence", "all"]);
+    touch(&tree, &mut session, "sub/x.rs");
+    // Offline: sub/AGENTS.md changes and sub/CLAUDE.md becomes its duplicate.
+    tree.file("proj/sub/AGENTS.md", "S2\n")
+        .file("proj/sub/CLAUDE.md", "S2");
+    assert_diff(
+        &tree,
+        &[],
+        &[framed(&[
+            replace_section("sub/AGENTS.md", "S2\n"),
+            remove_section("sub/CLAUDE.md"),
+        ])],
+        delta_source(vec![
+            replace("sub\0AGENTS.md", "sub/AGENTS.md", "S2\n"),
+            remove("sub\0CLAUDE.md", "sub/CLAUDE.md"),
+        ]),
+    );
+}
+
+/// SPEC 6 same path: "already loaded" means claimed earlier in the same
+/// pass. With the dsh home at the project root and the user-global file
+/// omitted by the budget, the root scope of that same file is reconciled like
+/// any candidate (`set`), and the delta budget may omit it in turn.
+#[test]
+fn a_budget_omitted_user_global_file_leaves_its_root_scope_to_reconcile() {
+    for (precedence, pkg_scope) in [("all", "pkg\0AGENTS.md"), ("first", "pkg")] {
+        let tree = Tree::new();
+        let big = "r".repeat(300);
+        tree.dir("proj/.git")
+            .dir("home")
+            .file("proj/AGENTS.md", &big)
+            .file("proj/pkg/AGENTS.md", "pkg\n");
+        let flags = ["--dsh-home", "proj", "--max-bytes", "400"];
+        let mut args = vec![
+            "--precedence",
+            precedence,
+            "--source-kind",
+            "agent-instructions",
+        ];
+        args.extend(flags);
+        let session = start(&tree, "proj/pkg", &args);
+        let logged = session.jsonl();
+        assert!(
+            logged.contains("omitted $DSH_HOME/AGENTS.md"),
+            "the budget must omit the user-global file: {logged}"
+        );
+        tree.file("proj/pkg/AGENTS.md", "pkg v2\n");
+        let (out, err, code) = diff(&tree, "session.jsonl", &flags);
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            (
+                framed(&[
+                    "Workspace instruction budget 400 bytes: omitted AGENTS.md".to_owned(),
+                    replace_section("pkg/AGENTS.md", "pkg v2\n"),
+                ])
+                .as_str(),
+                "",
+                0
+            ),
+            "{precedence}"
+        );
+        let json = diff_json(&tree, "session.jsonl", &flags);
+        assert_eq!(
+            json["source"],
+            json!({"kind": "agent-instructions", "form": "instructions",
+                   "changes": [replace(pkg_scope, "pkg/AGENTS.md", "pkg v2\n")]}),
+            "{precedence}"
+        );
+        // Only the delta travels: its own budget record.
+        assert_eq!(json["omitted"], json!(["AGENTS.md"]), "{precedence}");
+    }
+}
+
+#[test]
+fn a_logged_scope_outside_the_root_is_reconciled_with_a_warning() {
+    let tree = Tree::new();
+    tree.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", "root\n")
+        .file("outside/AGENTS.md", "out v1\n");
+    let mut session = start(&tree, "proj", &[]);
+    for _ in 0..2 {
+        session.workspace(&json!({
+            "parts": [framed(&[set_section("../outside/AGENTS.md", "../outside", "out v1\n")])],
+            "source": delta_source(vec![set("../outside", "../outside/AGENTS.md", "out v1\n")]),
+        }));
+    }
+    session.write(&tree, "session.jsonl");
+    let line = session
+        .jsonl()
+        .lines()
+        .position(|l| l.contains("../outside"))
+        .unwrap()
+        + 1;
+    tree.file("outside/AGENTS.md", "out v2\n");
+    assert_diff_warning(
+        &tree,
+        &[],
+        &[framed(&[replace_section(
+            "../outside/AGENTS.md",
+            "out v2\n",
+        )])],
+        delta_source(vec![replace(
+            "../outside",
+            "../outside/AGENTS.md",
+            "out v2\n",
+        )]),
+        &format!(
+            "agentctx: warning: session.jsonl:{line}: the logged scope ../outside is outside the project root; reconciled as logged\n"
+        ),
+    );
+}
+
 #[test]
 fn an_unavailable_file_is_no_transition() {
     let (tree, _) = project();
@@ -931,7 +1081,17 @@ fn a_visible_key_of_the_other_precedence_is_left_alone() {
         "parts": [framed(&[set_section("old/AGENTS.md", "old", "old\n")])],
         "source": delta_source(vec![set("old\0AGENTS.md", "old/AGENTS.md", "old\n")]),
     }));
-    session.workspace(&render_json(&tree, &["--cwd", "proj"]));
+    session.workspace(&render_json(
+        &tree,
+        &[
+            "--cwd",
+            "proj",
+            FIRST_GEN[0],
+            FIRST_GEN[1],
+            FIRST_GEN[2],
+            FIRST_GEN[3],
+        ],
+    ));
     session.turn("x");
     session.write(&tree, "session.jsonl");
     fs::remove_file(tree.path("proj/old/AGENTS.md")).unwrap();
@@ -1069,7 +1229,17 @@ fn a_legacy_log_without_surface_ops_has_every_message_visible() {
     let (tree, _) = project();
     let mut session = Session::legacy(&tree.path("proj/pkg"));
     session.prompt("Hi");
-    session.workspace(&render_json(&tree, &["--cwd", "proj/pkg"]));
+    session.workspace(&render_json(
+        &tree,
+        &[
+            "--cwd",
+            "proj/pkg",
+            FIRST_GEN[0],
+            FIRST_GEN[1],
+            FIRST_GEN[2],
+            FIRST_GEN[3],
+        ],
+    ));
     session.turn("x");
     session.write(&tree, "session.jsonl");
     assert!(!session.jsonl().contains("surfaceOp"));
@@ -1383,11 +1553,11 @@ fn a_fresh_baseline_and_touched_scopes_travel_together() {
             baseline(&[("AGENTS.md", "root\n")]),
             framed(&[set_section("pkg/AGENTS.md", "pkg", "pkg\n")]),
         ],
-        baseline_source(
+        current_baseline_source(
             &default_identity(""),
             vec![
-                set(".", "AGENTS.md", "root\n"),
-                set("pkg", "pkg/AGENTS.md", "pkg\n"),
+                set(".\0AGENTS.md", "AGENTS.md", "root\n"),
+                set("pkg\0AGENTS.md", "pkg/AGENTS.md", "pkg\n"),
             ],
         ),
     );

@@ -119,7 +119,7 @@ fn settings(cwd: &str, overrides: Value) -> Value {
             "candidates": {"value": ["AGENTS.md", "CLAUDE.md"], "ignored": [], "origin": "default"},
             "localCandidates": {"value": ["AGENTS.local.md", "CLAUDE.local.md"], "ignored": [], "origin": "default"},
             "rootMarkers": {"value": [".git"], "origin": "default"},
-            "precedence": {"value": "first", "origin": "default"},
+            "precedence": {"value": "first", "origin": "flag"},
         }),
         overrides,
     )
@@ -222,7 +222,7 @@ const IDENTITY_UP1: &str = r#"{"projectRoot":"..","projectRootMarkers":[".git"],
 #[test]
 fn first_mode_text_shows_every_outcome() {
     let t = first_mode_tree();
-    let out = explain(&t, &["--cwd", "proj/app"]);
+    let out = explain(&t, &["--precedence", "first", "--cwd", "proj/app"]);
     let expected = format!(
         r#"Settings
   cwd               flag     @T/proj/app
@@ -232,7 +232,7 @@ fn first_mode_text_shows_every_outcome() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        default  first
+  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -271,7 +271,7 @@ Identity
 #[test]
 fn first_mode_json_carries_the_same_facts() {
     let t = first_mode_tree();
-    let v = explain_json(&t, &["--cwd", "proj/app"]);
+    let v = explain_json(&t, &["--precedence", "first", "--cwd", "proj/app"]);
     let p = "@T/proj";
     let a = "@T/proj/app";
     let expected = json!({
@@ -344,7 +344,7 @@ fn a_shadowed_file_with_the_winners_content_is_marked_same() {
         .dir("proj/.git")
         .file("proj/AGENTS.md", "same\n")
         .file("proj/CLAUDE.md", "same\n");
-    let out = explain(&t, &["--cwd", "proj"]);
+    let out = explain(&t, &["--precedence", "first", "--cwd", "proj"]);
     let files: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("Files"))
@@ -363,7 +363,7 @@ fn a_shadowed_file_with_the_winners_content_is_marked_same() {
             "           CLAUDE.local.md  missing",
         ]
     );
-    let v = explain_json(&t, &["--cwd", "proj"]);
+    let v = explain_json(&t, &["--precedence", "first", "--cwd", "proj"]);
     assert_eq!(
         v["directories"][1]["candidates"][1],
         read(
@@ -387,7 +387,7 @@ fn a_directory_with_every_candidate_missing_is_one_line() {
     t.dir("home")
         .file("proj/.git", "gitdir: ../elsewhere\n")
         .file("proj/mid/app/AGENTS.md", "app\n");
-    let out = explain(&t, &["--cwd", "proj/mid/app"]);
+    let out = explain(&t, &["--precedence", "first", "--cwd", "proj/mid/app"]);
     let expected = r#"Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git file found there)
   walked        @T/proj/mid/app
@@ -410,7 +410,7 @@ Files  (precedence first: per directory and tier the first present name wins)
     let start = out.find("Root search").unwrap();
     let end = out.find("\nBudget").unwrap();
     assert_eq!(&out[start..end], expected);
-    let v = explain_json(&t, &["--cwd", "proj/mid/app"]);
+    let v = explain_json(&t, &["--precedence", "first", "--cwd", "proj/mid/app"]);
     assert_eq!(
         v["rootSearch"]["marker"],
         json!({"name": ".git", "dir": "@T/proj", "isDir": false})
@@ -457,7 +457,7 @@ fn all_mode_text_shows_duplicates_and_the_same_path() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        flag     all
+  precedence        flag     all  (dsh since 2026-07-22)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -576,7 +576,9 @@ fn oversized_tree() -> Tree {
     t
 }
 
-const OVERSIZED_ARGS: [&str; 6] = [
+const OVERSIZED_ARGS: [&str; 8] = [
+    "--precedence",
+    "first",
     "--cwd",
     "proj/a/b",
     "--max-source-bytes",
@@ -597,7 +599,7 @@ fn oversized_text_names_sizes_and_the_blocked_tier() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        default  first
+  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -649,7 +651,7 @@ fn oversized_json_gives_size_and_cap() {
                 "AGENTS.md",
                 "base",
                 ".",
-                json!({"outcome": "oversized", "size": 41, "maxSourceBytes": 40})
+                json!({"outcome": "oversized", "size": 41, "maxSourceBytes": 40, "changed": false})
             ),
             read(
                 cand(
@@ -681,7 +683,7 @@ fn oversized_json_gives_size_and_cap() {
                 "a/b/AGENTS.md",
                 "base",
                 "a/b",
-                json!({"outcome": "oversized", "size": 460, "maxSourceBytes": 40})
+                json!({"outcome": "oversized", "size": 460, "maxSourceBytes": 40, "changed": false})
             ),
             cand(b, "a/b/CLAUDE.md", "base", "a/b", missing()),
             with(
@@ -770,7 +772,17 @@ fn from_files(out: &str) -> String {
 #[test]
 fn budget_text_shows_omitted_truncated_and_headroom() {
     let t = budget_tree();
-    let out = explain(&t, &["--cwd", "proj/a", "--max-bytes", "500"]);
+    let out = explain(
+        &t,
+        &[
+            "--precedence",
+            "first",
+            "--cwd",
+            "proj/a",
+            "--max-bytes",
+            "500",
+        ],
+    );
     assert_eq!(
         from_files(&out),
         budget_tail(
@@ -786,7 +798,17 @@ fn budget_text_shows_omitted_truncated_and_headroom() {
 "
         )
     );
-    let out = explain(&t, &["--cwd", "proj/a", "--max-bytes", "0"]);
+    let out = explain(
+        &t,
+        &[
+            "--precedence",
+            "first",
+            "--cwd",
+            "proj/a",
+            "--max-bytes",
+            "0",
+        ],
+    );
     let not_sent = "  not sent: max bytes <= 0";
     assert_eq!(
         from_files(&out),
@@ -865,7 +887,8 @@ fn hostile_cmd(t: &Tree) -> Command {
         .arg("--candidates")
         .arg("AGENTS.md,,../x,\u{1b}[31mevil.md")
         .arg("--local-candidates")
-        .arg("");
+        .arg("")
+        .args(["--precedence", "first"]);
     cmd
 }
 
@@ -883,7 +906,7 @@ fn no_marker_ignored_entries_and_escaped_names_in_text() {
                              ignored "", "../x": not a plain file name (empty, ".", "..", or holding "/" or "\")
   local candidates  flag     none
   root markers      default  .git
-  precedence        default  first
+  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/w/\x1b[31mred  (no marker found: root = cwd)
@@ -1052,7 +1075,7 @@ fn a_baseline_shadowed_by_compaction_in_text() {
   candidates        log      AGENTS.md, CLAUDE.md
   local candidates  log      AGENTS.local.md, CLAUDE.local.md
   root markers      log      .git
-  precedence        log      all
+  precedence        log      all  (inferred from the log's scope keys)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -1078,7 +1101,7 @@ Identity
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           6, 2 workspace events
-  source kind       workspace-instructions
+  source kind       workspace-instructions  (design note 000 and dsh before 2026-08-13)
   visible baseline  none: compaction shadowed the baseline
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1155,6 +1178,7 @@ fn a_baseline_shadowed_by_compaction_in_json() {
                     {"action": "replace", "scope": "lib\u{0}AGENTS.md", "path": "lib/AGENTS.md",
                         "digest": "50b24c462d93f5929b1c63a8c18ab76129974140"},
                 ]},
+            "outsideScopes": [],
         })
     );
     assert_eq!(parts.as_array().unwrap().len(), 2);
@@ -1202,7 +1226,7 @@ fn an_incompatible_identity_in_text_with_full_parts() {
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 1 workspace event
-  source kind       workspace-instructions
+  source kind       workspace-instructions  (design note 000 and dsh before 2026-08-13)
   visible baseline  seq 0, identity differs: maxBytes
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1214,7 +1238,7 @@ Shadowed by compaction
   none
 
 What diff would send
-  decision  replacement baseline
+  decision  replacement
   reason    the visible baseline (seq 0) has another identity (maxBytes differs): a replacement baseline is sent
   part 1    replacement baseline, 407 bytes: remove old/AGENTS.md, set AGENTS.md
     │ <system-reminder>
@@ -1324,7 +1348,7 @@ fn a_compatible_legacy_log_in_text_abbreviates_the_delta() {
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 2 workspace events (legacy log: no surfaceOp, every message visible)
-  source kind       agent-instructions
+  source kind       agent-instructions  (dsh since 2026-08-13)
   visible baseline  seq 0, identity matches
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1553,5 +1577,82 @@ fn explain_log_shows_prompt_rewrites_and_runtime_context_literally() {
     app:web-surface: Current DeepSeek Harness Web GUI URL: \"http://127.0.0.1:41235\".
     current Web GUI URL: http://127.0.0.1:41235
 "
+    );
+}
+
+/// explain names the generation each precedence value stands for, and where
+/// it came from: the default, the flag, or the log's scope keys.
+#[test]
+fn the_precedence_row_names_its_generation_and_origin() {
+    let t = Tree::new();
+    t.dir("home")
+        .dir("proj/.git")
+        .file("proj/AGENTS.md", "agents\n");
+    let row = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("  precedence"))
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(
+        row(&explain(&t, &["--cwd", "proj"])),
+        "  precedence        default  all  (default: dsh since 2026-07-22)"
+    );
+    assert_eq!(
+        row(&explain(&t, &["--cwd", "proj", "--precedence", "first"])),
+        "  precedence        flag     first  (design note 000 and dsh before 2026-07-22)"
+    );
+    assert_eq!(
+        row(&explain(&t, &["--cwd", "proj", "--precedence", "all"])),
+        "  precedence        flag     all  (dsh since 2026-07-22)"
+    );
+    let first = write_log(
+        &t,
+        "proj",
+        &[workspace(
+            1,
+            json!({"kind": "workspace-instructions", "form": "instructions", "changes": [set(".", "AGENTS.md", "d")]}),
+            Some(json!("append")),
+        )],
+    );
+    assert_eq!(
+        row(&explain(&t, &["--log", &first])),
+        "  precedence        log      first  (inferred from the log's scope keys)"
+    );
+    // A log with no change entry infers nothing: the default applies.
+    let empty = write_log(&t, "proj", &[assistant(1, Some(json!("append")))]);
+    assert_eq!(
+        row(&explain(&t, &["--log", &empty])),
+        "  precedence        default  all  (default: dsh since 2026-07-22)"
+    );
+}
+
+/// One word per fact: the decision is `none` in explain text and JSON alike.
+#[test]
+fn an_unchanged_session_has_decision_none_in_text_and_json() {
+    let t = Tree::new();
+    t.dir("home")
+        .dir("proj/.git")
+        .file("proj/AGENTS.md", "agents\n");
+    let (rendered, code) = run_json(
+        t.cmd()
+            .args(["render", "--cwd", "proj", "--format", "json"]),
+    );
+    assert_eq!(code, 0);
+    let log = write_log(
+        &t,
+        "proj",
+        &[workspace(
+            1,
+            rendered["source"].clone(),
+            Some(json!("append")),
+        )],
+    );
+    let out = explain(&t, &["--log", &log]);
+    let decision = out.lines().find(|l| l.starts_with("  decision")).unwrap();
+    assert_eq!(decision, "  decision  none");
+    assert_eq!(
+        explain_json(&t, &["--log", &log])["session"]["decision"],
+        "none"
     );
 }

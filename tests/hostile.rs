@@ -287,7 +287,7 @@ fn unreadable_candidate_is_unavailable_and_does_not_fall_through() {
     chmod(&t.path("AGENTS.md"), 0o000);
     // SPEC 3.3: an unreadable winner yields nothing for its tier; CLAUDE.md
     // does not step in.
-    let out = run(cmd.args(["render", "--cwd", "pkg"]));
+    let out = run(cmd.args(["render", "--precedence", "first", "--cwd", "pkg"]));
     expect(
         &out,
         0,
@@ -359,7 +359,9 @@ fn sparse_two_gib_candidate_is_refused_by_size_without_reading() {
         .file("pkg/AGENTS.md", "pkg\n");
     // The warning quotes the stat size: a read would have stopped at
     // max-source-bytes + 1 = 1048577 and reported that instead.
-    let out = run(t.cmd().args(["render", "--cwd", "pkg"]));
+    let out = run(t
+        .cmd()
+        .args(["render", "--precedence", "first", "--cwd", "pkg"]));
     expect(
         &out,
         0,
@@ -372,10 +374,14 @@ fn sparse_two_gib_candidate_is_refused_by_size_without_reading() {
 fn a_read_stops_at_max_source_bytes_plus_one_however_long_the_file() {
     let t = tree();
     t.file("grown.md", "g".repeat(1000));
-    // The probe saw 10 bytes; the file has 1000 by the time it is read.
+    // The probe saw 10 bytes; the file has 1000 by the time it is read: the
+    // size reported is the probe's, and that it grew.
     assert_eq!(
         discovery::load(&t.path("grown.md"), 10, 100),
-        Load::Oversized { bytes: 101 }
+        Load::Oversized {
+            bytes: 10,
+            grew: true
+        }
     );
     // A file that grew but still fits is loaded whole (SPEC 2.4).
     let Load::Text(text) = discovery::load(&t.path("grown.md"), 10, 1000) else {
@@ -427,15 +433,28 @@ fn a_file_growing_while_read_is_loaded_bounded_or_oversized() {
                 assert_eq!(out.stderr, "");
             }
             [] => {
-                // Oversized: by stat size (at most the 8192 the writer makes)
-                // or by the bounded read (exactly MAX + 1).
-                let n: usize = out
+                // Oversized: by stat size (at most the 8192 the writer makes),
+                // or it grew past the cap after the probe saw a size that fit.
+                let rest = out
                     .stderr
                     .strip_prefix("agentctx: warning: AGENTS.md: oversized, not loaded: ")
-                    .and_then(|r| r.strip_suffix(&format!(" bytes > max-source-bytes {MAX}\n")))
-                    .and_then(|n| n.parse().ok())
                     .unwrap_or_else(|| panic!("unexpected stderr: {}", out.stderr));
-                assert!((MAX + 1..=8192).contains(&n), "reported {n} bytes");
+                let by_stat = rest
+                    .strip_suffix(&format!(" bytes > max-source-bytes {MAX}\n"))
+                    .and_then(|n| n.parse::<usize>().ok());
+                let grew = rest
+                    .strip_prefix("it changed while being read (")
+                    .and_then(|r| {
+                        r.strip_suffix(&format!(
+                            " bytes when probed, more than max-source-bytes {MAX} when read)\n"
+                        ))
+                    })
+                    .and_then(|n| n.parse::<usize>().ok());
+                match (by_stat, grew) {
+                    (Some(n), None) => assert!((MAX + 1..=8192).contains(&n), "reported {n} bytes"),
+                    (None, Some(n)) => assert!(n <= MAX, "probed {n} bytes"),
+                    _ => panic!("unexpected stderr: {}", out.stderr),
+                }
                 assert_eq!(doc["parts"], json!([]));
             }
             more => panic!("one candidate, got {more:?}"),
@@ -473,7 +492,7 @@ fn non_utf8_directory_names_become_replacement_characters() {
     let doc = run(&mut cmd).json();
     assert_eq!(
         doc["source"]["changes"],
-        json!([{"action": "set", "scope": "pkg\u{fffd}\u{fffd}",
+        json!([{"action": "set", "scope": "pkg\u{fffd}\u{fffd}\0AGENTS.md",
                 "path": "pkg\u{fffd}\u{fffd}/AGENTS.md",
                 "digest": "4ce9051efb9ff75b753805085b9e841a6129ae39"}])
     );
@@ -615,6 +634,29 @@ fn deleted_process_cwd_is_an_error() {
             os_error(libc::ENOENT)
         )),
     );
+}
+
+/// An absolute --cwd, or --log with an absolute path and header cwd, does
+/// not need the process's own working directory, even when it was deleted.
+#[test]
+fn absolute_paths_work_when_the_process_cwd_was_deleted() {
+    let t = tree();
+    t.dir("gone").file("AGENTS.md", "root\n");
+    write_log(
+        &t,
+        "s.jsonl",
+        &[json!({"type": "session", "cwd": t.root()}).to_string()],
+    );
+    let script = "cd gone && rmdir ../gone && \"$0\" --color never render --cwd \"$1\" && \"$0\" --color never diff --log \"$1/s.jsonl\"";
+    let out = run(Command::new("sh")
+        .current_dir(t.root())
+        .env("HOME", t.path("home"))
+        .env_remove("DSH_HOME")
+        .args(["-c", script])
+        .arg(env!("CARGO_BIN_EXE_agentctx"))
+        .arg(t.root()));
+    let base = baseline(&[("AGENTS.md", "root\n")]);
+    expect(&out, 0, &format!("{base}{base}"), "");
 }
 
 #[test]
@@ -875,7 +917,7 @@ fn changes_that_are_not_an_array_make_no_workspace_event() {
         0,
         &baseline(&[("AGENTS.md", "root\n")]),
         &warning(
-            "s.jsonl:2: a workspace-instructions message whose changes is not an array is not a workspace event: ignored, with 1 more like it",
+            "s.jsonl:2: a message of kind agent-instructions whose changes is not an array is not a workspace event: ignored, with 1 more like it",
         ),
     );
 }

@@ -158,11 +158,15 @@ fn default_dsh_home_displays_as_tilde_path() {
     assert_eq!(
         json["source"],
         source(
-            "workspace-instructions",
+            "agent-instructions",
             &default_identity(""),
             vec![
-                set("user-global", "~/.dsh/AGENTS.md", "global rules\n"),
-                set(".", "AGENTS.md", "root rules\n"),
+                set(
+                    "user-global\0AGENTS.md",
+                    "~/.dsh/AGENTS.md",
+                    "global rules\n"
+                ),
+                set(".\0AGENTS.md", "AGENTS.md", "root rules\n"),
             ]
         )
     );
@@ -215,7 +219,11 @@ fn configured_dsh_home_displays_as_dsh_home_variable() {
     let json = render_json(&tree, &["--cwd", "proj", "--dsh-home", "dsh"]);
     assert_eq!(
         json["source"]["changes"][0],
-        set("user-global", "$DSH_HOME/AGENTS.md", "custom home\n")
+        set(
+            "user-global\0AGENTS.md",
+            "$DSH_HOME/AGENTS.md",
+            "custom home\n"
+        )
     );
 }
 
@@ -224,7 +232,17 @@ fn dsh_home_at_the_project_root_loads_that_file_once() {
     let tree = project();
     tree.file("proj/AGENTS.md", "root rules\n")
         .file("proj/CLAUDE.md", "claude\n");
-    let json = render_json(&tree, &["--cwd", "proj", "--dsh-home", "proj"]);
+    let json = render_json(
+        &tree,
+        &[
+            "--precedence",
+            "first",
+            "--cwd",
+            "proj",
+            "--dsh-home",
+            "proj",
+        ],
+    );
     assert_eq!(
         json["parts"],
         json!([baseline(&[("$DSH_HOME/AGENTS.md", "root rules\n")])])
@@ -249,11 +267,11 @@ fn git_file_marks_the_root() {
     assert_eq!(
         json["source"],
         source(
-            "workspace-instructions",
+            "agent-instructions",
             &default_identity(".."),
             vec![
-                set(".", "AGENTS.md", "root\n"),
-                set("sub", "sub/AGENTS.md", "sub\n"),
+                set(".\0AGENTS.md", "AGENTS.md", "root\n"),
+                set("sub\0AGENTS.md", "sub/AGENTS.md", "sub\n"),
             ]
         )
     );
@@ -295,9 +313,9 @@ fn without_a_marker_the_cwd_is_the_root() {
     assert_eq!(
         json["source"],
         source(
-            "workspace-instructions",
+            "agent-instructions",
             &default_identity(""),
-            vec![set(".", "AGENTS.md", "b\n")]
+            vec![set(".\0AGENTS.md", "AGENTS.md", "b\n")]
         )
     );
     // An empty marker list means no marker, even with a .git present.
@@ -323,7 +341,7 @@ fn agents_md_wins_over_claude_md_which_is_the_fallback() {
     tree.file("proj/AGENTS.md", "agents\n")
         .file("proj/CLAUDE.md", "claude\n")
         .file("proj/pkg/CLAUDE.md", "pkg claude\n");
-    let json = render_json(&tree, &["--cwd", "proj/pkg"]);
+    let json = render_json(&tree, &["--precedence", "first", "--cwd", "proj/pkg"]);
     assert_eq!(
         json["parts"],
         json!([baseline(&[
@@ -334,7 +352,7 @@ fn agents_md_wins_over_claude_md_which_is_the_fallback() {
     assert_eq!(
         json["source"],
         source(
-            "workspace-instructions",
+            "agent-instructions",
             &default_identity(".."),
             vec![
                 set(".", "AGENTS.md", "agents\n"),
@@ -351,7 +369,7 @@ fn the_local_overlay_loads_after_the_base_file() {
         .file("proj/AGENTS.local.md", "agents local\n")
         .file("proj/CLAUDE.md", "base\n")
         .file("proj/pkg/CLAUDE.local.md", "pkg local only\n");
-    let json = render_json(&tree, &["--cwd", "proj/pkg"]);
+    let json = render_json(&tree, &["--precedence", "first", "--cwd", "proj/pkg"]);
     assert_eq!(
         json["parts"],
         json!([baseline(&[
@@ -472,7 +490,14 @@ fn an_oversized_winner_does_not_fall_through_in_first_mode() {
         // 9 bytes on disk, 11 once decoded (U+FFFD takes 3): oversized.
         .file("proj/a/b/AGENTS.md", b"abcdefgh\xff")
         .file("proj/a/b/CLAUDE.md", "b fallback");
-    let args = ["--cwd", "proj/a/b", "--max-source-bytes", "10"];
+    let args = [
+        "--precedence",
+        "first",
+        "--cwd",
+        "proj/a/b",
+        "--max-source-bytes",
+        "10",
+    ];
     let oversized = |path: &str| {
         format!(
             "agentctx: warning: {path}: oversized, not loaded: 11 bytes > max-source-bytes 10\n"
@@ -483,11 +508,8 @@ fn an_oversized_winner_does_not_fall_through_in_first_mode() {
         render_warning(&tree, &args, &warnings),
         baseline(&[("a/AGENTS.md", "0123456789")])
     );
-    let all: Vec<&str> = args
-        .iter()
-        .copied()
-        .chain(["--precedence", "all"])
-        .collect();
+    let mut all = args;
+    all[1] = "all";
     assert_eq!(
         render_warning(&tree, &all, &warnings),
         baseline(&[
@@ -512,7 +534,7 @@ fn invalid_utf8_decodes_with_replacement_characters() {
     assert_eq!(json["parts"], json!([baseline(&[("AGENTS.md", text)])]));
     assert_eq!(
         json["files"],
-        json!([{"path": "AGENTS.md", "scope": ".", "digest": sha1(text), "bytes": text.len(), "represented": true}])
+        json!([{"path": "AGENTS.md", "scope": ".\0AGENTS.md", "digest": sha1(text), "bytes": text.len(), "represented": true}])
     );
 }
 
@@ -670,7 +692,7 @@ fn check_exits_1_when_the_last_file_is_truncated() {
     // The digest is of the whole file, also when the budget truncated it.
     assert_eq!(
         json["source"]["changes"],
-        json!([set(".", "AGENTS.md", &big)])
+        json!([set(".\0AGENTS.md", "AGENTS.md", &big)])
     );
 }
 
@@ -709,7 +731,7 @@ fn frameless_notice_when_no_frame_fits() {
     assert_eq!(
         json["source"],
         source(
-            "workspace-instructions",
+            "agent-instructions",
             &identity(
                 "",
                 r#"".git""#,
@@ -756,7 +778,7 @@ fn json_report_has_every_field() {
         json,
         json!({
             "parts": [text],
-            "source": source("workspace-instructions", &id, vec![set("pkg", "pkg/CLAUDE.md", "pkg\n")]),
+            "source": source("agent-instructions", &id, vec![set("pkg\0CLAUDE.md", "pkg/CLAUDE.md", "pkg\n")]),
             "identity": id,
             "projectRoot": tree.path("proj").to_str().unwrap(),
             "bytes": text.len(),
@@ -764,9 +786,9 @@ fn json_report_has_every_field() {
             "omitted": ["~/.dsh/AGENTS.md", "AGENTS.md"],
             "truncated": [],
             "files": [
-                {"path": "~/.dsh/AGENTS.md", "scope": "user-global", "digest": sha1("global\n"), "bytes": 7, "represented": false},
-                {"path": "AGENTS.md", "scope": ".", "digest": sha1(&"x".repeat(300)), "bytes": 300, "represented": false},
-                {"path": "pkg/CLAUDE.md", "scope": "pkg", "digest": sha1("pkg\n"), "bytes": 4, "represented": true},
+                {"path": "~/.dsh/AGENTS.md", "scope": "user-global\0AGENTS.md", "digest": sha1("global\n"), "bytes": 7, "represented": false},
+                {"path": "AGENTS.md", "scope": ".\0AGENTS.md", "digest": sha1(&"x".repeat(300)), "bytes": 300, "represented": false},
+                {"path": "pkg/CLAUDE.md", "scope": "pkg\0CLAUDE.md", "digest": sha1("pkg\n"), "bytes": 4, "represented": true},
             ],
         })
     );
@@ -796,16 +818,20 @@ fn json_report_when_nothing_loads() {
 fn source_kind_flag_renames_the_kind() {
     let tree = project();
     tree.file("proj/AGENTS.md", "root\n");
+    // The default is what dsh writes since 2026-08-13; the flag asks for the
+    // earlier generation's name.
+    let json = render_json(&tree, &["--cwd", "proj"]);
+    assert_eq!(json["source"]["kind"], "agent-instructions");
     let json = render_json(
         &tree,
-        &["--cwd", "proj", "--source-kind", "agent-instructions"],
+        &["--cwd", "proj", "--source-kind", "workspace-instructions"],
     );
     assert_eq!(
         json["source"],
         source(
-            "agent-instructions",
+            "workspace-instructions",
             &default_identity(""),
-            vec![set(".", "AGENTS.md", "root\n")]
+            vec![set(".\0AGENTS.md", "AGENTS.md", "root\n")]
         )
     );
 }
@@ -966,7 +992,7 @@ fn an_empty_file_is_represented_by_its_heading() {
     );
     assert_eq!(
         json["source"]["changes"],
-        json!([{"action": "set", "scope": ".", "path": "AGENTS.md", "digest": "da39a3ee5e6b4b0d3255bfef95601890afd80709"}])
+        json!([{"action": "set", "scope": ".\0AGENTS.md", "path": "AGENTS.md", "digest": "da39a3ee5e6b4b0d3255bfef95601890afd80709"}])
     );
 }
 
@@ -1022,9 +1048,61 @@ fn non_utf8_directory_names_display_with_replacement_characters() {
     assert_eq!(
         json["source"]["changes"],
         json!([set(
-            "caf\u{fffd}",
+            "caf\u{fffd}\0AGENTS.md",
             "caf\u{fffd}/AGENTS.md",
             "latin-1 name\n"
         )])
+    );
+}
+
+/// SPEC 1 "Harness generations": without flags the current dsh is
+/// reproduced (every candidate loads, kind `agent-instructions`); the flags
+/// ask for design note 000's generation.
+#[test]
+fn defaults_follow_the_current_generation_and_flags_ask_for_the_earlier_one() {
+    let tree = project();
+    tree.file("proj/AGENTS.md", "agents\n")
+        .file("proj/CLAUDE.md", "claude\n");
+    let json = render_json(&tree, &["--cwd", "proj"]);
+    assert_eq!(
+        json["parts"],
+        json!([baseline(&[
+            ("AGENTS.md", "agents\n"),
+            ("CLAUDE.md", "claude\n")
+        ])])
+    );
+    assert_eq!(
+        json["source"],
+        source(
+            "agent-instructions",
+            &default_identity(""),
+            vec![
+                set(".\0AGENTS.md", "AGENTS.md", "agents\n"),
+                set(".\0CLAUDE.md", "CLAUDE.md", "claude\n"),
+            ]
+        )
+    );
+    let json = render_json(
+        &tree,
+        &[
+            "--cwd",
+            "proj",
+            "--precedence",
+            "first",
+            "--source-kind",
+            "workspace-instructions",
+        ],
+    );
+    assert_eq!(
+        json["parts"],
+        json!([baseline(&[("AGENTS.md", "agents\n")])])
+    );
+    assert_eq!(
+        json["source"],
+        source(
+            "workspace-instructions",
+            &default_identity(""),
+            vec![set(".", "AGENTS.md", "agents\n")]
+        )
     );
 }

@@ -32,8 +32,11 @@ Exit status:
   2  bad usage";
 
 pub fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs) -> Result<u8> {
-    let mut cmd = Cli::command();
-    clap_complete::generate(args.shell, &mut cmd, "agentctx", ctx.out);
+    // clap_complete panics on a failed write: generate into memory, then
+    // write it as every command does.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "agentctx", &mut script);
+    ctx.out.write_all(&script)?;
     Ok(0)
 }
 

@@ -42,7 +42,13 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
-    /// The source kind to persist [default: the log's, else workspace-instructions].
+    /// The harness profile; diff replays dsh logs, so only dsh [default: dsh].
+    #[arg(long, value_enum, value_name = "P")]
+    pub profile: Option<crate::cli::ProfileName>,
+    /// The source kind to persist [default: the log's, else agent-instructions].
+    ///
+    /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
+    /// `workspace-instructions` is design note 000 and earlier builds.
     #[arg(long, value_name = "K")]
     pub source_kind: Option<String>,
 
@@ -66,7 +72,7 @@ Examples:
 Exit status:
   0  success (with --exit-code: nothing would be sent)
   1  --exit-code and something would be sent
-  2  bad usage or unusable input (a malformed log line is named as FILE:LINE:COLUMN)";
+  2  bad usage or unusable input (named as FILE:LINE, plus :COLUMN where the JSON parser gives one)";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -105,6 +111,13 @@ pub fn outcome(
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
+    if let Some(p) = args.profile.filter(|p| *p != crate::cli::ProfileName::Dsh) {
+        anyhow::bail!(
+            "diff replays a dsh session log: --profile {} does not apply (render and explain take it)",
+            clap::ValueEnum::to_possible_value(&p)
+                .map_or_else(String::new, |v| v.get_name().to_owned())
+        );
+    }
     let runtime_values = crate::runtime::parse_values(&args.runtime)?;
     let (log, settings) =
         super::session(ctx, args.log.as_deref(), &args.session, &args.config, false)?;
@@ -112,6 +125,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
     let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
+    let outside = output::outside_scope_warnings(&log.name, &outcome.outside);
+    output::warnings(ctx.err, ctx.quiet, &outside)?;
     let runtime = crate::runtime::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
     let mut parts = outcome.parts();
     if let Some(rt) = &runtime {

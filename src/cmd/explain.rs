@@ -14,7 +14,7 @@ use owo_colors::{OwoColorize, Style};
 
 use super::Ctx;
 use crate::baseline::Change;
-use crate::cli::{ConfigArgs, Format, SessionArgs};
+use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
 use crate::explain::{
     self, CandidateReport, DirReport, InMessage, Outcome, PartRole, Report, SessionReport, Stage,
     Tier,
@@ -57,6 +57,9 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
+    #[command(flatten)]
+    pub profile: ProfileArgs,
+
     /// With --log, print the parts diff would send whole instead of their first lines.
     #[arg(long)]
     pub full: bool,
@@ -78,9 +81,29 @@ Exit status:
   2  bad usage or unusable input";
 
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
+    let mut dsh_only = args.config.given();
+    dsh_only.extend(args.log.as_ref().map(|_| "--log"));
+    dsh_only.extend(args.full.then_some("--full"));
+    dsh_only.extend(args.session.strict.then_some("--strict"));
+    dsh_only.extend(args.session.session.as_ref().map(|_| "--session"));
+    dsh_only.extend(
+        args.session
+            .sessions_root
+            .as_ref()
+            .map(|_| "--sessions-root"),
+    );
+    let command = super::profile::Command::Explain;
+    if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
+        let cwd = args.session.cwd.as_deref();
+        return super::profile::explain(ctx, &args.profile, profiles[0], cwd, args.format);
+    }
     let (log, settings) =
         super::session(ctx, args.log.as_deref(), &args.session, &args.config, true)?;
     let report = explain::gather(&settings, log.as_ref());
+    if let Some(session) = &report.session {
+        let outside = output::outside_scope_warnings(&session.log, &session.outside_scopes);
+        output::warnings(ctx.err, ctx.quiet, &outside)?;
+    }
     match args.format {
         Format::Json => output::json(ctx.out, &report)?,
         Format::Text => {
@@ -366,20 +389,19 @@ fn settings(w: &mut Writer, r: &Report) {
         list(&s.root_markers.value),
         Tone::Plain,
     );
+    let p = s.precedence.value;
+    let why = match s.precedence.origin {
+        Origin::Default => format!("default: {}", p.generation()),
+        Origin::Log => "inferred from the log's scope keys".to_owned(),
+        Origin::Flag | Origin::Env => p.generation().to_owned(),
+    };
     row(
         w,
         "precedence",
         s.precedence.origin,
-        precedence(s.precedence.value).to_owned(),
+        format!("{}  ({why})", p.as_str()),
         Tone::Plain,
     );
-}
-
-fn precedence(p: Precedence) -> &'static str {
-    match p {
-        Precedence::First => "first",
-        Precedence::All => "all",
-    }
 }
 
 fn root_search(w: &mut Writer, r: &Report) {
@@ -584,11 +606,19 @@ fn candidate_row(
         Outcome::Oversized {
             size,
             max_source_bytes,
+            changed,
         } => (
             "oversized",
             Tone::Bad,
             format!(
-                "{size} > {max_source_bytes} bytes, not read{}",
+                "{}{}",
+                if *changed {
+                    format!(
+                        "{size} bytes when probed, grew past {max_source_bytes} while read, not loaded"
+                    )
+                } else {
+                    format!("{size} > {max_source_bytes} bytes, not read")
+                },
                 if first {
                     "; its tier loads nothing"
                 } else {
@@ -802,12 +832,11 @@ fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             Tone::Warn,
         );
     }
-    kv(
-        w,
-        "source kind",
-        escape(&s.source_kind).into_owned(),
-        Tone::Plain,
-    );
+    let kind = match crate::settings::kind_generation(&s.source_kind) {
+        Some(generation) => format!("{}  ({generation})", s.source_kind),
+        None => escape(&s.source_kind).into_owned(),
+    };
+    kv(w, "source kind", kind, Tone::Plain);
     let (visible, tone) = match &s.visible_baseline {
         Some(v) if v.identity_matches => (format!("seq {}, identity matches", v.seq), Tone::Good),
         Some(v) => (
@@ -914,15 +943,7 @@ fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         2,
         &[
             cell("decision", Tone::Plain),
-            cell(
-                match s.decision {
-                    crate::reconcile::Decision::None => "nothing",
-                    crate::reconcile::Decision::Delta => "delta",
-                    crate::reconcile::Decision::Baseline => "baseline",
-                    crate::reconcile::Decision::Replacement => "replacement baseline",
-                },
-                Tone::Heading,
-            ),
+            cell(s.decision.as_str(), Tone::Heading),
         ],
         &widths,
     );

@@ -4,6 +4,7 @@ pub mod check;
 pub mod completions;
 pub mod diff;
 pub mod explain;
+pub mod profile;
 pub mod render;
 pub mod sessions;
 
@@ -69,10 +70,10 @@ pub fn sessions_root(
     env: &Env,
     flag: Option<&std::path::Path>,
     settings: &crate::settings::Settings,
-) -> std::path::PathBuf {
+) -> Result<std::path::PathBuf> {
     match flag {
-        Some(dir) => crate::paths::normalize(&env.process_cwd, dir),
-        None => settings.dsh_home.value.join("sessions"),
+        Some(dir) => env.absolute(dir),
+        None => Ok(settings.dsh_home.value.join("sessions")),
     }
 }
 
@@ -84,7 +85,7 @@ fn locate(
     id: &str,
 ) -> Result<crate::sessions::Stored> {
     let settings = crate::env::resolve(env, config, session.cwd.as_deref(), None)?;
-    let root = sessions_root(env, session.sessions_root.as_deref(), &settings);
+    let root = sessions_root(env, session.sessions_root.as_deref(), &settings)?;
     let scope = crate::sessions::Scope {
         root: &root,
         cwd: &settings.cwd.value,

@@ -85,7 +85,7 @@ struct Row {
 
 pub fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
     let settings = crate::env::resolve(ctx.env, &args.config, args.cwd.as_deref(), None)?;
-    let root = super::sessions_root(ctx.env, args.sessions_root.as_deref(), &settings);
+    let root = super::sessions_root(ctx.env, args.sessions_root.as_deref(), &settings)?;
     let scope = Scope {
         root: &root,
         cwd: &settings.cwd.value,

@@ -1,0 +1,136 @@
+//! Where the output goes (issues 12.4, 13): a reader that closes the pipe
+//! early never changes the verdict, a full disk or a closed stdout is one
+//! error line and exit 2, never a panic or a silent success.
+// Test code: a failed unwrap or expect is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::fs::OpenOptions;
+use std::process::{Command, Stdio};
+
+use common::Tree;
+use pretty_assertions::assert_eq;
+
+/// Runs `cmd` with stdout a pipe whose reader is already gone, so that every
+/// write fails with EPIPE: (stderr, exit code).
+fn into_closed_pipe(cmd: &mut Command) -> (String, i32) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = cmd
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Runs `cmd` with stdout on /dev/full: (stderr, exit code).
+fn into_full_disk(cmd: &mut Command) -> (String, i32) {
+    let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = cmd
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A project whose baseline blows a 300-byte budget (check: one error).
+fn over_budget() -> Tree {
+    let t = Tree::new();
+    t.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", "x".repeat(400));
+    t
+}
+
+#[test]
+fn a_closed_pipe_keeps_the_exit_status_the_findings_decide() {
+    let t = over_budget();
+    for format in ["text", "json", "github"] {
+        let (err, code) = into_closed_pipe(t.cmd().current_dir(t.path("proj")).args([
+            "check",
+            "--max-bytes",
+            "300",
+            "--format",
+            format,
+        ]));
+        assert_eq!((err.as_str(), code), ("", 1), "check --format {format}");
+    }
+    let (err, code) = into_closed_pipe(t.cmd().args([
+        "render",
+        "--cwd",
+        "proj",
+        "--format",
+        "json",
+        "--max-bytes",
+        "300",
+        "--check",
+    ]));
+    assert_eq!((err.as_str(), code), ("", 1), "render --check");
+    let (err, code) = into_closed_pipe(
+        t.cmd()
+            .args(["render", "--cwd", "proj", "--format", "json"]),
+    );
+    assert_eq!((err.as_str(), code), ("", 0), "render");
+    let (err, code) = into_closed_pipe(t.cmd().args(["explain", "--cwd", "proj"]));
+    assert_eq!((err.as_str(), code), ("", 0), "explain");
+    let (err, code) = into_closed_pipe(t.cmd().args(["completions", "bash"]));
+    assert_eq!((err.as_str(), code), ("", 0), "completions");
+    let (err, code) = into_closed_pipe(t.cmd().arg("--help"));
+    assert_eq!((err.as_str(), code), ("", 0), "--help");
+}
+
+#[test]
+fn a_full_disk_is_one_error_line_and_exit_2() {
+    let t = over_budget();
+    let line = "agentctx: writing to stdout: No space left on device (os error 28)\n";
+    for args in [
+        &["completions", "bash"][..],
+        &["render", "--cwd", "proj"],
+        &["check", "proj", "--max-bytes", "300"],
+        &["explain", "--cwd", "proj"],
+        &["--help"],
+        &["render", "--help"],
+        &["--version"],
+    ] {
+        let (err, code) = into_full_disk(t.cmd().args(args));
+        assert_eq!((err.as_str(), code), (line, 2), "{args:?}");
+    }
+}
+
+#[test]
+fn a_closed_stdout_is_reported() {
+    let t = over_budget();
+    // The shell closes fd 1 before agentctx starts; `>/dev/null` is fine.
+    let agentctx = assert_cmd::cargo::cargo_bin("agentctx");
+    let script = format!(
+        "{0:?} render --cwd proj >&-; echo \"closed $?\"; {0:?} render --cwd proj >/dev/null; echo \"null $?\"",
+        agentctx
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(t.root())
+        .env("HOME", t.path("home"))
+        .env_remove("DSH_HOME")
+        .output()
+        .unwrap();
+    assert_eq!(
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned()
+        ),
+        (
+            "closed 2\nnull 0\n".to_owned(),
+            "agentctx: stdout is closed (started with >&-): nothing can be written\n".to_owned()
+        )
+    );
+}

@@ -1,0 +1,96 @@
+//! Near-linear work on hostile shapes (issue 13): each case runs the real
+//! binary on an input and on one twice as large, and bounds how much more
+//! time the larger one takes (best of three runs, a generous factor: linear
+//! work doubles, the quadratic paths these cases caught grew four- to
+//! eightfold). No absolute time is asserted.
+// Test code: a failed unwrap or expect is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{Tree, header};
+use serde_json::json;
+
+/// The best of three runs of `cmd`, which must succeed.
+fn best_of_three(mut cmd: impl FnMut() -> Command) -> Duration {
+    (0..3)
+        .map(|_| {
+            let mut c = cmd();
+            let start = Instant::now();
+            let out = c.output().unwrap();
+            let took = start.elapsed();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            took
+        })
+        .min()
+        .unwrap()
+}
+
+/// Asserts that doubling the input (`run(n)` vs `run(2n)`) at most about
+/// triples the time.
+fn assert_near_linear(what: &str, n: usize, run: impl Fn(usize) -> Duration) {
+    let (small, large) = (run(n), run(2 * n));
+    assert!(
+        large < small * 3 + Duration::from_millis(50),
+        "{what}: {n} took {small:?}, {} took {large:?}",
+        2 * n
+    );
+}
+
+/// A session whose one visible event sets `n` scopes in distinct
+/// directories below the root.
+fn many_scopes(n: usize) -> Tree {
+    let t = Tree::new();
+    t.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", "root\n");
+    let changes: Vec<_> = (0..n)
+        .map(|i| {
+            json!({"action": "set", "scope": format!("d{i}\0AGENTS.md"),
+                   "path": format!("d{i}/AGENTS.md"), "digest": "0"})
+        })
+        .collect();
+    let event = json!({"type": "user/message", "seq": 1, "time": 0, "surfaceOp": "append",
+        "data": {"role": "user", "content": [], "source":
+            {"kind": "agent-instructions", "form": "instructions", "changes": changes}}});
+    t.file("s.jsonl", format!("{}\n{event}\n", header(&t.path("proj"))));
+    t
+}
+
+#[test]
+fn diff_and_explain_with_many_visible_scopes_are_near_linear() {
+    for command in ["diff", "explain"] {
+        assert_near_linear(command, 2_000, |n| {
+            let t = many_scopes(n);
+            best_of_three(|| {
+                let mut c = t.cmd();
+                c.args([command, "--log", "s.jsonl"]);
+                c
+            })
+        });
+    }
+}
+
+#[test]
+fn a_deep_touch_is_near_linear() {
+    assert_near_linear("--touch", 300, |n| {
+        let t = Tree::new();
+        t.dir("proj/.git")
+            .dir("home")
+            .file("proj/AGENTS.md", "root\n");
+        t.file("s.jsonl", format!("{}\n", header(&t.path("proj"))));
+        let touch = format!("{}x.rs", "a/".repeat(n));
+        best_of_three(|| {
+            let mut c = t.cmd();
+            c.args(["diff", "--log", "s.jsonl", "--touch", &touch]);
+            c
+        })
+    });
+}
