@@ -352,3 +352,31 @@ fn no_match_ambiguity_and_mixed_encodings_are_one_line_errors() {
         )
     );
 }
+
+#[test]
+fn all_lists_every_project_of_a_given_root_with_its_cwd() {
+    let t = Tree::new();
+    let p = with_project(&t, "p");
+    let q = with_project(&t, "q");
+    let a = store(&t, &p, "a", &log_text("a", &p, 0, 1), false, T0);
+    let b = store(&t, &q, "b", &log_text("b", &q, 0, 1), false, T0 + 60);
+    // The store moved elsewhere: --sessions-root names it.
+    std::fs::rename(t.path("home/.dsh/sessions"), t.path("elsewhere")).unwrap();
+    let moved = |rel: &str| rel.replace("home/.dsh/sessions", "elsewhere");
+    let size = |rel: &str| std::fs::metadata(t.path(&moved(rel))).unwrap().len();
+    let (out, err, code) = run(t
+        .cmd()
+        .args(["sessions", "--all", "--sessions-root", "elsewhere"]));
+    let expected = format!(
+        "\
+ID  CREATED               MODIFIED              SIZE  ENCODING  EVENTS  CWD
+b   1970-01-01T00:00:00Z  2025-12-01T10:31:00Z  {:<4}  plain     1       {}
+a   1970-01-01T00:00:00Z  2025-12-01T10:30:00Z  {:<4}  plain     1       {}
+",
+        size(&b),
+        q.display(),
+        size(&a),
+        p.display()
+    );
+    assert_eq!((out, err, code), (expected, String::new(), 0));
+}
