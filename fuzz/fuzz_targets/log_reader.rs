@@ -9,12 +9,19 @@
 //! - when both accept, they see the same log (the lines strict parsed in
 //!   addition cannot change any state);
 //! - an error is one line of bounded length that names the log;
+//! - a JSON.parse oracle (issue 13): a second, independent reading of each
+//!   line with `serde_json::Value` (lone surrogates first rewritten to
+//!   U+FFFD, as JavaScript reads them) and the rules of SPEC 5 as JavaScript
+//!   applies them (last duplicate key wins, only objects are objects,
+//!   numbers are doubles) gives the same surface and workspace events.
 //! - both encodings (issue 15): the same text in dsh's zstd container (a
 //!   frame for the first line, then frames of up to three lines, with
 //!   checksums) reads as the plain text does, line errors naming a frame;
 //!   the input itself read as a container (magic prepended) never panics;
 //! - the packed-row tap (explain, --strict) only adds strict row errors.
 #![no_main]
+
+mod oracle;
 
 use std::io::Cursor;
 
@@ -81,6 +88,7 @@ fn stream(
     let opts = Options {
         strict,
         count_packed,
+        needs: agentctx::log::Needs::ALL,
     };
     logfile::read_stream(Cursor::new(bytes), NAME.to_owned(), opts)
 }
@@ -154,7 +162,12 @@ fuzz_target!(|data: &[u8]| {
     }
     match (&fast, &strict) {
         (Err(f), Ok(_)) => panic!("fast rejects what strict accepts: {}", f.message),
-        (Ok(f), Ok(s)) => assert_eq!(projection(f), projection(s)),
+        (Ok(f), Ok(s)) => {
+            assert_eq!(projection(f), projection(s));
+            if let Some(want) = oracle::read(data) {
+                assert_eq!(oracle::view(f), want, "the reader and JSON.parse disagree");
+            }
+        }
         _ => {}
     }
     encodings(data, &fast, &strict);

@@ -119,8 +119,14 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
         );
     }
     let runtime_values = crate::runtime::parse_values(&args.runtime)?;
-    let (log, settings) =
-        super::session(ctx, args.log.as_deref(), &args.session, &args.config, false)?;
+    let (log, settings) = super::session(
+        ctx,
+        args.log.as_deref(),
+        crate::log::Needs::STATE,
+        &args.session,
+        &args.config,
+        false,
+    )?;
     let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
     let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);

@@ -15,7 +15,7 @@ use anyhow::Result;
 
 use crate::cli::{ColorWhen, SessionArgs};
 use crate::env::Env;
-use crate::log::Log;
+use crate::log::{Log, Needs};
 use crate::logfile::{self, Options};
 
 /// What every subcommand gets besides its own arguments.
@@ -36,12 +36,13 @@ impl Ctx<'_> {
 }
 
 /// The session a command looks at: the log named by `--log` or found by
-/// `--session` (its warnings printed), and the settings resolved from the
-/// flags, the environment and that log. `count_packed` counts the events
-/// packed rows stand for (explain).
+/// `--session` (its warnings printed; only what `needs` asks for read), and
+/// the settings resolved from the flags, the environment and that log.
+/// `count_packed` counts the events packed rows stand for (explain).
 pub fn session(
     ctx: &mut Ctx<'_>,
     log: Option<&std::path::Path>,
+    needs: Needs,
     session: &SessionArgs,
     config: &crate::cli::ConfigArgs,
     count_packed: bool,
@@ -53,6 +54,7 @@ pub fn session(
     let opts = Options {
         strict: session.strict,
         count_packed,
+        needs,
     };
     let log = match found.as_deref().or(log) {
         Some(path) => {

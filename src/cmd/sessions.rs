@@ -139,6 +139,7 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
     let opts = logfile::Options {
         strict: false,
         count_packed: true,
+        needs: crate::log::Needs::STATE,
     };
     let log = match logfile::read(&s.path, opts) {
         Ok(log) => log,

@@ -56,12 +56,14 @@ pub struct Storage {
 }
 
 /// How to read a log.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Options {
     /// Parse every line, packed rows included, not only those that can matter.
     pub strict: bool,
     /// Count the events packed rows stand for.
     pub count_packed: bool,
+    /// What the line scanner reads (`crate::log::Needs`).
+    pub needs: log::Needs,
 }
 
 /// Reads the log at `path` (`-` is stdin) in whichever form it is stored.
@@ -122,10 +124,10 @@ fn scan<R: LogSource>(src: R, name: String, opts: Options) -> Result<Log, LogErr
         strict: opts.strict,
     };
     if !(opts.strict || opts.count_packed) {
-        return log::read_from(src, name, read_opts);
+        return log::read_from_with(src, name, read_opts, opts.needs);
     }
     let mut tap = Tap::new(src, name.clone(), opts.strict);
-    let result = log::read_from(&mut tap, name, read_opts);
+    let result = log::read_from_with(&mut tap, name, read_opts, opts.needs);
     if let Some(e) = tap.error() {
         // The scanner stopped at the misshapen row unless it failed earlier.
         return Err(result.err().unwrap_or(e));
