@@ -77,7 +77,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__check)
-            opts="-q -h -V --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --exclude --format --deny-warnings --include-user-global --color --quiet --help --version"
+            opts="-q -h -V --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --exclude --format --deny-warnings --include-user-global --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -109,6 +109,46 @@ _agentctx() {
                     ;;
                 --precedence)
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                    return 0
+                    ;;
+                --codex-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-doc-max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-doc-fallback-filenames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-root-markers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --memory-boundary-markers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --touch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --opencode-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --exclude)
@@ -149,7 +189,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__diff)
-            opts="-q -h -V --log --cwd --strict --touch --runtime --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --source-kind --format --exit-code --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --touch --runtime --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --source-kind --format --exit-code --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -199,6 +239,10 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
                     return 0
                     ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                    return 0
+                    ;;
                 --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -219,7 +263,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --cwd --strict --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --full --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --strict --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --full --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -259,6 +303,46 @@ _agentctx() {
                     ;;
                 --precedence)
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                    return 0
+                    ;;
+                --codex-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-doc-max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-doc-fallback-filenames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-root-markers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --memory-boundary-markers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --touch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --opencode-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -375,7 +459,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --cwd --strict --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --source-kind --check --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --strict --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --source-kind --check --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -415,6 +499,46 @@ _agentctx() {
                     ;;
                 --precedence)
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                    return 0
+                    ;;
+                --codex-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-doc-max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-doc-fallback-filenames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-root-markers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --memory-boundary-markers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --touch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --opencode-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --source-kind)

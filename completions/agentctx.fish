@@ -46,6 +46,22 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l local-candi
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+codex\t'OpenAI Codex CLI (exact)'
+gemini\t'Google Gemini CLI (exact)'
+opencode\t'opencode, V1 engine (exact)'
+claude\t'Claude Code: documented behaviour, explain only'
+copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
+all\t'Every exact profile (check only)'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l project-doc-max-bytes -d 'codex: byte budget of the project docs, 0 disables them [default: config.toml, else 32768]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l project-doc-fallback-filenames -d 'codex: names tried after AGENTS.md, comma separated [default: config.toml, else none]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l project-root-markers -d 'codex: names marking the project root [default: config.toml, else .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l context-filename -d 'gemini: context file names [default: settings context.fileName, else GEMINI.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l memory-boundary-markers -d 'gemini: names marking the memory boundary [default: settings, else .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
@@ -53,6 +69,9 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'W
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l check -d 'Exit 1 when anything was omitted or truncated by the byte budget'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -69,6 +88,13 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l local-candida
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l profile -d 'The harness profile; diff replays dsh logs, so only dsh [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+codex\t'OpenAI Codex CLI (exact)'
+gemini\t'Google Gemini CLI (exact)'
+opencode\t'opencode, V1 engine (exact)'
+claude\t'Claude Code: documented behaviour, explain only'
+copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
+all\t'Every exact profile (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
@@ -90,12 +116,31 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-cand
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+codex\t'OpenAI Codex CLI (exact)'
+gemini\t'Google Gemini CLI (exact)'
+opencode\t'opencode, V1 engine (exact)'
+claude\t'Claude Code: documented behaviour, explain only'
+copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
+all\t'Every exact profile (check only)'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l project-doc-max-bytes -d 'codex: byte budget of the project docs, 0 disables them [default: config.toml, else 32768]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l project-doc-fallback-filenames -d 'codex: names tried after AGENTS.md, comma separated [default: config.toml, else none]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l project-root-markers -d 'codex: names marking the project root [default: config.toml, else .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l context-filename -d 'gemini: context file names [default: settings context.fileName, else GEMINI.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l memory-boundary-markers -d 'gemini: names marking the memory boundary [default: settings, else .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l format -d 'Output format: a readable report, or one JSON document' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l full -d 'With --log, print the parts diff would send whole instead of their first lines'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -108,6 +153,22 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candid
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+codex\t'OpenAI Codex CLI (exact)'
+gemini\t'Google Gemini CLI (exact)'
+opencode\t'opencode, V1 engine (exact)'
+claude\t'Claude Code: documented behaviour, explain only'
+copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
+all\t'Every exact profile (check only)'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l project-doc-max-bytes -d 'codex: byte budget of the project docs, 0 disables them [default: config.toml, else 32768]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l project-doc-fallback-filenames -d 'codex: names tried after AGENTS.md, comma separated [default: config.toml, else none]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l project-root-markers -d 'codex: names marking the project root [default: config.toml, else .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l context-filename -d 'gemini: context file names [default: settings context.fileName, else GEMINI.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l memory-boundary-markers -d 'gemini: names marking the memory boundary [default: settings, else .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'Findings grouped by directory, then a summary line'
 json\t'One JSON document: the findings and every checked directory\'s baseline'
@@ -115,6 +176,9 @@ github\t'GitHub Actions workflow commands, so annotations land on the files'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l deny-warnings -d 'Exit 1 on warnings too, not only on errors'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l include-user-global -d 'Include the user-global AGENTS.md in every baseline (and check it)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s q -l quiet -d 'Print no warnings on stderr'

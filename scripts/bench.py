@@ -13,6 +13,10 @@ runs each command and its floor alternately, and prints medians and ratios:
                                     vs  wc -l on the same file (+ peak RSS)
   check   agentctx check on a 50,000-directory tree (depth <= 30, AGENTS.md
           in 2%, CLAUDE.md in 0.5%) vs  find TREE -type d | wc -l
+  render-codex  agentctx render --profile codex in the render directory
+                                    vs  the trivial binary (target <= 1.5x)
+  check-all     agentctx check --profile all on the 50,000-directory tree
+                                    vs  find TREE -type d | wc -l (target <= 2x)
 """
 import argparse
 import os
@@ -59,7 +63,7 @@ def compare(name, ours, floor, runs):
     a, b = statistics.median(ours_t), statistics.median(floor_t)
     rss = peak_rss(ours)
     rss_text = 'n/a (install GNU time)' if rss is None else f'{rss:.1f} MiB'
-    print(f'{name:7} agentctx {a * 1000:9.2f} ms   floor {b * 1000:9.2f} ms   '
+    print(f'{name:12} agentctx {a * 1000:9.2f} ms   floor {b * 1000:9.2f} ms   '
           f'ratio {a / b:5.2f}x   agentctx peak RSS {rss_text}')
     return a / b
 
@@ -137,6 +141,16 @@ def main():
         tree = make_tree(args.work, args.dirs)
         sh = shutil.which('sh')
         compare('check', [BIN, 'check', tree], [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
+    if args.only in (None, 'render-codex'):
+        trivial = make_trivial(args.work)
+        _, cwd = make_deep(args.work)
+        compare('render-codex', [BIN, 'render', '--profile', 'codex', '--cwd', cwd], [trivial],
+                args.runs * 10)
+    if args.only in (None, 'check-all'):
+        tree = make_tree(args.work, args.dirs)
+        sh = shutil.which('sh')
+        compare('check-all', [BIN, 'check', '--profile', 'all', tree],
+                [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
 
 
 if __name__ == '__main__':

@@ -97,6 +97,156 @@ pub struct ConfigArgs {
     pub precedence: Option<Precedence>,
 }
 
+impl ConfigArgs {
+    /// The flags given, by name (each is dsh-only).
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("--dsh-home", self.dsh_home.is_some()),
+            ("--max-bytes", self.max_bytes.is_some()),
+            ("--max-source-bytes", self.max_source_bytes.is_some()),
+            ("--candidates", self.candidates.is_some()),
+            ("--local-candidates", self.local_candidates.is_some()),
+            ("--root-markers", self.root_markers.is_some()),
+            ("--precedence", self.precedence.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+}
+
+/// The harness whose context a command shows (SPEC 10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileName {
+    /// DeepSeek Harness (sections 1-9), the default.
+    Dsh,
+    /// OpenAI Codex CLI (exact).
+    Codex,
+    /// Google Gemini CLI (exact).
+    Gemini,
+    /// opencode, V1 engine (exact).
+    Opencode,
+    /// Claude Code: documented behaviour, explain only.
+    Claude,
+    /// GitHub Copilot CLI: documented behaviour, explain only.
+    Copilot,
+    /// Every exact profile (check only).
+    All,
+}
+
+/// `--profile` and the settings of the non-dsh profiles (SPEC 10.1).
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Profile settings")]
+pub struct ProfileArgs {
+    /// The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh].
+    #[arg(long, value_enum, value_name = "P")]
+    pub profile: Option<ProfileName>,
+
+    /// codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex].
+    #[arg(long, value_name = "DIR")]
+    pub codex_home: Option<PathBuf>,
+
+    /// codex: byte budget of the project docs, 0 disables them [default: config.toml, else 32768].
+    #[arg(long, value_name = "N")]
+    pub project_doc_max_bytes: Option<u64>,
+
+    /// codex: names tried after AGENTS.md, comma separated [default: config.toml, else none].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    pub project_doc_fallback_filenames: Option<String>,
+
+    /// codex: names marking the project root [default: config.toml, else .git].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    pub project_root_markers: Option<String>,
+
+    /// gemini: context file names [default: settings context.fileName, else GEMINI.md].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    pub context_filename: Option<String>,
+
+    /// gemini: names marking the memory boundary [default: settings, else .git].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    pub memory_boundary_markers: Option<String>,
+
+    /// gemini: the workspace is not trusted (no project memory, no workspace settings).
+    #[arg(long)]
+    pub untrusted: bool,
+
+    /// gemini: a path a tool touched, for its just-in-time context (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub touch: Vec<String>,
+
+    /// opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode].
+    #[arg(long, value_name = "DIR")]
+    pub opencode_config_dir: Option<PathBuf>,
+
+    /// opencode: instruction entries, comma separated; replaces the config files' [default: config].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    pub instructions: Option<String>,
+
+    /// opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true).
+    #[arg(long)]
+    pub disable_claude_code_prompt: bool,
+
+    /// opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true).
+    #[arg(long)]
+    pub disable_project_config: bool,
+}
+
+impl ProfileArgs {
+    /// The profile flags given, each with the profile it belongs to.
+    pub fn given(&self) -> Vec<(&'static str, ProfileName)> {
+        use ProfileName::{Codex, Gemini, Opencode};
+        [
+            ("--codex-home", Codex, self.codex_home.is_some()),
+            (
+                "--project-doc-max-bytes",
+                Codex,
+                self.project_doc_max_bytes.is_some(),
+            ),
+            (
+                "--project-doc-fallback-filenames",
+                Codex,
+                self.project_doc_fallback_filenames.is_some(),
+            ),
+            (
+                "--project-root-markers",
+                Codex,
+                self.project_root_markers.is_some(),
+            ),
+            (
+                "--context-filename",
+                Gemini,
+                self.context_filename.is_some(),
+            ),
+            (
+                "--memory-boundary-markers",
+                Gemini,
+                self.memory_boundary_markers.is_some(),
+            ),
+            ("--untrusted", Gemini, self.untrusted),
+            ("--touch", Gemini, !self.touch.is_empty()),
+            (
+                "--opencode-config-dir",
+                Opencode,
+                self.opencode_config_dir.is_some(),
+            ),
+            ("--instructions", Opencode, self.instructions.is_some()),
+            (
+                "--disable-claude-code-prompt",
+                Opencode,
+                self.disable_claude_code_prompt,
+            ),
+            (
+                "--disable-project-config",
+                Opencode,
+                self.disable_project_config,
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(name, profile, given)| given.then_some((name, profile)))
+        .collect()
+    }
+}
+
 /// Where the session runs: `--cwd`, and an optional log.
 #[derive(Debug, Clone, Default, Args)]
 pub struct SessionArgs {

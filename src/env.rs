@@ -24,6 +24,9 @@ pub struct Env {
     pub clicolor_force: bool,
     pub stdout_tty: bool,
     pub stderr_tty: bool,
+    /// Every environment variable (lossy UTF-8), for the harness profiles'
+    /// settings and `$VAR` expansion (SPEC 10.1).
+    pub vars: crate::profile::Vars,
 }
 
 impl Env {
@@ -40,6 +43,16 @@ impl Env {
                 .is_some_and(|v| !v.is_empty() && v != "0"),
             stdout_tty: std::io::stdout().is_terminal(),
             stderr_tty: std::io::stderr().is_terminal(),
+            vars: crate::profile::Vars(
+                std::env::vars_os()
+                    .map(|(k, v)| {
+                        (
+                            k.to_string_lossy().into_owned(),
+                            v.to_string_lossy().into_owned(),
+                        )
+                    })
+                    .collect(),
+            ),
         })
     }
 
@@ -232,6 +245,7 @@ mod tests {
             clicolor_force: false,
             stdout_tty: false,
             stderr_tty: false,
+            vars: crate::profile::Vars::default(),
         }
     }
 

@@ -15,6 +15,7 @@ pub mod explain;
 pub mod log;
 pub mod output;
 pub mod paths;
+pub mod profile;
 pub mod reconcile;
 pub mod render;
 pub mod runtime;

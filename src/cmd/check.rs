@@ -65,6 +65,9 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
+    #[command(flatten)]
+    pub profile: crate::cli::ProfileArgs,
+
     /// Do not descend into directories with this name (repeatable).
     #[arg(long, value_name = "NAME")]
     pub exclude: Vec<String>,
@@ -83,6 +86,17 @@ pub struct CheckArgs {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
+    if let Some(profiles) = profile_selected(args)? {
+        return super::profile::check::run(
+            ctx,
+            &args.profile,
+            &profiles,
+            args.path.as_deref(),
+            &args.exclude,
+            args.format == CheckFormat::Json,
+            args.deny_warnings,
+        );
+    }
     let settings = crate::env::resolve(ctx.env, &args.config, None, None)?;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
     let path = match &args.path {
@@ -104,6 +118,16 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         CheckFormat::Github => github(ctx.out, &report)?,
     }
     Ok(u8::from(report.failed(args.deny_warnings)))
+}
+
+/// `--profile` (SPEC 10.7): the profiles to check, or None for dsh.
+fn profile_selected(args: &CheckArgs) -> Result<Option<Vec<crate::profile::Profile>>> {
+    let mut dsh_only = args.config.given();
+    dsh_only.extend(args.include_user_global.then_some("--include-user-global"));
+    if args.format == CheckFormat::Github && args.profile.profile.is_some() {
+        dsh_only.push("--format github");
+    }
+    super::profile::select(super::profile::Command::Check, &args.profile, &dsh_only)
 }
 
 /// The styles of the text output, decided once.

@@ -42,6 +42,9 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
+    /// The harness profile; diff replays dsh logs, so only dsh [default: dsh].
+    #[arg(long, value_enum, value_name = "P")]
+    pub profile: Option<crate::cli::ProfileName>,
     /// The source kind to persist [default: the log's, else agent-instructions].
     ///
     /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
@@ -87,6 +90,13 @@ struct Json<'a> {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
+    if let Some(p) = args.profile.filter(|p| *p != crate::cli::ProfileName::Dsh) {
+        anyhow::bail!(
+            "diff replays a dsh session log: --profile {} does not apply (render and explain take it)",
+            clap::ValueEnum::to_possible_value(&p)
+                .map_or_else(String::new, |v| v.get_name().to_owned())
+        );
+    }
     let runtime_values = crate::runtime::parse_values(&args.runtime)?;
     let (log, settings) = super::session(ctx, Some(&args.log), &args.session, &args.config)?;
     let log = log.unwrap_or_default();

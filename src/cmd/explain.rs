@@ -14,7 +14,7 @@ use owo_colors::{OwoColorize, Style};
 
 use super::Ctx;
 use crate::baseline::Change;
-use crate::cli::{ConfigArgs, Format, SessionArgs};
+use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
 use crate::explain::{
     self, CandidateReport, DirReport, InMessage, Outcome, PartRole, Report, SessionReport, Stage,
     Tier,
@@ -57,6 +57,9 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
+    #[command(flatten)]
+    pub profile: ProfileArgs,
+
     /// With --log, print the parts diff would send whole instead of their first lines.
     #[arg(long)]
     pub full: bool,
@@ -78,6 +81,15 @@ Exit status:
   2  bad usage or unusable input";
 
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
+    let mut dsh_only = args.config.given();
+    dsh_only.extend(args.log.as_ref().map(|_| "--log"));
+    dsh_only.extend(args.full.then_some("--full"));
+    dsh_only.extend(args.session.strict.then_some("--strict"));
+    let command = super::profile::Command::Explain;
+    if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
+        let cwd = args.session.cwd.as_deref();
+        return super::profile::explain(ctx, &args.profile, profiles[0], cwd, args.format);
+    }
     let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
     let report = explain::gather(&settings, log.as_ref());
     if let Some(session) = &report.session {

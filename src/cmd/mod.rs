@@ -4,6 +4,7 @@ pub mod check;
 pub mod completions;
 pub mod diff;
 pub mod explain;
+pub mod profile;
 pub mod render;
 
 use std::io::Write;

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::baseline::{self, Source};
-use crate::cli::{ConfigArgs, Format, SessionArgs};
+use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
 use crate::discovery;
 use crate::output;
 use crate::render::{self, Truncation};
@@ -32,6 +32,8 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
 
+    #[command(flatten)]
+    pub profile: ProfileArgs,
     /// The source kind to persist [default: the log's, else agent-instructions].
     ///
     /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
@@ -84,6 +86,21 @@ struct FileJson<'a> {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
+    if let Some(profiles) = super::profile::select(
+        super::profile::Command::Render,
+        &args.profile,
+        &dsh_only(args),
+    )? {
+        let cwd = args.session.cwd.as_deref();
+        return super::profile::render(
+            ctx,
+            &args.profile,
+            profiles[0],
+            cwd,
+            args.format,
+            args.check,
+        );
+    }
     let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
     let ws = discovery::discover(&settings, false, true);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
@@ -131,4 +148,13 @@ pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         )?,
     }
     Ok(u8::from(args.check && b.fit.is_cut()))
+}
+
+/// The dsh-only flags given (bad usage with another profile, SPEC 10.1).
+fn dsh_only(args: &RenderArgs) -> Vec<&'static str> {
+    let mut given = args.config.given();
+    given.extend(args.log.as_ref().map(|_| "--log"));
+    given.extend(args.source_kind.as_ref().map(|_| "--source-kind"));
+    given.extend(args.session.strict.then_some("--strict"));
+    given
 }

@@ -7,6 +7,8 @@ use std::os::unix::fs::{MetadataExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use serde_json::Value;
+
 use assert_cmd::cargo::CommandCargoExt;
 
 /// A fixture tree in a temp dir whose ancestors hold no root marker.
@@ -79,6 +81,37 @@ impl Tree {
     }
 }
 
+impl Tree {
+    /// `cmd()` without any variable a harness profile reads (SPEC 10.1).
+    pub fn profile_cmd(&self) -> Command {
+        let mut cmd = self.cmd();
+        for var in PROFILE_VARS {
+            cmd.env_remove(var);
+        }
+        // Never the machine's /etc/gemini-cli/settings.json.
+        cmd.env(
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+            self.path("etc/gemini-cli/settings.json"),
+        );
+        cmd
+    }
+}
+
+/// Every environment variable a harness profile reads.
+pub const PROFILE_VARS: [&str; 11] = [
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+    "XDG_CONFIG_HOME",
+    "OPENCODE_CONFIG",
+    "OPENCODE_CONFIG_DIR",
+    "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
+    "OPENCODE_DISABLE_PROJECT_CONFIG",
+    "GEMINI_SYSTEM_MD",
+    "DSH_HOME",
+];
+
 /// The agentctx binary under test.
 pub fn agentctx() -> Command {
     Command::cargo_bin("agentctx").expect("binary")
@@ -112,4 +145,89 @@ pub fn run_json(cmd: &mut Command) -> (serde_json::Value, i32) {
 /// A dsh session log header line.
 pub fn header(cwd: &Path) -> String {
     serde_json::json!({"type":"session","version":0,"id":"s","createdAt":0,"cwd":cwd}).to_string()
+}
+
+/// The strings of a JSON array (empty when not an array).
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Copies a directory tree, recreating symlinks verbatim.
+pub fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        let ft = entry.file_type().unwrap();
+        if ft.is_symlink() {
+            symlink(fs::read_link(entry.path()).unwrap(), &target).unwrap();
+        } else if ft.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Materialises a conformance-vector case as its runner does: `tree/`
+/// copied into a fresh temp dir under /tmp, then the case's `setup` (empty
+/// dirs, FIFOs, files, symlinks verbatim). Returns the temp dir and the tree.
+pub fn materialize(case_dir: &Path, case: &Value) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::Builder::new()
+        .prefix("agentctx-vec-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let tree = tmp.path().join("tree");
+    if case_dir.join("tree").is_dir() {
+        copy_tree(&case_dir.join("tree"), &tree);
+    }
+    fs::create_dir_all(&tree).unwrap();
+    let setup = &case["setup"];
+    for rel in strings(&setup["empty_dirs"]) {
+        fs::create_dir_all(tree.join(rel)).unwrap();
+    }
+    for rel in strings(&setup["fifos"]) {
+        let p = tree.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let ok = Command::new("mkfifo").arg(&p).status().unwrap().success();
+        assert!(ok, "mkfifo {}", p.display());
+    }
+    if let Some(files) = setup["files"].as_object() {
+        for (rel, text) in files {
+            let p = tree.join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text.as_str().unwrap()).unwrap();
+        }
+    }
+    if let Some(links) = setup["symlinks"].as_object() {
+        for (rel, target) in links {
+            let p = tree.join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            symlink(target.as_str().unwrap(), p).unwrap();
+        }
+    }
+    (tmp, tree)
+}
+
+/// The case directories under `cases` (those holding a case.json), sorted.
+pub fn case_dirs(cases: &Path) -> Vec<PathBuf> {
+    let mut names: Vec<PathBuf> = fs::read_dir(cases)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.join("case.json").is_file())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Reads a JSON file.
+pub fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }

@@ -1,0 +1,294 @@
+//! `--profile` (SPEC 10): the usage rules, the inputs of each harness
+//! profile resolved from the flags and the environment (once, here), and the
+//! render/explain/check runs. `view` presents the reports.
+
+pub mod check;
+pub mod view;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+
+use super::Ctx;
+use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
+use crate::env::Env;
+use crate::profile::{self, Origin, Profile, Report, codex, gemini, listings, opencode};
+
+/// The command a profile runs under, for the usage rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Render,
+    Explain,
+    Check,
+}
+
+/// The profiles selected, or None for dsh (sections 1-9). Bad usage (10.1)
+/// is an error: a dsh-only flag (`dsh_only` names those given) with another
+/// profile, a listing outside explain, `all` outside check, or a profile's
+/// flag without that profile.
+pub fn select(
+    command: Command,
+    args: &ProfileArgs,
+    dsh_only: &[&str],
+) -> Result<Option<Vec<Profile>>> {
+    let given = args.given();
+    let chosen = args.profile.unwrap_or(ProfileName::Dsh);
+    let profiles = match chosen {
+        ProfileName::Dsh => {
+            if let Some((flag, owner)) = given.first() {
+                bail!(
+                    "{flag} is a setting of --profile {}; it does not apply to dsh",
+                    name(*owner)
+                );
+            }
+            return Ok(None);
+        }
+        ProfileName::Codex => vec![Profile::Codex],
+        ProfileName::Gemini => vec![Profile::Gemini],
+        ProfileName::Opencode => vec![Profile::Opencode],
+        ProfileName::Claude => vec![Profile::Claude],
+        ProfileName::Copilot => vec![Profile::Copilot],
+        ProfileName::All => Profile::EXACT.to_vec(),
+    };
+    let label = name(chosen);
+    if chosen == ProfileName::All && command != Command::Check {
+        bail!("--profile all works with check only");
+    }
+    if matches!(chosen, ProfileName::Claude | ProfileName::Copilot) && command != Command::Explain {
+        bail!(
+            "--profile {label} is documented behaviour, not byte-exact: it works with explain only"
+        );
+    }
+    if let Some(flag) = dsh_only.first() {
+        bail!("{flag} is a dsh setting; it does not apply to --profile {label}");
+    }
+    if chosen != ProfileName::All {
+        if let Some((flag, owner)) = given.iter().find(|(_, owner)| *owner != chosen) {
+            bail!(
+                "{flag} is a setting of --profile {}; it does not apply to --profile {label}",
+                name(*owner)
+            );
+        }
+    }
+    Ok(Some(profiles))
+}
+
+fn name(p: ProfileName) -> &'static str {
+    match p {
+        ProfileName::Dsh => "dsh",
+        ProfileName::Codex => "codex",
+        ProfileName::Gemini => "gemini",
+        ProfileName::Opencode => "opencode",
+        ProfileName::Claude => "claude",
+        ProfileName::Copilot => "copilot",
+        ProfileName::All => "all",
+    }
+}
+
+/// The cwd a profile looks at: `--cwd` (lexically normalised against the
+/// process cwd), else the process cwd; it must be a directory.
+pub fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
+    let cwd = match flag {
+        Some(flag) => env.absolute(flag)?,
+        None => env.absolute(env.process_cwd()?)?,
+    };
+    let problem = match std::fs::metadata(&cwd) {
+        Ok(meta) if meta.is_dir() => return Ok(cwd),
+        Ok(_) => "not a directory".to_owned(),
+        Err(e) => e.to_string(),
+    };
+    match flag {
+        Some(_) => bail!("--cwd {}: {problem}", cwd.display()),
+        None => bail!("the current directory {}: {problem}", cwd.display()),
+    }
+}
+
+fn home(env: &Env) -> Result<PathBuf> {
+    match &env.home {
+        Some(home) => env.absolute(home),
+        None => bail!("no home directory: set HOME"),
+    }
+}
+
+/// A directory flag, else a non-empty variable, else a default under home.
+fn dir_setting(
+    env: &Env,
+    flag: Option<&Path>,
+    var: &str,
+    default: impl FnOnce() -> Result<PathBuf>,
+) -> Result<(PathBuf, Origin)> {
+    Ok(match (flag, env.vars.nonempty(var)) {
+        (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
+        (None, Some(v)) => (env.absolute(Path::new(v))?, Origin::Env(var.to_owned())),
+        (None, None) => (default()?, Origin::Default),
+    })
+}
+
+/// The codex inputs (10.1).
+pub fn codex_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<codex::Input> {
+    let (home, home_origin) = dir_setting(env, args.codex_home.as_deref(), "CODEX_HOME", || {
+        Ok(home(env)?.join(".codex"))
+    })?;
+    Ok(codex::Input {
+        cwd: cwd.to_path_buf(),
+        home,
+        home_origin,
+        flags: codex::Flags {
+            max_bytes: args.project_doc_max_bytes,
+            fallbacks: args
+                .project_doc_fallback_filenames
+                .as_deref()
+                .map(split_list),
+            markers: args.project_root_markers.as_deref().map(split_list),
+        },
+    })
+}
+
+/// Whether an opencode switch is on: the flag, else the variable equal to
+/// `1` or, lower-cased, `true`.
+fn switch(env: &Env, flag: bool, var: &str) -> (bool, Origin) {
+    if flag {
+        return (true, Origin::Flag);
+    }
+    match env.vars.get(var) {
+        Some(v) if v == "1" || v.to_lowercase() == "true" => (true, Origin::Env(var.to_owned())),
+        _ => (false, Origin::Default),
+    }
+}
+
+/// The opencode inputs (10.1).
+pub fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<opencode::Input> {
+    let home = home(env)?;
+    let (config_dir, config_dir_origin) = match (
+        &args.opencode_config_dir,
+        env.vars.nonempty("XDG_CONFIG_HOME"),
+    ) {
+        (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
+        (None, Some(xdg)) => (
+            env.absolute(Path::new(xdg))?.join("opencode"),
+            Origin::Env("XDG_CONFIG_HOME".to_owned()),
+        ),
+        (None, None) => (home.join(".config/opencode"), Origin::Default),
+    };
+    let (disable_claude, disable_claude_origin) = switch(
+        env,
+        args.disable_claude_code_prompt,
+        "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
+    );
+    let (disable_project, disable_project_origin) = switch(
+        env,
+        args.disable_project_config,
+        "OPENCODE_DISABLE_PROJECT_CONFIG",
+    );
+    Ok(opencode::Input {
+        cwd: cwd.to_path_buf(),
+        home,
+        config_dir,
+        config_dir_origin,
+        disable_claude,
+        disable_claude_origin,
+        disable_project,
+        disable_project_origin,
+        instructions: args.instructions.as_deref().map(split_list),
+        extra_config: env
+            .vars
+            .nonempty("OPENCODE_CONFIG")
+            .map(|p| env.absolute(Path::new(p)))
+            .transpose()?,
+        vars: env.vars.clone(),
+    })
+}
+
+/// The gemini inputs (10.1).
+pub fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<gemini::Input> {
+    let (gh, gh_origin) = dir_setting(env, None, "GEMINI_CLI_HOME", || home(env))?;
+    let var_path = |name: &str| {
+        env.vars
+            .nonempty(name)
+            .map(|p| env.absolute(Path::new(p)))
+            .transpose()
+    };
+    Ok(gemini::Input {
+        cwd: cwd.to_path_buf(),
+        gh,
+        gh_origin,
+        system_settings: var_path("GEMINI_CLI_SYSTEM_SETTINGS_PATH")?
+            .unwrap_or_else(|| PathBuf::from("/etc/gemini-cli/settings.json")),
+        system_defaults: var_path("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")?,
+        trusted: !args.untrusted,
+        file_name: args.context_filename.as_deref().map(split_list),
+        markers: args.memory_boundary_markers.as_deref().map(split_list),
+        touches: args.touch.clone(),
+        vars: env.vars.clone(),
+    })
+}
+
+fn listing_input(env: &Env, cwd: &Path) -> Result<listings::Input> {
+    Ok(listings::Input {
+        cwd: cwd.to_path_buf(),
+        home: home(env)?,
+        home_origin: match env.vars.nonempty("HOME") {
+            Some(_) => Origin::Env("HOME".to_owned()),
+            None => Origin::Default,
+        },
+    })
+}
+
+/// What `profile` loads for `cwd`.
+pub fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result<Report> {
+    match profile {
+        Profile::Codex => codex::load(&codex_input(env, args, cwd)?),
+        Profile::Gemini => gemini::load(&gemini_input(env, args, cwd)?),
+        Profile::Opencode => opencode::load(&opencode_input(env, args, cwd)?),
+        Profile::Claude => Ok(listings::claude(&listing_input(env, cwd)?)),
+        Profile::Copilot => Ok(listings::copilot(&listing_input(env, cwd)?)),
+    }
+}
+
+/// `render --profile P`: the message bytes, or the JSON of 10.2.
+pub fn render(
+    ctx: &mut Ctx<'_>,
+    args: &ProfileArgs,
+    profile: Profile,
+    cwd_flag: Option<&Path>,
+    format: Format,
+    check: bool,
+) -> Result<u8> {
+    let cwd = cwd(ctx.env, cwd_flag)?;
+    let report = report(ctx.env, args, profile, &cwd)?;
+    crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
+    match format {
+        Format::Text => {
+            let parts: Vec<&str> = report.parts.iter().map(|p| p.text.as_str()).collect();
+            crate::output::parts(ctx.out, &parts, ctx.env.stdout_tty)?;
+        }
+        Format::Json => crate::output::json(ctx.out, &view::json(&report))?,
+    }
+    let cut = report.files.iter().any(|f| {
+        matches!(
+            f.status,
+            profile::Status::Truncated | profile::Status::OverBudget
+        )
+    });
+    Ok(u8::from(check && cut))
+}
+
+/// `explain --profile P`: the report as text or JSON.
+pub fn explain(
+    ctx: &mut Ctx<'_>,
+    args: &ProfileArgs,
+    profile: Profile,
+    cwd_flag: Option<&Path>,
+    format: Format,
+) -> Result<u8> {
+    let cwd = cwd(ctx.env, cwd_flag)?;
+    let report = report(ctx.env, args, profile, &cwd)?;
+    match format {
+        Format::Json => crate::output::json(ctx.out, &view::json(&report))?,
+        Format::Text => {
+            let text = view::text(&report, &cwd, ctx.stdout_color());
+            ctx.out.write_all(text.as_bytes())?;
+        }
+    }
+    Ok(0)
+}

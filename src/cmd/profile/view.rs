@@ -1,0 +1,215 @@
+//! Presentation of profile reports: the JSON of SPEC 10.2 and the explain
+//! text. Built from the same `Report`; no filesystem calls here.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use owo_colors::{OwoColorize, Style};
+use serde::Serialize;
+
+use crate::output::{escape, plural};
+use crate::profile::check::Severity;
+use crate::profile::{FileEntry, Profile, Report, Settings, Status, Why};
+
+/// The JSON document of 10.2.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Json<'a> {
+    profile: Profile,
+    exact: bool,
+    parts: Vec<&'a str>,
+    part_kinds: Vec<&'a str>,
+    files: &'a [FileEntry],
+    settings: &'a Settings,
+    warnings: &'a [String],
+}
+
+pub fn json(report: &Report) -> Json<'_> {
+    Json {
+        profile: report.profile,
+        exact: report.exact,
+        parts: report.parts.iter().map(|p| p.text.as_str()).collect(),
+        part_kinds: report.parts.iter().map(|p| p.kind.as_str()).collect(),
+        files: &report.files,
+        settings: &report.settings,
+        warnings: &report.warnings,
+    }
+}
+
+/// The label of a profile's fidelity.
+pub fn label(report: &Report) -> &'static str {
+    if report.profile.is_listing() {
+        "documented behaviour, not byte-exact"
+    } else if report.exact {
+        "exact"
+    } else {
+        "exact except what is marked not reproduced"
+    }
+}
+
+struct Paint(bool);
+
+impl Paint {
+    fn status(&self, status: Status) -> String {
+        let word = format!("{:<15}", status.name());
+        if !self.0 {
+            return word;
+        }
+        let style = match status {
+            Status::Loaded | Status::Jit => Style::new().green(),
+            Status::Truncated | Status::OverBudget | Status::Aborted | Status::Unreadable => {
+                Style::new().red()
+            }
+            Status::UrlNotFetched => Style::new().yellow(),
+            _ => Style::new().dimmed(),
+        };
+        word.style(style).to_string()
+    }
+
+    fn heading(&self, text: &str) -> String {
+        if self.0 {
+            text.bold().to_string()
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+/// The explain text of one report.
+pub fn text(report: &Report, cwd: &Path, color: bool) -> String {
+    let paint = Paint(color);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} {} ({})",
+        paint.heading("Profile:"),
+        report.profile,
+        label(report)
+    );
+    let _ = writeln!(out, "cwd: {}", escape(&cwd.to_string_lossy()));
+    out.push('\n');
+    out.push_str(&paint.heading("Settings:"));
+    out.push('\n');
+    let width = report
+        .settings
+        .0
+        .iter()
+        .map(|(n, _)| n.len())
+        .max()
+        .unwrap_or(0);
+    for (name, setting) in &report.settings.0 {
+        let _ = writeln!(
+            out,
+            "  {name:<width$}  {}  ({})",
+            escape(&match &setting.value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }),
+            escape(&setting.origin.to_string())
+        );
+    }
+    out.push('\n');
+    if report.files.is_empty() {
+        let _ = writeln!(out, "{} none", paint.heading("Files:"));
+    } else {
+        let _ = writeln!(out, "{}", paint.heading("Files (load order):"));
+    }
+    for f in &report.files {
+        let _ = write!(out, "  {} {}", paint.status(f.status), escape(&f.path));
+        if let Some(tier) = f.tier {
+            let _ = write!(out, " [{}]", format!("{tier:?}").to_lowercase());
+        }
+        let _ = writeln!(out, "  ({})", size(f));
+        let why = why(report.profile, f);
+        if !why.is_empty() {
+            let _ = writeln!(out, "{:18}{}", "", escape(&why));
+        }
+    }
+    out.push('\n');
+    parts(report, &paint, &mut out);
+    let findings = crate::profile::check::findings_of(report);
+    if !findings.is_empty() {
+        out.push('\n');
+        out.push_str(&paint.heading("Findings (as check reports them):"));
+        out.push('\n');
+        for f in &findings {
+            let word = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let _ = writeln!(out, "  {word}: {}", escape(&f.message));
+        }
+    }
+    out
+}
+
+fn parts(report: &Report, paint: &Paint, out: &mut String) {
+    if report.profile.is_listing() {
+        let _ = writeln!(
+            out,
+            "{} not modelled (the files above are what the documentation says loads)",
+            paint.heading("Parts:")
+        );
+        return;
+    }
+    if report.parts.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} none (the harness sends nothing)",
+            paint.heading("Parts:")
+        );
+        return;
+    }
+    out.push_str(&paint.heading("Parts:"));
+    out.push('\n');
+    for p in &report.parts {
+        let _ = writeln!(
+            out,
+            "  {}  {}, {}",
+            escape(&p.kind),
+            plural(p.text.len(), "byte", "bytes"),
+            plural(p.text.lines().count(), "line", "lines")
+        );
+    }
+}
+
+fn size(f: &FileEntry) -> String {
+    match (f.bytes, f.truncated) {
+        (Some(n), Some(kept)) => format!("{}, {kept} kept", plural(n as usize, "byte", "bytes")),
+        (Some(n), None) => plural(n as usize, "byte", "bytes"),
+        (None, _) if f.status == Status::UrlNotFetched => "not fetched".to_owned(),
+        (None, _) => "not a regular file".to_owned(),
+    }
+}
+
+/// Why a file has its status, in words.
+fn why(profile: Profile, f: &FileEntry) -> String {
+    let extra = match &f.why {
+        Why::None => String::new(),
+        Why::Error(e) => e.clone(),
+        Why::By(path) => format!("{path} wins"),
+        Why::Budget(max) => format!("project_doc_max_bytes is {max}"),
+        Why::InvalidUtf8 => "invalid UTF-8 replaced with U+FFFD".to_owned(),
+        Why::Rule(rule) => (*rule).to_owned(),
+    };
+    let base = match (f.status, profile) {
+        (Status::Loaded, _) => "",
+        (Status::Truncated, Profile::Codex) => "codex cuts it silently to the bytes left",
+        (Status::Truncated, _) => "cut",
+        (Status::Empty, _) => "nothing left after trimming whitespace; contributes nothing",
+        (Status::Shadowed, Profile::Codex) => "codex loads one file per directory",
+        (Status::Shadowed, Profile::Opencode) => "an earlier name matched in the chain",
+        (Status::Shadowed, _) => "another file takes its place",
+        (Status::OverBudget, _) => "the budget was used up by earlier files; dropped silently",
+        (Status::Unreadable, _) => "cannot be read; contributes nothing",
+        (Status::Duplicate, _) => "the same file was already loaded",
+        (Status::Aborted, _) => "project discovery failed; every project file is dropped",
+        (Status::Jit, _) => "loaded just in time for a touched path",
+        (Status::UrlNotFetched, _) => "a URL: the harness fetches it, agentctx does not",
+    };
+    match (base.is_empty(), extra.is_empty()) {
+        (true, _) => extra,
+        (false, true) => base.to_owned(),
+        (false, false) => format!("{base}: {extra}"),
+    }
+}

@@ -1,0 +1,258 @@
+//! `check --profile P` (SPEC 10.7): one walk of a tree (gitignore
+//! respected, hidden directories walked, never `.git`, sorted), each
+//! directory that holds a candidate file of a profile loaded as that
+//! harness would from there, and the problems found, per profile.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::{FileEntry, ImportProblem, NoteKind, Profile, Report, Status, Why};
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem, with the file it is about (as the harness writes paths).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Finding {
+    pub path: String,
+    pub severity: Severity,
+    /// One sentence for people (raw: escape it before printing).
+    pub message: String,
+}
+
+/// One profile's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfileReport {
+    pub profile: Profile,
+    /// The directories loaded as a cwd.
+    pub directories: usize,
+    pub findings: Vec<Finding>,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+/// The options of one check.
+#[derive(Debug)]
+pub struct Options<'a> {
+    pub path: PathBuf,
+    /// Directory names not descended into.
+    pub exclude: &'a [String],
+    pub profiles: &'a [Profile],
+}
+
+/// The candidate names of each profile, resolved once by the caller.
+pub trait Loader: Sync {
+    /// Whether a file name is a candidate of `profile` (a directory holding
+    /// one is loaded as a cwd).
+    fn is_candidate(&self, profile: Profile, name: &str) -> bool;
+    /// What `profile` loads with `dir` as the cwd.
+    fn load(&self, profile: Profile, dir: &Path) -> Result<Report>;
+}
+
+/// Walks `opts.path` once and checks every profile.
+pub fn check(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<ProfileReport>> {
+    let dirs = candidate_dirs(opts, loader)?;
+    let mut out = Vec::new();
+    for (i, profile) in opts.profiles.iter().enumerate() {
+        let mut findings = BTreeSet::new();
+        let mut directories = 0;
+        for (dir, mask) in &dirs {
+            if mask & (1 << i) == 0 {
+                continue;
+            }
+            directories += 1;
+            let report = loader.load(*profile, dir)?;
+            findings.extend(findings_of(&report));
+        }
+        let findings: Vec<Finding> = findings.into_iter().collect();
+        let errors = findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count();
+        out.push(ProfileReport {
+            profile: *profile,
+            directories,
+            warnings: findings.len() - errors,
+            errors,
+            findings,
+        });
+    }
+    Ok(out)
+}
+
+/// The directories holding a candidate of some profile (bit i: profile i),
+/// sorted by path (the order of a sorted walk). The walk runs on every core;
+/// the sort makes the result independent of thread timing.
+fn candidate_dirs(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<(PathBuf, u32)>> {
+    let exclude: HashSet<OsString> = opts.exclude.iter().map(OsString::from).collect();
+    let walker = ignore::WalkBuilder::new(&opts.path)
+        .hidden(false)
+        .ignore(false)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(move |e| {
+            let name = e.file_name();
+            !(name == ".git" || e.file_type().is_some_and(|t| t.is_dir()) && exclude.contains(name))
+        })
+        .build_parallel();
+    let found: Mutex<HashMap<PathBuf, u32>> = Mutex::new(HashMap::new());
+    walker.run(|| {
+        let found = &found;
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return ignore::WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                let name = entry.file_name().to_string_lossy();
+                let mask = opts
+                    .profiles
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| loader.is_candidate(**p, &name))
+                    .fold(0, |m, (i, _)| m | (1 << i));
+                if let (true, Some(dir), Ok(mut all)) =
+                    (mask != 0, entry.path().parent(), found.lock())
+                {
+                    *all.entry(dir.to_path_buf()).or_default() |= mask;
+                }
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut found = found.into_inner().unwrap_or_default();
+    // The top is always a cwd of every profile: its global files and
+    // ancestors count too.
+    found.insert(opts.path.clone(), u32::MAX);
+    let mut dirs: Vec<(PathBuf, u32)> = found.into_iter().collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+fn finding(path: &str, severity: Severity, message: String) -> Finding {
+    Finding {
+        path: path.to_owned(),
+        severity,
+        message,
+    }
+}
+
+/// The findings of one report (10.7).
+pub fn findings_of(report: &Report) -> Vec<Finding> {
+    let mut out: Vec<Finding> = report
+        .warnings
+        .iter()
+        .map(|w| finding("", Severity::Warning, w.clone()))
+        .collect();
+    for f in &report.files {
+        out.extend(file_finding(report.profile, f));
+    }
+    for note in &report.notes {
+        let message = match &note.kind {
+            NoteKind::NonRegular => format!(
+                "{}: not a regular file; {} skips it",
+                note.path, report.profile
+            ),
+            NoteKind::IgnoredName { name, .. } => {
+                if !(note.path.ends_with("CLAUDE.md") && name == "AGENTS.md") {
+                    continue;
+                }
+                format!(
+                    "{}: ignored by opencode when an AGENTS.md exists in the chain (the first name found wins for every directory)",
+                    note.path
+                )
+            }
+            NoteKind::Unresolved => format!(
+                "instructions entry {}: a glob; opencode expands it, agentctx does not (output not exact)",
+                note.path
+            ),
+            NoteKind::HiddenByEmptyOverride { by } => format!(
+                "{}: hidden by the empty {by}; codex loads nothing from this directory",
+                note.path
+            ),
+            NoteKind::SameFile { first } => format!(
+                "{}: the same file as {first} (device and inode); gemini loads it once",
+                note.path
+            ),
+            NoteKind::Import { token, problem } => match problem {
+                ImportProblem::Traversal => format!(
+                    "{}: import @{token} leaves the project root; gemini writes a path traversal comment instead",
+                    note.path
+                ),
+                ImportProblem::Cycle => format!(
+                    "{}: import @{token} is already being imported (a cycle); gemini writes a comment instead",
+                    note.path
+                ),
+                ImportProblem::Failed(why) => {
+                    format!("{}: import @{token} failed: {why}", note.path)
+                }
+                ImportProblem::DepthLimit => format!(
+                    "{}: import @{token} is deeper than {} levels; gemini leaves it as text",
+                    note.path,
+                    super::gemini::imports::MAX_DEPTH
+                ),
+            },
+        };
+        out.push(finding(&note.path, Severity::Warning, message));
+    }
+    out
+}
+
+fn file_finding(profile: Profile, f: &FileEntry) -> Option<Finding> {
+    let max = match f.why {
+        Why::Budget(max) => max,
+        _ => 0,
+    };
+    let original = f.bytes.unwrap_or(0);
+    let message = match (profile, f.status) {
+        (Profile::Codex, Status::Truncated) => {
+            let kept = f.truncated.unwrap_or(0);
+            return Some(finding(
+                &f.path,
+                Severity::Error,
+                format!(
+                    "{}: project docs exceed project_doc_max_bytes ({max}); cut from {original} to {kept} bytes",
+                    f.path
+                ),
+            ));
+        }
+        (Profile::Codex, Status::OverBudget) => {
+            return Some(finding(
+                &f.path,
+                Severity::Error,
+                format!(
+                    "{}: project docs exceed project_doc_max_bytes ({max}); cut from {original} to 0 bytes",
+                    f.path
+                ),
+            ));
+        }
+        (Profile::Codex, Status::Aborted) => {
+            format!("{}: dropped: codex's project doc discovery failed", f.path)
+        }
+        (Profile::Gemini, Status::Duplicate) => format!(
+            "{}: the same file as one loaded earlier; gemini loads it once",
+            f.path
+        ),
+        (_, Status::UrlNotFetched) => format!(
+            "instructions entry {}: a URL; opencode fetches it, agentctx does not (output not exact)",
+            f.path
+        ),
+        (_, Status::Unreadable) => format!("{}: cannot be read; contributes nothing", f.path),
+        (_, _) if f.why == Why::InvalidUtf8 => format!(
+            "{}: invalid UTF-8; {profile} replaces it with U+FFFD",
+            f.path
+        ),
+        _ => return None,
+    };
+    Some(finding(&f.path, Severity::Warning, message))
+}

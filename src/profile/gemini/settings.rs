@@ -1,0 +1,165 @@
+//! Gemini CLI's settings files (SPEC 10.1, [G-set]): system defaults, user,
+//! workspace (trusted only), system; last definition wins, lists replace;
+//! comments stripped; `$VAR`, `${VAR}`, `${VAR:-d}` expanded in strings.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use serde_json::Value;
+
+use super::super::{Origin, Vars};
+
+/// The values of the context keys agentctx reads, each with the file that
+/// defined it last (None: no file did).
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    pub file_name: Option<(Value, Origin)>,
+    pub markers: Option<(Value, Origin)>,
+    pub import_format: Option<(Value, Origin)>,
+}
+
+/// Reads the files in merge order (missing files skipped) and keeps the
+/// last definition of each key.
+pub fn read(files: &[PathBuf], vars: &Vars) -> Result<Context> {
+    let mut ctx = Context::default();
+    for path in files {
+        let Some(value) = read_one(path, vars)? else {
+            continue;
+        };
+        let origin = Origin::Settings(super::super::show(path));
+        let context = value.get("context");
+        let pick = |key: &str| context.and_then(|c| c.get(key)).cloned();
+        if let Some(v) = pick("fileName") {
+            ctx.file_name = Some((v, origin.clone()));
+        }
+        if let Some(v) = pick("memoryBoundaryMarkers") {
+            ctx.markers = Some((v, origin.clone()));
+        }
+        if let Some(v) = pick("importFormat") {
+            ctx.import_format = Some((v, origin));
+        }
+    }
+    Ok(ctx)
+}
+
+fn read_one(path: &Path, vars: &Vars) -> Result<Option<Value>> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let shown = path.display().to_string();
+    let value = super::super::jsonc::parse(&shown, &text, false)?;
+    if !value.is_object() {
+        bail!("{shown}: settings must be a JSON object");
+    }
+    Ok(Some(expand_value(value, vars)))
+}
+
+/// Expands variables in every string of a JSON value.
+fn expand_value(value: Value, vars: &Vars) -> Value {
+    match value {
+        Value::String(s) => Value::String(expand(&s, vars)),
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| expand_value(v, vars)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, expand_value(v, vars)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Gemini's three passes: `${NAME:-default}`, then `${NAME}`, then `$NAME`
+/// (NAME = `\w+`); an unset variable without a default is kept as written.
+pub fn expand(text: &str, vars: &Vars) -> String {
+    let pass1 = replace_braced(text, |inner| {
+        let (name, default) = inner.split_once(":-")?;
+        if name.is_empty() || !name.chars().all(is_word) || default.is_empty() {
+            return None;
+        }
+        Some(vars.get(name).unwrap_or(default).to_owned())
+    });
+    let pass2 = replace_braced(&pass1, |name| {
+        if name.is_empty() || !name.chars().all(is_word) {
+            return None;
+        }
+        vars.get(name).map(str::to_owned)
+    });
+    let mut out = String::with_capacity(pass2.len());
+    let mut rest = pass2.as_str();
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let len = after.find(|c: char| !is_word(c)).unwrap_or(after.len());
+        match vars.get(&after[..len]).filter(|_| len > 0) {
+            Some(value) => out.push_str(value),
+            None => {
+                out.push('$');
+                out.push_str(&after[..len]);
+            }
+        }
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replaces each `${inner}` (inner without `}`) for which `f` answers.
+fn replace_braced(text: &str, f: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        match after.find('}') {
+            Some(end) => match f(&after[..end]) {
+                Some(value) => {
+                    out.push_str(&value);
+                    rest = &after[end + 1..];
+                }
+                None => {
+                    out.push_str("${");
+                    rest = after;
+                }
+            },
+            None => {
+                out.push_str("${");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars() -> Vars {
+        Vars(
+            [("A", "x"), ("E", ""), ("B_1", "y")]
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn three_passes() {
+        let v = vars();
+        assert_eq!(expand("$A/${B_1}/$NOPE/${NOPE}", &v), "x/y/$NOPE/${NOPE}");
+        assert_eq!(expand("${NOPE:-d}|${A:-d}|${E:-d}", &v), "d|x|");
+        assert_eq!(expand("${NOPE:-}|$|$-|${a b}", &v), "${NOPE:-}|$|$-|${a b}");
+        assert_eq!(expand("$A$A.md", &v), "xx.md");
+    }
+}

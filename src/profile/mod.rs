@@ -1,0 +1,386 @@
+//! Harness profiles (SPEC 10): what Codex, Gemini CLI and opencode load for
+//! a cwd, byte for byte, and what Claude Code and Copilot document.
+//!
+//! Each profile takes plain inputs (paths, flag values, the environment
+//! variables it reads, already looked up by the CLI layer), walks the
+//! filesystem and returns a [`Report`]: the parts the harness sends, every
+//! file it probed with a status, and every setting with its origin. Nothing
+//! here prints or reads the process environment.
+
+pub mod check;
+pub mod codex;
+pub mod gemini;
+pub mod jsonc;
+pub mod listings;
+pub mod opencode;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+/// The harnesses agentctx knows besides dsh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    Codex,
+    Gemini,
+    Opencode,
+    Claude,
+    Copilot,
+}
+
+impl Profile {
+    /// The profiles whose output is byte-exact (check `--profile all`).
+    pub const EXACT: [Profile; 3] = [Profile::Codex, Profile::Gemini, Profile::Opencode];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Codex => "codex",
+            Profile::Gemini => "gemini",
+            Profile::Opencode => "opencode",
+            Profile::Claude => "claude",
+            Profile::Copilot => "copilot",
+        }
+    }
+
+    /// Whether the profile is only a documented listing (explain only).
+    pub fn is_listing(self) -> bool {
+        matches!(self, Profile::Claude | Profile::Copilot)
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the harness did with one probed file (SPEC 10.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Loaded,
+    Truncated,
+    Empty,
+    Shadowed,
+    OverBudget,
+    Unreadable,
+    Duplicate,
+    Aborted,
+    Jit,
+    UrlNotFetched,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Loaded => "loaded",
+            Status::Truncated => "truncated",
+            Status::Empty => "empty",
+            Status::Shadowed => "shadowed",
+            Status::OverBudget => "over-budget",
+            Status::Unreadable => "unreadable",
+            Status::Duplicate => "duplicate",
+            Status::Aborted => "aborted",
+            Status::Jit => "jit",
+            Status::UrlNotFetched => "url-not-fetched",
+        }
+    }
+}
+
+/// The memory tier of a gemini file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    Global,
+    Project,
+    Jit,
+}
+
+/// Why a file got its status, beyond the status itself: the data the
+/// presentation words (never wording itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Why {
+    /// Nothing to add.
+    None,
+    /// An OS error message.
+    Error(String),
+    /// Shadowed or hidden by this path.
+    By(String),
+    /// Cut by a budget: the limit.
+    Budget(u64),
+    /// Lossy decoding replaced invalid UTF-8.
+    InvalidUtf8,
+    /// A free-form fact computed by the profile (a listing's rule).
+    Rule(&'static str),
+}
+
+/// One probed file, in the harness's probe order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileEntry {
+    pub path: String,
+    /// Stat size, or None when not a regular file.
+    pub bytes: Option<u64>,
+    pub included: bool,
+    /// Bytes kept when the harness cut the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<u64>,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier: Option<Tier>,
+    #[serde(skip)]
+    pub why: Why,
+}
+
+impl FileEntry {
+    pub fn new(path: impl Into<String>, bytes: Option<u64>, status: Status) -> Self {
+        FileEntry {
+            path: path.into(),
+            bytes,
+            included: matches!(status, Status::Loaded | Status::Truncated | Status::Jit),
+            truncated: None,
+            status,
+            tier: None,
+            why: Why::None,
+        }
+    }
+
+    pub fn why(mut self, why: Why) -> Self {
+        self.why = why;
+        self
+    }
+}
+
+/// Where a setting's value came from (SPEC 10.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Flag,
+    Env(String),
+    Config(String),
+    Settings(String),
+    Default,
+    Derived,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Flag => f.write_str("flag"),
+            Origin::Env(name) => write!(f, "env:{name}"),
+            Origin::Config(path) => write!(f, "config:{path}"),
+            Origin::Settings(path) => write!(f, "settings:{path}"),
+            Origin::Default => f.write_str("default"),
+            Origin::Derived => f.write_str("derived"),
+        }
+    }
+}
+
+impl Serialize for Origin {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A setting's value (as JSON, the form every profile's values share) and origin.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Setting {
+    pub value: serde_json::Value,
+    pub origin: Origin,
+}
+
+impl Setting {
+    pub fn new(value: impl Into<serde_json::Value>, origin: Origin) -> Self {
+        Setting {
+            value: value.into(),
+            origin,
+        }
+    }
+}
+
+/// Settings in the order the profile resolves them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings(pub Vec<(String, Setting)>);
+
+impl Settings {
+    pub fn push(&mut self, name: &str, setting: Setting) {
+        self.0.push((name.to_owned(), setting));
+    }
+}
+
+impl Serialize for Settings {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (name, setting) in &self.0 {
+            map.serialize_entry(name, setting)?;
+        }
+        map.end()
+    }
+}
+
+/// One message part the harness sends, with its kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub kind: String,
+    pub text: String,
+}
+
+/// A fact about a path that is not a loaded file's status: what check
+/// warns about and explain mentions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// The path (or instruction entry) concerned.
+    pub path: String,
+    pub kind: NoteKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoteKind {
+    /// A candidate that is not a regular file (skipped).
+    NonRegular,
+    /// A file ignored because an earlier name matched in the chain (opencode).
+    IgnoredName { by: String, name: String },
+    /// An instruction entry with glob characters, not resolved (opencode).
+    Unresolved,
+    /// An empty AGENTS.override.md hiding this AGENTS.md (codex).
+    HiddenByEmptyOverride { by: String },
+    /// A file dropped because it is the same file (device and inode) as
+    /// `first`, found earlier (gemini).
+    SameFile { first: String },
+    /// An import the harness replaced by a comment (gemini): the token's path
+    /// and the comment's reason.
+    Import {
+        token: String,
+        problem: ImportProblem,
+    },
+}
+
+/// Why an import did not expand (gemini).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportProblem {
+    Traversal,
+    Cycle,
+    Failed(String),
+    DepthLimit,
+}
+
+/// What one profile loads for one cwd.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub profile: Profile,
+    pub exact: bool,
+    pub parts: Vec<Part>,
+    pub files: Vec<FileEntry>,
+    pub settings: Settings,
+    pub warnings: Vec<String>,
+    pub notes: Vec<Note>,
+}
+
+impl Report {
+    pub fn new(profile: Profile, settings: Settings) -> Self {
+        Report {
+            profile,
+            exact: !profile.is_listing(),
+            parts: Vec::new(),
+            files: Vec::new(),
+            settings,
+            warnings: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The process environment a profile reads, looked up once by the caller.
+#[derive(Debug, Clone, Default)]
+pub struct Vars(pub BTreeMap<String, String>);
+
+impl Vars {
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    /// The value when set and non-empty.
+    pub fn nonempty(&self, name: &str) -> Option<&str> {
+        self.get(name).filter(|v| !v.is_empty())
+    }
+}
+
+/// The kind of a path after following links, or the error stat gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    File(u64),
+    Dir,
+    Other,
+}
+
+/// `stat` (links followed).
+pub fn stat(path: &Path) -> io::Result<Kind> {
+    std::fs::metadata(path).map(|m| {
+        if m.is_file() {
+            Kind::File(m.len())
+        } else if m.is_dir() {
+            Kind::Dir
+        } else {
+            Kind::Other
+        }
+    })
+}
+
+/// Stat size if `path` is a regular file (links followed).
+pub fn file_size(path: &Path) -> Option<u64> {
+    match stat(path) {
+        Ok(Kind::File(n)) => Some(n),
+        _ => None,
+    }
+}
+
+/// Reads at most `limit` bytes of a regular file. Opens non-blocking and
+/// refuses anything else, so a FIFO swapped in cannot hang us.
+pub fn read_file(path: &Path, limit: Option<u64>) -> io::Result<Vec<u8>> {
+    match stat(path)? {
+        Kind::Dir => return Err(io::Error::from_raw_os_error(libc::EISDIR)),
+        Kind::Other => return Err(io::Error::other("not a regular file")),
+        Kind::File(_) => {}
+    }
+    let file: File = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::from_raw_os_error(libc::EISDIR));
+    }
+    if !meta.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let limit = limit.unwrap_or(u64::MAX);
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(limit)).unwrap_or(0));
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// A path as the harness prints it (lossy for non-UTF-8 bytes).
+pub fn show(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// `dir` and its ancestors, nearest first.
+pub fn ancestors(dir: &Path) -> impl Iterator<Item = &Path> {
+    dir.ancestors()
+}
+
+/// The errno of an io error, if it has one.
+pub fn errno(err: &io::Error) -> Option<i32> {
+    err.raw_os_error()
+}
+
+/// Joins a directory and a name the way Node's `path.join` and Rust's
+/// `Path::join` agree on for relative names.
+pub fn join(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}

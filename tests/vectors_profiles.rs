@@ -1,0 +1,143 @@
+//! The harness-profile conformance vectors of tests/vectors-profiles/cases
+//! (SPEC 10, from an independent implementation cross-checked against the
+//! harnesses), run against the real binary as their run.py does: parts,
+//! partKinds, exact and files compared, plus the upstream substrings.
+// Test code: a failed unwrap is a failed test (clippy's allow-unwrap-in-tests
+// does not reach helper functions of an integration-test crate).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+/// Every variable a profile reads, removed before the case's env is laid over.
+const STRIP: [&str; 12] = [
+    "HOME",
+    "DSH_HOME",
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+    "XDG_CONFIG_HOME",
+    "OPENCODE_CONFIG",
+    "OPENCODE_CONFIG_DIR",
+    "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
+    "OPENCODE_DISABLE_PROJECT_CONFIG",
+    "GEMINI_SYSTEM_MD",
+];
+
+/// Replaces @TREE@ in every string of a JSON value.
+fn subst(v: &Value, tree: &str) -> Value {
+    match v {
+        Value::String(s) => Value::String(s.replace("@TREE@", tree)),
+        Value::Array(a) => Value::Array(a.iter().map(|x| subst(x, tree)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), subst(x, tree)))
+                .collect::<Map<_, _>>(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// `files` reduced to the compared keys (path, bytes, included, truncated).
+fn norm_files(files: &Value) -> Value {
+    let items = files.as_array().cloned().unwrap_or_default();
+    Value::Array(
+        items
+            .iter()
+            .map(|f| {
+                let mut g = Map::new();
+                for key in ["path", "bytes", "included"] {
+                    g.insert(key.to_owned(), f.get(key).cloned().unwrap_or(Value::Null));
+                }
+                if let Some(t) = f.get("truncated").filter(|t| !t.is_null()) {
+                    g.insert("truncated".to_owned(), t.clone());
+                }
+                Value::Object(g)
+            })
+            .collect(),
+    )
+}
+
+fn run_case(dir: &Path) -> Option<String> {
+    let case = common::read_json(&dir.join("case.json"));
+    let (tmp, tree) = common::materialize(dir, &case);
+    let tree_str = tree.to_str().unwrap();
+    let expected = subst(&common::read_json(&dir.join("expected.json")), tree_str);
+    let mut cmd = common::agentctx();
+    cmd.current_dir(tmp.path());
+    for var in STRIP {
+        cmd.env_remove(var);
+    }
+    cmd.arg(case["command"].as_str().unwrap())
+        .args(["--profile", case["profile"].as_str().unwrap()])
+        .arg("--cwd")
+        .arg(tree.join(case["cwd"].as_str().unwrap()));
+    for arg in common::strings(&case["args"]) {
+        cmd.arg(arg.replace("@TREE@", tree_str));
+    }
+    cmd.args(["--format", "json"]);
+    for (k, v) in case["env"].as_object().unwrap() {
+        cmd.env(k, v.as_str().unwrap().replace("@TREE@", tree_str));
+    }
+    let out = cmd.output().unwrap();
+    if !out.status.success() {
+        return Some(format!(
+            "exit {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["parts", "partKinds", "exact"] {
+        if got[key] != expected[key] {
+            return Some(format!(
+                "{key} differs:\n  expected {}\n  got      {}",
+                expected[key], got[key]
+            ));
+        }
+    }
+    if norm_files(&got["files"]) != expected["files"] {
+        return Some(format!(
+            "files differ:\n  expected {}\n  got      {}",
+            expected["files"],
+            norm_files(&got["files"])
+        ));
+    }
+    let text = common::strings(&got["parts"]).join("\n");
+    let upstream = &case["upstream"];
+    for c in common::strings(&upstream["contains"]) {
+        if !text.contains(&c.replace("@TREE@", tree_str)) {
+            return Some(format!("upstream assertion: missing {c:?}"));
+        }
+    }
+    for c in common::strings(&upstream["not_contains"]) {
+        if text.contains(&c.replace("@TREE@", tree_str)) {
+            return Some(format!("upstream assertion: unexpected {c:?}"));
+        }
+    }
+    None
+}
+
+#[test]
+fn profile_conformance_vectors_pass() {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors-profiles/cases");
+    let names = common::case_dirs(&cases);
+    assert_eq!(names.len(), 150, "expected the 150 profile vector cases");
+    let failures: Vec<String> = names
+        .iter()
+        .filter_map(|d| {
+            run_case(d).map(|p| format!("{}: {p}", d.file_name().unwrap().to_string_lossy()))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} profile vectors failed:\n{}",
+        failures.len(),
+        names.len(),
+        failures.join("\n")
+    );
+}
