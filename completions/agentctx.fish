@@ -169,18 +169,24 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l memory-bound
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name (repeatable)' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'Findings grouped by directory, then a summary line'
 json\t'One JSON document: the findings and every checked directory\'s baseline'
-github\t'GitHub Actions workflow commands, so annotations land on the files'"
+github\t'GitHub Actions workflow commands, so annotations land on the files'
+sarif\t'SARIF 2.1.0, for GitHub code scanning and other SARIF viewers'
+markdown\t'A pull-request comment: a summary line, a table, details per directory'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l warn-at -d 'Warn about a baseline that reaches PCT percent of max-bytes' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l base -d 'Compare with git revision REV: what the change does to each directory\'s baseline' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l no-ignore -d 'Walk directories that .gitignore, .git/info/exclude or .agentctxignore ignore'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l deny-warnings -d 'Exit 1 on warnings too, not only on errors'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l include-user-global -d 'Include the user-global AGENTS.md in every baseline (and check it)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l summary -d 'Also list every directory that loads anything: bytes, share of max-bytes, largest file, headroom'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s V -l version -d 'Print version'

@@ -13,6 +13,13 @@ runs each command and its floor alternately, and prints medians and ratios:
                                     vs  wc -l on the same file (+ peak RSS)
   check   agentctx check on a 50,000-directory tree (depth <= 30, AGENTS.md
           in 2%, CLAUDE.md in 0.5%) vs  find TREE -type d | wc -l
+  check-ignore   the same tree with ignore rules: a root .gitignore and
+          .agentctxignore, a nested .gitignore beside every AGENTS.md
+                                    vs  find TREE -type d | wc -l
+  check-base     the same tree as a git repository whose last commit changes
+          100 instruction files: check --base HEAD~1 (from the tree)
+                                    vs  find TREE -type d | wc -l; git ls-tree -r HEAD~1 | wc -l
+                                    and git ls-tree -r HEAD~1 | wc -l alone
   render-codex  agentctx render --profile codex in the render directory
                                     vs  the trivial binary (target <= 1.5x)
   check-all     agentctx check --profile all on the 50,000-directory tree
@@ -114,6 +121,49 @@ def make_tree(work, count, seed=7):
     return root
 
 
+def make_ignore_tree(work, count):
+    """The check tree with ignore rules that skip some directories."""
+    root = os.path.join(work, f'tree{count}-ignore')
+    if os.path.isdir(root):
+        return root
+    subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'gen-tree.py'), '7',
+                    str(count), root], check=True)
+    with open(os.path.join(root, '.gitignore'), 'w') as f:
+        f.write('d0[0-4]9/\n*.tmp\nnode_modules/\n')
+    with open(os.path.join(root, '.agentctxignore'), 'w') as f:
+        f.write('d1[0-9][0-9]/\n')
+    for dirpath, _, files in os.walk(root):
+        if 'AGENTS.md' in files:
+            with open(os.path.join(dirpath, '.gitignore'), 'w') as f:
+                f.write('d005/\n!d006/\nbuild/\n')
+    return root
+
+
+def make_base_repo(work, count, changed=100):
+    """The check tree as a git repository; HEAD changes `changed`
+    instruction files of HEAD~1."""
+    root = os.path.join(work, f'tree{count}-git')
+    if os.path.isdir(root):
+        return root
+    subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'gen-tree.py'), '7',
+                    str(count), root], check=True)
+    shutil.rmtree(os.path.join(root, '.git'))
+    env = dict(os.environ, GIT_CONFIG_GLOBAL='/dev/null', GIT_AUTHOR_NAME='b',
+               GIT_AUTHOR_EMAIL='b@example.invalid', GIT_COMMITTER_NAME='b',
+               GIT_COMMITTER_EMAIL='b@example.invalid')
+    git = ['git', '-C', root]
+    subprocess.run(git + ['init', '-q', '-b', 'main'], check=True, env=env)
+    subprocess.run(git + ['add', '-A'], check=True, env=env)
+    subprocess.run(git + ['commit', '-qm', 'base'], check=True, env=env)
+    names = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) if '.git' not in d
+                   for f in fs if f in ('AGENTS.md', 'CLAUDE.md'))
+    for path in names[::max(1, len(names) // changed)][:changed]:
+        with open(path, 'a') as f:
+            f.write('\nOne more rule for this pull request.\n')
+    subprocess.run(git + ['commit', '-qam', 'change'], check=True, env=env)
+    return root
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--work', default=os.path.join(ROOT, 'bench-work'))
@@ -141,6 +191,22 @@ def main():
         tree = make_tree(args.work, args.dirs)
         sh = shutil.which('sh')
         compare('check', [BIN, 'check', tree], [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
+    if args.only in (None, 'check-ignore'):
+        tree = make_ignore_tree(args.work, args.dirs)
+        sh = shutil.which('sh')
+        compare('check-ignore', [BIN, 'check', tree],
+                [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
+    if args.only in (None, 'check-base'):
+        tree = make_base_repo(args.work, args.dirs)
+        sh = shutil.which('sh')
+        ours = [sh, '-c', f'cd "{tree}" && "{BIN}" check --base HEAD~1']
+        # The work tree must be walked and REV listed: find + ls-tree is the
+        # floor of the whole; ls-tree alone is the floor of reading REV.
+        compare('check-base', ours, [sh, '-c', f'find "{tree}" -type d | wc -l; '
+                                              f'git -C "{tree}" ls-tree -r HEAD~1 | wc -l'], args.runs)
+        compare('ls-tree', ours, [sh, '-c', f'git -C "{tree}" ls-tree -r HEAD~1 | wc -l'], args.runs)
+        compare('check-git', [sh, '-c', f'cd "{tree}" && "{BIN}" check'],
+                [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
     if args.only in (None, 'render-codex'):
         trivial = make_trivial(args.work)
         _, cwd = make_deep(args.work)

@@ -1,10 +1,12 @@
 //! The baseline a new session receives: the loaded files of a workspace,
 //! rendered under the budget, with the persisted source (SPEC 4.4).
 
+use std::path::Path;
+
 use serde::Serialize;
 
 use crate::discovery::{Candidate, Dir, Workspace};
-use crate::render::{self, Fit, Item};
+use crate::render::{self, Fit, Item, Truncation};
 use crate::settings::Settings;
 
 /// The source kind current dsh builds persist (since 2026-08-13, aacab0cafd);
@@ -119,6 +121,63 @@ impl Baseline {
     }
 }
 
+/// One loaded file of a baseline as the JSON outputs list it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileShape {
+    /// The display path the prompt shows (root-relative).
+    pub path: String,
+    pub scope: String,
+    pub digest: String,
+    pub bytes: usize,
+    pub represented: bool,
+}
+
+/// The one JSON shape of a baseline, shared by `render --format json` and
+/// every directory of `check --format json`, so both describe the same
+/// directory the same way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shape {
+    pub identity: String,
+    /// The project root, absolute.
+    pub project_root: String,
+    /// Bytes of the message sent.
+    pub bytes: usize,
+    pub max_bytes: i64,
+    /// Display paths of the files the budget omitted.
+    pub omitted: Vec<String>,
+    /// The cut file (at most one).
+    pub truncated: Vec<Truncation>,
+    /// The files that load, in order. `max-bytes <= 0` disables loading, so
+    /// then none counts as loaded.
+    pub files: Vec<FileShape>,
+}
+
+impl Shape {
+    pub fn new(files: &[File], fit: &Fit, identity: String, root: &Path, max_bytes: i64) -> Self {
+        let loaded = if max_bytes > 0 { files.len() } else { 0 };
+        Shape {
+            identity,
+            project_root: root.to_string_lossy().into_owned(),
+            bytes: fit.bytes(),
+            max_bytes,
+            omitted: fit.omitted.clone(),
+            truncated: fit.truncated.iter().cloned().collect(),
+            files: files[..loaded]
+                .iter()
+                .zip(&fit.represented)
+                .map(|(f, r)| FileShape {
+                    path: f.path.clone(),
+                    scope: f.scope.clone(),
+                    digest: f.digest.clone(),
+                    bytes: f.text.len(),
+                    represented: *r,
+                })
+                .collect(),
+        }
+    }
+}
+
 pub fn set_change(f: &File) -> Change {
     Change {
         action: Action::Set,
@@ -139,7 +198,8 @@ pub fn files(ws: &Workspace, settings: &Settings) -> Vec<File> {
         .collect()
 }
 
-fn file_of(
+/// One loaded candidate of `dir` (index `dir_index` of its list) as a file.
+pub fn file_of(
     dir_index: usize,
     dir: &Dir,
     c: &Candidate,

@@ -31,6 +31,10 @@ use sha1::{Digest, Sha1};
 use crate::paths;
 use crate::settings::{Precedence, Settings, USER_GLOBAL_FILE};
 
+mod link;
+
+pub use link::{Place, Realms, Symlink, probe_link};
+
 /// The scope key and display name of the user-global directory.
 pub const USER_GLOBAL: &str = "user-global";
 
@@ -131,22 +135,7 @@ impl Probe {
 /// plain file or absence costs one call, and a dangling link is told apart
 /// from a missing name for free.
 pub fn probe(path: &Path) -> Probe {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(path) {
-            Ok(meta) => classify(&meta),
-            Err(err)
-                if matches!(
-                    err.kind(),
-                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-                ) =>
-            {
-                Probe::Missing(Absence::DanglingLink)
-            }
-            Err(err) => probe_error(&err),
-        },
-        Ok(meta) => classify(&meta),
-        Err(err) => probe_error(&err),
-    }
+    probe_link(path, None).0
 }
 
 fn classify(meta: &fs::Metadata) -> Probe {
@@ -333,6 +322,8 @@ pub struct Candidate {
     pub display: String,
     pub tier: TierKind,
     pub probe: Option<Probe>,
+    /// Set when the probe found a symlink.
+    pub link: Option<Symlink>,
     pub load: Option<Load>,
     pub fate: Fate,
 }
@@ -427,6 +418,8 @@ pub struct ScanOptions<'a> {
     pub probe_all: bool,
     /// A path that already loaded and must not load again.
     pub loaded_path: Option<&'a Path>,
+    /// Where symlinks are judged against (none: links are not followed up).
+    pub realms: Option<&'a Realms>,
 }
 
 /// Scans one directory of the chain (or a touched directory).
@@ -438,7 +431,9 @@ pub fn scan_dir(
     opts: ScanOptions<'_>,
 ) -> Dir {
     let tiers = [(TierKind::Base, base), (TierKind::Local, local)];
-    scan(path, display, &tiers, opts, &|path, _| probe(path))
+    scan(path, display, &tiers, opts, &|path, _| {
+        probe_link(path, opts.realms)
+    })
 }
 
 /// Scans one directory whose listing is already known: `listed(name)` says
@@ -457,15 +452,15 @@ pub fn scan_dir_listed(
     let tiers = [(TierKind::Base, base), (TierKind::Local, local)];
     scan(path, display, &tiers, opts, &|path, name| {
         if listed(name) {
-            probe(path)
+            probe_link(path, opts.realms)
         } else {
-            Probe::Missing(Absence::NoEntry)
+            (Probe::Missing(Absence::NoEntry), None)
         }
     })
 }
 
 /// How `scan` probes a candidate: its path and its name.
-type Prober<'p> = dyn Fn(&Path, &str) -> Probe + 'p;
+type Prober<'p> = dyn Fn(&Path, &str) -> (Probe, Option<Symlink>) + 'p;
 
 /// Scans the user-global directory (the dsh home): `AGENTS.md` only.
 pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -> Dir {
@@ -475,7 +470,7 @@ pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -
         USER_GLOBAL,
         &[(TierKind::UserGlobal, &names)],
         opts,
-        &|path, _| probe(path),
+        &|path, _| probe_link(path, opts.realms),
     );
     if let Some(c) = dir.candidates.first_mut() {
         c.display = display.to_owned();
@@ -515,6 +510,7 @@ fn new_candidate(dir: &Dir, tier: TierKind, name: &str) -> Candidate {
         display: paths::file_display(&dir.display, name),
         tier,
         probe: None,
+        link: None,
         load: None,
         fate: Fate::NotLoaded,
     }
@@ -565,7 +561,8 @@ fn scan_tier_first(
                 dir.candidates.push(cand);
                 continue;
             }
-            let probe = probe(&cand.path, name);
+            let (probe, link) = probe(&cand.path, name);
+            cand.link = link;
             if let Probe::File { size } = probe {
                 cand.load = Some(load(&cand.path, size, opts.max_source));
                 cand.fate = Fate::Shadowed { by: by.clone() };
@@ -574,7 +571,8 @@ fn scan_tier_first(
             dir.candidates.push(cand);
             continue;
         }
-        let probe = probe(&cand.path, name);
+        let (probe, link) = probe(&cand.path, name);
+        cand.link = link;
         match probe {
             Probe::File { size } => {
                 winner = Some(cand.display.clone());
@@ -599,7 +597,8 @@ fn scan_tier_all(
     for name in names {
         let mut cand = new_candidate(dir, tier, name);
         let index = dir.candidates.len();
-        let probe = probe(&cand.path, name);
+        let (probe, link) = probe(&cand.path, name);
+        cand.link = link;
         let status = match probe {
             Probe::File { size } => take_present(&mut cand, size, index, opts),
             Probe::Unavailable(_) => ScopeStatus::Unavailable,
@@ -638,6 +637,8 @@ fn drop_duplicates(dir: &mut Dir) {
 #[derive(Debug, Clone)]
 pub struct Workspace {
     pub search: RootSearch,
+    /// The real root, home and dsh home symlinks are judged against.
+    pub realms: Realms,
     /// The user-global directory first, then the chain, broadest first.
     pub dirs: Vec<Dir>,
 }
@@ -673,6 +674,7 @@ impl Workspace {
             max_source: max_source(settings),
             probe_all,
             loaded_path: self.user_global_path(),
+            realms: Some(&self.realms),
         }
     }
 
@@ -697,11 +699,13 @@ pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool)
     let cwd = &settings.cwd.value;
     let search = find_root(cwd, &settings.root_markers.value);
     let mut dirs = Vec::new();
+    let user_realms = Realms::new(None, settings);
     let base_opts = ScanOptions {
         precedence: settings.precedence.value,
         max_source: max_source(settings),
         probe_all,
         loaded_path: None,
+        realms: Some(&user_realms),
     };
     if include_user_global {
         dirs.push(scan_user_global(
@@ -710,7 +714,12 @@ pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool)
             base_opts,
         ));
     }
-    let mut ws = Workspace { search, dirs };
+    let realms = Realms::new(Some(&search.root), settings);
+    let mut ws = Workspace {
+        search,
+        realms,
+        dirs,
+    };
     let opts = ws.options(settings, probe_all);
     let chain_dirs: Vec<Dir> = chain(ws.root(), cwd)
         .iter()
@@ -788,6 +797,7 @@ mod tests {
                     max_source: 100,
                     probe_all,
                     loaded_path: None,
+                    realms: None,
                 };
                 let listed = |name: &str| listing.iter().any(|l| l == name);
                 let by_stat = scan_dir(p, ".", &base, &local, opts);

@@ -24,7 +24,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::baseline::{self, Baseline, Change, Source};
-use crate::discovery::{self, Candidate, Dir, Fate, Load, Probe, ScopeStatus, TierKind};
+use crate::discovery::{self, Candidate, Dir, Fate, Load, Place, Probe, ScopeStatus, TierKind};
 use crate::log::Log;
 use crate::paths;
 use crate::reconcile::{self, Decision, Request};
@@ -251,6 +251,20 @@ pub struct Symlink {
     /// Whether the fully resolved target lies outside the project root
     /// (`null` for the user-global file, which has no project root).
     pub outside_root: Option<bool>,
+    /// Set when it resolves into `/proc`, `/sys`, `/dev` or the home
+    /// directory outside the project: sessions send that content.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<SecretLink>,
+}
+
+/// Where a symlinked candidate pointing at a secret resolves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SecretLink {
+    /// The real path it resolves to.
+    pub resolved: String,
+    /// `system` (`/proc`, `/sys`, `/dev`) or `home`.
+    pub place: &'static str,
 }
 
 /// What the budget did with a loaded file.
@@ -455,7 +469,7 @@ fn dir_report(
                 bytes: text.map(|t| t.text.len()),
                 digest: text.map(|t| t.digest.clone()),
                 invalid_utf8: text.is_some_and(|t| t.lossy),
-                symlink: symlink(&c.path, (!user_global).then_some(root)),
+                symlink: symlink(c, (!user_global).then_some(root)),
                 budget: (c.fate == Fate::Loaded).then(|| in_message(fresh, index, &c.display)),
             }
         })
@@ -533,15 +547,22 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
 /// The symlink of a candidate's final component, if it is one. `root` is
 /// the project root to judge the target against (none for the user-global
 /// file).
-fn symlink(path: &Path, root: Option<&Path>) -> Option<Symlink> {
-    let meta = fs::symlink_metadata(path).ok()?;
-    if !meta.file_type().is_symlink() {
-        return None;
-    }
-    let target = fs::read_link(path).ok()?;
+fn symlink(c: &Candidate, root: Option<&Path>) -> Option<Symlink> {
+    let link = c.link.as_ref()?;
+    let target = Path::new(&link.target);
+    let readable = matches!(c.probe, Some(Probe::File { .. }));
+    let secret = (readable && link.place.is_secret()).then(|| SecretLink {
+        resolved: link.resolved.as_deref().map(lossy).unwrap_or_default(),
+        place: if link.place == Place::System {
+            "system"
+        } else {
+            "home"
+        },
+    });
     Some(Symlink {
-        target: lossy(&target),
-        outside_root: root.map(|r| outside_root(path, &target, r)),
+        target: link.target.clone(),
+        outside_root: root.map(|r| outside_root(&c.path, target, r)),
+        secret,
     })
 }
 
@@ -726,6 +747,7 @@ mod tests {
             display: name.to_owned(),
             tier: TierKind::Base,
             probe: Some(probe),
+            link: None,
             load,
             fate,
         }
@@ -776,20 +798,32 @@ mod tests {
         fs::create_dir_all(&root).unwrap();
         std::os::unix::fs::symlink("../gone.md", root.join("leaves")).unwrap();
         std::os::unix::fs::symlink("sub/gone.md", root.join("stays")).unwrap();
+        let probed = |name: &str| {
+            let path = root.join(name);
+            let (probe, link) = discovery::probe_link(&path, None);
+            Candidate {
+                link,
+                path,
+                ..candidate(name, probe, None, Fate::NotLoaded)
+            }
+        };
         assert_eq!(
-            symlink(&root.join("leaves"), Some(&root)),
+            symlink(&probed("leaves"), Some(&root)),
             Some(Symlink {
                 target: "../gone.md".into(),
-                outside_root: Some(true)
+                outside_root: Some(true),
+                secret: None,
             })
         );
         assert_eq!(
-            symlink(&root.join("stays"), Some(&root)),
+            symlink(&probed("stays"), Some(&root)),
             Some(Symlink {
                 target: "sub/gone.md".into(),
-                outside_root: Some(false)
+                outside_root: Some(false),
+                secret: None,
             })
         );
-        assert_eq!(symlink(&root, Some(&root)), None);
+        fs::write(root.join("plain"), "x").unwrap();
+        assert_eq!(symlink(&probed("plain"), Some(&root)), None);
     }
 }

@@ -3,12 +3,11 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::fs;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::discovery::{Absence, Candidate, Dir, Load, Probe, Workspace};
+use crate::discovery::{Absence, Candidate, Dir, Load, Place, Probe, Symlink, Workspace};
 
 /// Whether a character must not reach a terminal raw: C0 and C1 controls,
 /// DEL, and the bidirectional formatting characters.
@@ -124,20 +123,56 @@ pub fn discovery_warnings(ws: &Workspace, max_source_bytes: i64) -> Vec<String> 
     out
 }
 
+/// The warning for a candidate symlinked into a secret location (SPEC 7),
+/// from what the probe recorded; `None` for any other candidate.
+pub fn secret_link(display: &str, probe: Option<&Probe>, link: Option<&Symlink>) -> Option<String> {
+    let readable = matches!(probe, Some(Probe::File { .. }));
+    let link = link.filter(|l| readable && l.place.is_secret())?;
+    let resolved = link
+        .resolved
+        .as_deref()
+        .map_or_else(String::new, |r| r.to_string_lossy().into_owned());
+    Some(secret_link_warning(
+        display,
+        &link.target,
+        &resolved,
+        link.place == Place::System,
+    ))
+}
+
+/// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`.
+pub fn secret_link_warning(display: &str, target: &str, resolved: &str, system: bool) -> String {
+    let shown = if system || resolved == target || resolved.is_empty() {
+        target.to_owned()
+    } else {
+        format!("{target} ({resolved})")
+    };
+    let place = if system {
+        "/proc, /sys or /dev"
+    } else {
+        "the home directory, outside the project"
+    };
+    format!("{display}: symlink to {shown}, in {place}: sessions send what it holds to the model")
+}
+
 fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<String> {
     let path = &c.display;
+    if let Some(w) = secret_link(path, c.probe.as_ref(), c.link.as_ref()) {
+        return Some(w);
+    }
     match (c.probe.as_ref()?, &c.load) {
         (Probe::NotRegular(kind), _) => {
-            let linked = fs::symlink_metadata(&c.path).is_ok_and(|m| m.file_type().is_symlink());
-            let what = if linked { "symlink to a " } else { "" };
+            let what = if c.link.is_some() {
+                "symlink to a "
+            } else {
+                ""
+            };
             Some(format!(
                 "{path}: not a regular file ({what}{kind}), treated as absent"
             ))
         }
         (Probe::Missing(Absence::DanglingLink), _) => {
-            let target = fs::read_link(&c.path)
-                .map(|t| t.display().to_string())
-                .unwrap_or_default();
+            let target = c.link.as_ref().map_or("", |l| l.target.as_str());
             Some(format!(
                 "{path}: dangling symlink to {target}, treated as absent"
             ))

@@ -122,7 +122,7 @@ fn json_output_pins_every_finding() {
     let t = monorepo();
     let (got, code) = run_json(&mut mono_check(&t, "json"));
     assert_eq!(code, 1);
-    assert_eq!(got["path"], json!(t.path("mono")));
+    assert_eq!(got["paths"], json!([t.path("mono")]));
     assert_eq!(
         [
             &got["walked"],
@@ -147,6 +147,7 @@ fn json_output_pins_every_finding() {
             {
                 "severity": "warning",
                 "kind": "drift",
+                "rule": "AGX004",
                 "dir": "packages/app",
                 "file": "packages/app/CLAUDE.md",
                 "title": "Instruction files drift",
@@ -156,6 +157,7 @@ fn json_output_pins_every_finding() {
             {
                 "severity": "error",
                 "kind": "overBudget",
+                "rule": "AGX001",
                 "dir": "packages/big",
                 "file": "packages/big/AGENTS.md",
                 "title": "Instruction budget exceeded",
@@ -169,6 +171,7 @@ fn json_output_pins_every_finding() {
             {
                 "severity": "error",
                 "kind": "oversized",
+                "rule": "AGX002",
                 "dir": "packages/huge",
                 "file": "packages/huge/AGENTS.md",
                 "title": "Instruction file too large",
@@ -179,6 +182,7 @@ fn json_output_pins_every_finding() {
             {
                 "severity": "warning",
                 "kind": "symlinkLeavesTree",
+                "rule": "AGX006",
                 "dir": "packages/shared",
                 "file": "packages/shared/AGENTS.md",
                 "title": "Symlink leaves the project",
@@ -383,13 +387,14 @@ checked 3 of 3 directories; largest baseline: 356 bytes in clean; 0 errors, 1 wa
             2
         )
     );
-    let (_, err, code) = run(&mut check(&t, "r", &["AGENTS.md"]));
+    // A missing file that is no instruction file is bad input too.
+    let (_, err, code) = run(&mut check(&t, "r", &["a/README.md"]));
     assert_eq!(
         (err, code),
         (
             format!(
-                "agentctx: check {}: not a directory\n",
-                t.path("r/AGENTS.md").display()
+                "agentctx: check {}: No such file or directory (os error 2)\n",
+                t.path("r/a/README.md").display()
             ),
             2
         )
@@ -413,12 +418,16 @@ fn file_warnings_each_once_per_file() {
         .dir("r/dir/AGENTS.md")
         .file("r/dir/CLAUDE.md", "Fallback.\n")
         .fifo("r/fifo/CLAUDE.md")
-        .file("r/stub/AGENTS.md", "Stubbed rules.\n")
-        .file("r/stub/CLAUDE.md", "AGENTS.md")
+        .file("r/stub/AGENTS.md", "CLAUDE.md")
+        .file("r/stub/CLAUDE.md", "Stubbed rules.\n")
         .symlink("r/broken/AGENTS.md", "gone.md")
         .file("r/broken/CLAUDE.md", "Broken neighbour.\n")
-        .symlink("r/same/CLAUDE.md", "../stub/AGENTS.md");
-    let (got, code) = run_json(&mut check(&t, "r", &["--format", "json"]));
+        .symlink("r/same/CLAUDE.md", "../stub/CLAUDE.md");
+    let (got, code) = run_json(&mut check(
+        &t,
+        "r",
+        &["--precedence", "first", "--format", "json"],
+    ));
     assert_eq!(code, 0);
     let found: Vec<(String, String)> = got["findings"]
         .as_array()
@@ -461,8 +470,8 @@ fn file_warnings_each_once_per_file() {
             "not a regular file (a FIFO): sessions skip it",
         ),
         (
-            "stub/CLAUDE.md",
-            "symlink checked out as text: the whole content is the name of its sibling stub/AGENTS.md, so sessions get the name instead of the instructions",
+            "stub/AGENTS.md",
+            "symlink checked out as text: the whole content is the name of its sibling stub/CLAUDE.md, so sessions get the name instead of the instructions",
         ),
     ];
     let want: Vec<(String, String)> = want
@@ -492,7 +501,7 @@ fn file_warnings_each_once_per_file() {
     assert_eq!(got["findings"][1]["line"], json!(2));
     assert_eq!(got["findings"][3]["fileType"], json!("directory"));
     assert_eq!(got["findings"][5]["whitespace"], json!(true));
-    assert_eq!(got["findings"][7]["sibling"], json!("stub/AGENTS.md"));
+    assert_eq!(got["findings"][7]["sibling"], json!("stub/CLAUDE.md"));
     // The symlink out of same/ stays inside the project root: no finding.
     let dirs: Vec<&Value> = got["directories"]
         .as_array()
@@ -512,20 +521,36 @@ fn file_warnings_each_once_per_file() {
     let (_, code) = run_json(&mut check(
         &t,
         "r",
-        &["--format", "json", "--deny-warnings"],
+        &[
+            "--precedence",
+            "first",
+            "--format",
+            "json",
+            "--deny-warnings",
+        ],
     ));
     assert_eq!(code, 1);
     let nohome = t.path("nohome");
     t.dir("nohome");
-    assert_matches_render(&t, "r", &got, &["--dsh-home", nohome.to_str().unwrap()]);
+    assert_matches_render(
+        &t,
+        "r",
+        &got,
+        &[
+            "--precedence",
+            "first",
+            "--dsh-home",
+            nohome.to_str().unwrap(),
+        ],
+    );
 }
 
 #[test]
 fn all_precedence_reports_two_sources_of_truth_instead_of_drift() {
     let t = Tree::new();
     t.dir("r/.git")
-        .file("r/AGENTS.md", "Use pnpm.\n")
-        .file("r/CLAUDE.md", "Use npm.\n")
+        .file("r/AGENTS.md", "Use pnpm.\nRun the tests.\n")
+        .file("r/CLAUDE.md", "Use npm.\nRun the tests.\n")
         .file("r/AGENTS.local.md", "Mine.\n")
         .file("r/same/AGENTS.md", "Same.\n")
         .file("r/same/CLAUDE.md", "\u{feff}Same.")
@@ -544,8 +569,10 @@ fn all_precedence_reports_two_sources_of_truth_instead_of_drift() {
             "dir": ".",
             "file": "CLAUDE.md",
             "title": "Two sources of truth",
-            "message": "two sources of truth: loads next to AGENTS.md with different content, sessions get both",
-            "sibling": "AGENTS.md"
+            "rule": "AGX005",
+            "message": "two sources of truth: differs from AGENTS.md and both load; 14 bytes of overlapping instructions",
+            "sibling": "AGENTS.md",
+            "overlapBytes": 14
         }])
     );
     let nohome = t.path("nohome");
@@ -665,12 +692,12 @@ checked 1 of 2 directories; largest baseline: 321 bytes in e\\x1b[31mvil; 0 erro
 checked 1 of 2 directories; largest baseline: 321 bytes in e\\x1b[31mvil; 0 errors, \u{1b}[33;1m1 warning\u{1b}[0m
 "
     );
-    // GitHub commands: the file property stays the real path, escaped per
-    // the workflow rules; the message is escaped for people.
+    // GitHub commands: the file property and the message are escaped for
+    // people, then per the workflow rules (no raw ESC reaches the log).
     let (out, _, _) = run(&mut check(&t, "r", &["--format", "github"]));
     assert_eq!(
         out.lines().next().unwrap(),
-        "::warning file=e\u{1b}[31mvil/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from e\\x1b[31mvil/AGENTS.md, which wins, so sessions never see this file"
+        "::warning file=e\\x1b[31mvil/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from e\\x1b[31mvil/AGENTS.md, which wins, so sessions never see this file"
     );
 }
 

@@ -1,30 +1,35 @@
-//! `agentctx check`: the CI gate for instruction budgets. The walk and the
-//! findings are `crate::check`'s; this module presents them as text, JSON or
-//! GitHub workflow commands.
+//! `agentctx check`: the CI gate for instruction budgets. The walk, the
+//! findings and the impact are `crate::check`'s; this module presents them
+//! as text, JSON, GitHub workflow commands or SARIF (Markdown and the text
+//! tables: `check_markdown`).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use owo_colors::{OwoColorize, Style};
 
 use super::Ctx;
-use crate::check::{self, Finding, Options, Report, Severity};
+use super::check_markdown as markdown;
+use crate::check::impact::{self, Impact};
+use crate::check::{self, Finding, Options, Report, Severity, sarif, summary};
 use crate::cli::ConfigArgs;
-use crate::discovery;
 use crate::output;
-use crate::paths;
 
 const AFTER_HELP: &str = "\
 Examples:
   agentctx check
   agentctx check --format github --deny-warnings --exclude node_modules
   agentctx check packages/app --format json
+  agentctx check AGENTS.md packages/app/CLAUDE.md    # as pre-commit calls it
+  agentctx check --base origin/main --format markdown   # what a pull request changes
+  agentctx check --format sarif > agentctx.sarif     # GitHub code scanning
+  agentctx check --summary --warn-at 80
 
 Exit status:
-  0  no errors (and no warnings with --deny-warnings)
-  1  an error, or a warning with --deny-warnings
+  0  no errors (and no warnings with --deny-warnings); with --base: no new ones
+  1  an error, or a warning with --deny-warnings; with --base: a new one
   2  bad usage or unusable input";
 
 /// Output format of check.
@@ -36,31 +41,46 @@ pub enum CheckFormat {
     Json,
     /// GitHub Actions workflow commands, so annotations land on the files.
     Github,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// A pull-request comment: a summary line, a table, details per directory.
+    Markdown,
 }
 
 /// Check every directory of a repository against the byte budget (the CI gate).
 ///
-/// Walks the tree under PATH (sorted, never into .git, skipping --exclude
-/// names) and, for every directory holding an instruction file, renders the
-/// baseline a session started there gets, exactly as `agentctx render --cwd
-/// DIR` would (without the user-global file unless --include-user-global).
+/// Walks the tree under each PATH (sorted, never into .git, skipping
+/// directories ignored by .gitignore, .git/info/exclude or .agentctxignore,
+/// and --exclude ones; hidden directories are walked) and, for every
+/// directory holding an instruction file, renders the baseline a session
+/// started there gets, exactly as `agentctx render --cwd DIR` would
+/// (without the user-global file unless --include-user-global). A PATH that
+/// is an instruction file checks the directories whose baseline it is part
+/// of; the user-global file checks the whole project; other files are
+/// skipped (so pre-commit can pass every changed file).
 ///
 /// Errors: a baseline that omits or truncates files; a file over
-/// --max-source-bytes. Warnings: a shadowed CLAUDE.md whose content differs
-/// from AGENTS.md (drift; with --precedence all, two siblings that both load
-/// with different content), a symlink whose target leaves the project root,
-/// a broken symlink, invalid UTF-8, a literal </system-reminder>, an empty
-/// file, a candidate that is not a regular file, a file whose whole content
-/// is a sibling's name (a symlink checked out as text), an unreadable file
-/// or directory.
+/// --max-source-bytes; a symlink into /proc, /sys, /dev or the home
+/// directory outside the project. Warnings: drift between AGENTS.md and a
+/// shadowed CLAUDE.md (with --precedence all: two siblings that both load
+/// with different content), a symlink that leaves the project root, a
+/// broken symlink, the same file loaded twice through a symlink, invalid
+/// UTF-8, a literal </system-reminder>, an empty file, a candidate that is
+/// not a regular file, a file whose whole content is a sibling's name (a
+/// symlink checked out as text), an unreadable file or directory, and with
+/// --warn-at a baseline near the budget.
+///
+/// With --base REV (in a git work tree; git must be on PATH) it also
+/// compares every directory's baseline at REV with the work tree and fails
+/// only on errors the change brings.
 ///
 /// Paths are shown relative to the current directory.
 #[derive(Debug, Args)]
 #[command(after_long_help = AFTER_HELP)]
 pub struct CheckArgs {
-    /// The tree to check [default: the project root of the current directory].
+    /// Directories or instruction files to check [default: the project root of the current directory].
     #[arg(value_name = "PATH")]
-    pub path: Option<PathBuf>,
+    pub paths: Vec<PathBuf>,
 
     #[command(flatten)]
     pub config: ConfigArgs,
@@ -68,9 +88,13 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub profile: crate::cli::ProfileArgs,
 
-    /// Do not descend into directories with this name (repeatable).
-    #[arg(long, value_name = "NAME")]
+    /// Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable).
+    #[arg(long, value_name = "NAME|PATH")]
     pub exclude: Vec<String>,
+
+    /// Walk directories that .gitignore, .git/info/exclude or .agentctxignore ignore.
+    #[arg(long)]
+    pub no_ignore: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
@@ -83,6 +107,18 @@ pub struct CheckArgs {
     /// Include the user-global AGENTS.md in every baseline (and check it).
     #[arg(long)]
     pub include_user_global: bool,
+
+    /// Also list every directory that loads anything: bytes, share of max-bytes, largest file, headroom.
+    #[arg(long)]
+    pub summary: bool,
+
+    /// Warn about a baseline that reaches PCT percent of max-bytes.
+    #[arg(long, value_name = "PCT", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub warn_at: Option<u32>,
+
+    /// Compare with git revision REV: what the change does to each directory's baseline.
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
@@ -91,7 +127,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
             ctx,
             &args.profile,
             &profiles,
-            args.path.as_deref(),
+            args.paths.first().map(PathBuf::as_path),
             &args.exclude,
             args.format == CheckFormat::Json,
             args.deny_warnings,
@@ -99,33 +135,104 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     }
     let settings = crate::env::resolve(ctx.env, &args.config, None, None)?;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
-    let path = match &args.path {
-        Some(path) => paths::normalize(&base, path),
-        None => discovery::find_root(&base, &settings.root_markers.value).root,
-    };
-    let report = check::check(&Options {
+    let selection = check::targets(&settings, &base, &args.paths)?;
+    let opts = Options {
         settings: &settings,
-        path,
-        base,
+        targets: selection.targets,
+        base: base.clone(),
         exclude: &args.exclude,
-        include_user_global: args.include_user_global,
-        directories: args.format == CheckFormat::Json,
-    })?;
+        ignore: !args.no_ignore,
+        include_user_global: args.include_user_global || selection.user_global,
+        directories: args.format != CheckFormat::Text || args.summary || args.base.is_some(),
+        warn_at: args.warn_at,
+    };
+    let report = check::check(&opts)?;
+    let impact = match &args.base {
+        Some(rev) => {
+            let before = impact::check_revision(&opts, rev, &mirror_dir())?;
+            Some(impact::compare(rev, &before, &report))
+        }
+        None => None,
+    };
+    let warnings: Vec<String> = report
+        .unmatched_excludes
+        .iter()
+        .map(|x| format!("--exclude {x} matched no directory (a NAME, or a PATH relative to the checked tree)"))
+        .collect();
+    output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let color = ctx.stdout_color();
+    let view = View {
+        report: &report,
+        impact: impact.as_ref(),
+        summary: args
+            .summary
+            .then(|| summary::rows(report.directories.as_deref().unwrap_or(&[]))),
+    };
     match args.format {
-        CheckFormat::Text => text(ctx.out, &report, color)?,
-        CheckFormat::Json => output::json(ctx.out, &report)?,
+        CheckFormat::Text => text(ctx.out, &view, color, ctx.env.stdout_tty)?,
+        CheckFormat::Json => output::json(ctx.out, &view.json())?,
         CheckFormat::Github => github(ctx.out, &report)?,
+        CheckFormat::Sarif => output::json(ctx.out, &sarif::log(&report, &base, impact.as_ref()))?,
+        CheckFormat::Markdown => ctx.out.write_all(markdown::render(&view).as_bytes())?,
     }
-    Ok(u8::from(report.failed(args.deny_warnings)))
+    let failed = match &impact {
+        Some(impact) => impact.failed(args.deny_warnings),
+        None => report.failed(args.deny_warnings),
+    };
+    Ok(u8::from(failed))
+}
+
+/// Where the `--base` mirror of a revision goes: `$TMPDIR` when set, else
+/// memory (`/dev/shm`) when the system has it, else the temp directory. It
+/// holds only the revision's instruction files, and on a busy disk file
+/// creation is what the impact costs.
+fn mirror_dir() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if std::env::var_os("TMPDIR").is_none() && shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
+/// What the presentations show: the report, the impact against a
+/// revision, the summary rows.
+#[derive(Debug)]
+pub struct View<'a> {
+    pub report: &'a Report,
+    pub impact: Option<&'a Impact>,
+    pub summary: Option<Vec<summary::Row>>,
+}
+
+impl View<'_> {
+    fn json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self.report).unwrap_or_default();
+        if let Some(rows) = &self.summary {
+            value["summary"] = serde_json::to_value(rows).unwrap_or_default();
+        }
+        if let Some(impact) = self.impact {
+            value["impact"] = serde_json::to_value(impact).unwrap_or_default();
+        }
+        value
+    }
 }
 
 /// `--profile` (SPEC 10.7): the profiles to check, or None for dsh.
 fn profile_selected(args: &CheckArgs) -> Result<Option<Vec<crate::profile::Profile>>> {
     let mut dsh_only = args.config.given();
     dsh_only.extend(args.include_user_global.then_some("--include-user-global"));
-    if args.format == CheckFormat::Github && args.profile.profile.is_some() {
-        dsh_only.push("--format github");
+    dsh_only.extend(args.no_ignore.then_some("--no-ignore"));
+    dsh_only.extend(args.summary.then_some("--summary"));
+    dsh_only.extend(args.warn_at.map(|_| "--warn-at"));
+    dsh_only.extend(args.base.as_ref().map(|_| "--base"));
+    dsh_only.extend((args.paths.len() > 1).then_some("several PATHs"));
+    if args.profile.profile.is_some() {
+        match args.format {
+            CheckFormat::Github => dsh_only.push("--format github"),
+            CheckFormat::Sarif => dsh_only.push("--format sarif"),
+            CheckFormat::Markdown => dsh_only.push("--format markdown"),
+            CheckFormat::Text | CheckFormat::Json => {}
+        }
     }
     super::profile::select(super::profile::Command::Check, &args.profile, &dsh_only)
 }
@@ -152,8 +259,10 @@ impl Palette {
     }
 }
 
-/// Findings grouped by directory (in walk order), then the summary line.
-fn text(out: &mut dyn Write, report: &Report, color: bool) -> std::io::Result<()> {
+/// Findings grouped by directory (in walk order), the summary table and
+/// the impact when asked for, then the summary line.
+fn text(out: &mut dyn Write, view: &View<'_>, color: bool, tty: bool) -> std::io::Result<()> {
+    let report = view.report;
     let palette = Palette { on: color };
     let mut group: Option<&str> = None;
     for f in &report.findings {
@@ -179,6 +288,14 @@ fn text(out: &mut dyn Write, report: &Report, color: bool) -> std::io::Result<()
     if group.is_some() {
         writeln!(out)?;
     }
+    if let Some(rows) = &view.summary {
+        out.write_all(markdown::summary_table(rows, tty).as_bytes())?;
+        writeln!(out)?;
+    }
+    if let Some(impact) = view.impact {
+        out.write_all(markdown::impact_text(impact).as_bytes())?;
+        writeln!(out)?;
+    }
     let errors = output::plural(report.errors, "error", "errors");
     let warnings = output::plural(report.warnings, "warning", "warnings");
     let errors = if report.errors > 0 {
@@ -194,12 +311,12 @@ fn text(out: &mut dyn Write, report: &Report, color: bool) -> std::io::Result<()
     writeln!(
         out,
         "{}; {errors}, {warnings}",
-        output::escape(&summary(report))
+        output::escape(&summary_line(report))
     )
 }
 
 /// `checked N of M directories; largest baseline: B bytes in DIR`.
-fn summary(report: &Report) -> String {
+pub fn summary_line(report: &Report) -> String {
     let largest = match &report.largest {
         Some(l) => format!("largest baseline: {} bytes in {}", l.bytes, l.dir),
         None => "no instruction files".to_owned(),
@@ -224,22 +341,24 @@ fn github(out: &mut dyn Write, report: &Report) -> std::io::Result<()> {
     writeln!(
         out,
         "agentctx check: {}; {}, {}",
-        output::escape(&summary(report)),
+        output::escape(&summary_line(report)),
         output::plural(report.errors, "error", "errors"),
         output::plural(report.warnings, "warning", "warnings")
     )
 }
 
-/// `::error file=F,line=1,title=T::MESSAGE` with GitHub's escaping. The
-/// message is escaped for people first (so it holds no raw controls).
+/// `::error file=F,line=N,title=T::MESSAGE` with GitHub's escaping. The
+/// file and message are escaped for people first (so they hold no raw
+/// control or bidi characters); the line is the finding's, else 1.
 fn annotation(f: &Finding) -> String {
     let command = match f.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
     format!(
-        "::{command} file={},line=1,title={}::{}",
-        escape_property(&f.file),
+        "::{command} file={},line={},title={}::{}",
+        escape_property(&output::escape(&f.file)),
+        f.detail.line().unwrap_or(1),
         escape_property(f.title),
         escape_data(&output::escape(&f.message))
     )

@@ -92,6 +92,23 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     }
     let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
     let report = explain::gather(&settings, log.as_ref());
+    // A candidate that points at a secret is said on stderr too (SPEC 7).
+    let warnings: Vec<String> = report
+        .directories
+        .iter()
+        .flat_map(|d| &d.candidates)
+        .filter_map(|c| {
+            let link = c.symlink.as_ref()?;
+            let secret = link.secret.as_ref()?;
+            Some(output::secret_link_warning(
+                &c.display,
+                &link.target,
+                &secret.resolved,
+                secret.place == "system",
+            ))
+        })
+        .collect();
+    output::warnings(ctx.err, ctx.quiet, &warnings)?;
     if let Some(session) = &report.session {
         let outside = output::outside_scope_warnings(&session.log, &session.outside_scopes);
         output::warnings(ctx.err, ctx.quiet, &outside)?;

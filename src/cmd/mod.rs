@@ -1,6 +1,7 @@
 //! One module per subcommand: a clap `Args` struct and `run()`.
 
 pub mod check;
+mod check_markdown;
 pub mod completions;
 pub mod diff;
 pub mod explain;

@@ -7,11 +7,11 @@ use clap::Args;
 use serde::Serialize;
 
 use super::Ctx;
-use crate::baseline::{self, Source};
+use crate::baseline::{self, Shape, Source};
 use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
 use crate::discovery;
 use crate::output;
-use crate::render::{self, Truncation};
+use crate::render;
 
 /// Print the exact baseline message a new session in the cwd receives.
 ///
@@ -63,26 +63,11 @@ Exit status:
   2  bad usage or unusable input";
 
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 struct Json<'a> {
     parts: Vec<&'a str>,
     source: Option<Source>,
-    identity: &'a str,
-    project_root: String,
-    bytes: usize,
-    max_bytes: i64,
-    omitted: &'a [String],
-    truncated: Vec<Truncation>,
-    files: Vec<FileJson<'a>>,
-}
-
-#[derive(Serialize)]
-struct FileJson<'a> {
-    path: &'a str,
-    scope: &'a str,
-    digest: &'a str,
-    bytes: usize,
-    represented: bool,
+    #[serde(flatten)]
+    baseline: Shape,
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
@@ -120,30 +105,13 @@ pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
             &Json {
                 parts: parts.clone(),
                 source,
-                identity: &b.identity,
-                project_root: ws.root().to_string_lossy().into_owned(),
-                bytes: b.fit.bytes(),
-                max_bytes: settings.max_bytes.value,
-                omitted: &b.fit.omitted,
-                truncated: b.fit.truncated.iter().cloned().collect(),
-                // `--max-bytes N <= 0` disables loading: no file counts as loaded.
-                files: b
-                    .files
-                    .iter()
-                    .take(if settings.max_bytes.value > 0 {
-                        usize::MAX
-                    } else {
-                        0
-                    })
-                    .zip(&b.fit.represented)
-                    .map(|(f, r)| FileJson {
-                        path: &f.path,
-                        scope: &f.scope,
-                        digest: &f.digest,
-                        bytes: f.text.len(),
-                        represented: *r,
-                    })
-                    .collect(),
+                baseline: Shape::new(
+                    &b.files,
+                    &b.fit,
+                    b.identity.clone(),
+                    ws.root(),
+                    settings.max_bytes.value,
+                ),
             },
         )?,
     }

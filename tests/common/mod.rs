@@ -147,6 +147,62 @@ pub fn header(cwd: &Path) -> String {
     serde_json::json!({"type":"session","version":0,"id":"s","createdAt":0,"cwd":cwd}).to_string()
 }
 
+/// `agentctx check ARGS` run from `tree/cwd`.
+pub fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
+    let mut cmd = tree.cmd();
+    cmd.current_dir(tree.path(cwd)).arg("check").args(args);
+    cmd
+}
+
+/// Runs `git ARGS` in `dir` with no user or system configuration and a
+/// fixed identity and clock, so commits are reproducible; panics on failure.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+        .output()
+        .expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Makes `dir` a git repository on branch `main` and commits everything.
+pub fn git_commit_all(dir: &Path, message: &str) -> String {
+    if !dir.join(".git").exists() {
+        git(dir, &["init", "-q", "-b", "main"]);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", message]);
+    git(dir, &["rev-parse", "HEAD"]).trim().to_owned()
+}
+
+/// A validator for the vendored SARIF 2.1.0 schema (tests/sarif/). Its
+/// `language` pattern has a stray `]`, a literal to ECMAScript regexes but
+/// an error to Rust's: it is escaped before compiling.
+pub fn sarif_validator() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sarif/sarif-2.1.0-rtm.5.json");
+    let text = fs::read_to_string(path)
+        .expect("schema")
+        .replace("{2}]?$", "{2}\\\\]?$");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("schema JSON");
+    jsonschema::draft4::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("schema compiles")
+}
+
 /// The strings of a JSON array (empty when not an array).
 pub fn strings(v: &Value) -> Vec<String> {
     v.as_array()

@@ -1,0 +1,381 @@
+//! Stage 2 of check: each walked directory's project root and chain, and
+//! the driver that runs stage 3 on every directory holding a candidate.
+
+use std::cell::OnceCell;
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use anyhow::Result;
+
+use super::walk::{self, Names, Node, WalkOptions};
+use super::{DirBaseline, Finding, Largest, Options, Report, Severity, Target};
+use crate::discovery::{self, Dir, Probe, Realms, ScanOptions, find_root};
+use crate::paths;
+use crate::settings::{Settings, USER_GLOBAL_FILE};
+
+/// A project root, with the real paths its symlinks are judged against
+/// computed once, when a scan first needs them.
+#[derive(Debug)]
+pub(super) struct Root {
+    pub path: PathBuf,
+    realms: OnceCell<Realms>,
+}
+
+impl Root {
+    fn new(path: PathBuf) -> Rc<Self> {
+        Rc::new(Root {
+            path,
+            realms: OnceCell::new(),
+        })
+    }
+
+    pub fn realms(&self, settings: &Settings) -> &Realms {
+        self.realms
+            .get_or_init(|| Realms::new(Some(&self.path), settings))
+    }
+}
+
+/// The root a directory's sessions get.
+#[derive(Debug, Clone)]
+enum RootOf {
+    /// No marker up to `/`: every directory is its own root.
+    Own,
+    At(Rc<Root>),
+}
+
+/// A scanned chain directory and the chain above it.
+#[derive(Debug)]
+pub(super) struct Link {
+    pub dir: Dir,
+    pub up: Option<Rc<Link>>,
+}
+
+/// What a node hands its children (`None`: left out, with its subtree).
+#[derive(Debug, Clone)]
+struct State {
+    root: RootOf,
+    chain: Option<Rc<Link>>,
+}
+
+pub(super) struct Checker<'a> {
+    pub opts: &'a Options<'a>,
+    pub names: Names,
+    pub max_source: u64,
+    pub user_global: Option<Dir>,
+    user_realms: Realms,
+    /// Settings whose cwd is set per directory, for the identity.
+    pub dir_settings: Settings,
+    pub findings: Vec<Finding>,
+    pub directories: Vec<DirBaseline>,
+    pub checked: usize,
+    pub largest: Option<(usize, String)>,
+    /// Directories already reported (targets may overlap).
+    seen: HashSet<PathBuf>,
+    /// Files already judged for a secret or double load.
+    pub judged: HashSet<PathBuf>,
+}
+
+/// Checks every target of `opts` into one report.
+pub(super) fn run(opts: &Options<'_>) -> Result<Report> {
+    let settings = opts.settings;
+    let mut checker = Checker {
+        opts,
+        names: Names::new(settings),
+        max_source: u64::try_from(settings.max_source_bytes.value.max(1)).unwrap_or(1),
+        user_global: None,
+        user_realms: Realms::new(None, settings),
+        dir_settings: settings.clone(),
+        findings: Vec::new(),
+        directories: Vec::new(),
+        checked: 0,
+        largest: None,
+        seen: HashSet::new(),
+        judged: HashSet::new(),
+    };
+    if opts.include_user_global {
+        checker.scan_user_global();
+    }
+    let mut excluded = vec![false; opts.exclude.len()];
+    let mut walked = 0;
+    for target in &opts.targets {
+        let walk_opts = WalkOptions {
+            names: &checker.names,
+            exclude: opts.exclude,
+            ignore: opts.ignore,
+        };
+        let found = walk::walk(&target.path, &walk_opts);
+        for (x, hit) in excluded.iter_mut().zip(&found.excluded) {
+            *x |= hit;
+        }
+        walked += checker.run_target(target, &found.nodes);
+    }
+    let errors = checker
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    Ok(Report {
+        paths: opts
+            .targets
+            .iter()
+            .map(|t| t.path.to_string_lossy().into_owned())
+            .collect(),
+        walked,
+        checked: checker.checked,
+        max_bytes: settings.max_bytes.value,
+        largest: checker.largest.map(|(bytes, dir)| Largest { dir, bytes }),
+        errors,
+        warnings: checker.findings.len() - errors,
+        findings: checker.findings,
+        directories: opts.directories.then_some(checker.directories),
+        unmatched_excludes: opts
+            .exclude
+            .iter()
+            .zip(&excluded)
+            .filter(|(_, hit)| !**hit)
+            .map(|(x, _)| x.clone())
+            .collect(),
+    })
+}
+
+impl<'a> Checker<'a> {
+    pub fn scan_options<'s>(&'s self, root: Option<&'s Root>) -> ScanOptions<'s> {
+        ScanOptions {
+            precedence: self.opts.settings.precedence.value,
+            max_source: self.max_source,
+            probe_all: true,
+            loaded_path: self.user_global_path(),
+            realms: Some(root.map_or(&self.user_realms, |r| r.realms(self.opts.settings))),
+        }
+    }
+
+    /// The user-global file's path when it is present (it claims the path).
+    fn user_global_path(&self) -> Option<&Path> {
+        let cand = self.user_global.as_ref()?.candidates.first()?;
+        cand.probe
+            .as_ref()
+            .filter(|p| p.is_present())
+            .map(|_| cand.path.as_path())
+    }
+
+    /// Scans and judges the user-global file, shown by its display path.
+    fn scan_user_global(&mut self) {
+        let settings = self.opts.settings;
+        let opts = ScanOptions {
+            loaded_path: None,
+            ..self.scan_options(None)
+        };
+        let display = settings.user_global_display();
+        let ug = discovery::scan_user_global(&settings.dsh_home.value, display, opts);
+        let shown_dir = display
+            .strip_suffix(USER_GLOBAL_FILE)
+            .and_then(|d| d.strip_suffix('/'))
+            .unwrap_or(display)
+            .to_owned();
+        for cand in &ug.candidates {
+            self.judge_file(&ug, cand, &shown_dir, None);
+        }
+        self.user_global = Some(ug);
+    }
+
+    /// Visits the nodes of one target; returns how many were new.
+    fn run_target(&mut self, target: &Target, nodes: &[Node]) -> usize {
+        // The states of the current node's ancestors (node index, state):
+        // nodes come parent-first, so a finished subtree's chain is dropped.
+        let mut open: Vec<(usize, Option<State>)> = Vec::new();
+        let mut walked = 0;
+        for (index, node) in nodes.iter().enumerate() {
+            while open.last().is_some_and(|(i, _)| Some(*i) != node.parent) {
+                open.pop();
+            }
+            let state = match open.last() {
+                None => Some(self.top_state(&node.path)),
+                Some((_, None)) => None,
+                Some(_) if self.has_marker(node) => target.nested_roots.then(|| State {
+                    root: RootOf::At(Root::new(node.path.clone())),
+                    chain: None,
+                }),
+                Some((_, Some(parent))) => Some(match &parent.root {
+                    RootOf::Own => State {
+                        root: RootOf::Own,
+                        chain: None,
+                    },
+                    RootOf::At(_) => parent.clone(),
+                }),
+            };
+            let state = state.map(|state| {
+                walked += usize::from(!self.seen.contains(&node.path));
+                self.visit(node, state)
+            });
+            open.push((index, state));
+        }
+        walked
+    }
+
+    /// The walk's top directory: its root is searched upward (SPEC 2.2), and
+    /// the directories between that root and it are scanned with `stat`.
+    fn top_state(&self, path: &Path) -> State {
+        let settings = self.opts.settings;
+        let search = find_root(path, &settings.root_markers.value);
+        if search.marker.is_none() {
+            return State {
+                root: RootOf::Own,
+                chain: None,
+            };
+        }
+        let root = Root::new(search.root);
+        let mut chain: Option<Rc<Link>> = None;
+        for dir_path in discovery::chain(&root.path, path) {
+            if dir_path == path {
+                break;
+            }
+            let display = paths::dir_display(&root.path, &dir_path);
+            let dir = discovery::scan_dir(
+                &dir_path,
+                &display,
+                &self.names.base,
+                &self.names.local,
+                self.scan_options(Some(&root)),
+            );
+            if dir.candidates.iter().any(is_found) {
+                chain = Some(Rc::new(Link { dir, up: chain }));
+            }
+        }
+        State {
+            root: RootOf::At(root),
+            chain,
+        }
+    }
+
+    /// Whether a root marker exists in this directory (SPEC 2.2: `stat`
+    /// succeeds, whatever the type). Plain names are `stat`-ed only when the
+    /// listing holds them.
+    fn has_marker(&self, node: &Node) -> bool {
+        let exists = |name: &str| fs::metadata(node.path.join(name)).is_ok();
+        if node.unlisted.is_some() {
+            return self
+                .opts
+                .settings
+                .root_markers
+                .value
+                .iter()
+                .any(|m| exists(m));
+        }
+        let listed = node
+            .hits
+            .iter()
+            .filter(|h| !self.names.is_candidate(h))
+            .any(|h| exists(&self.names.all[h.name]));
+        listed || self.names.other_markers.iter().any(|m| exists(m))
+    }
+
+    /// Stage 2 and 3 for one directory: scan it if it holds a candidate,
+    /// judge its files, render its baseline. Returns what its children get.
+    fn visit(&mut self, node: &Node, state: State) -> State {
+        let has_candidate = node.hits.iter().any(|h| self.names.is_candidate(h));
+        if !has_candidate && node.unlisted.is_none() {
+            return state;
+        }
+        let root = match &state.root {
+            RootOf::Own => Root::new(node.path.clone()),
+            RootOf::At(root) => Rc::clone(root),
+        };
+        let dir = self.scan(node, &root);
+        // A directory already reported by an overlapping target is scanned
+        // again for its chain, and its findings dropped.
+        let first_time = self.seen.insert(node.path.clone());
+        let (findings, directories, checked) =
+            (self.findings.len(), self.directories.len(), self.checked);
+        let largest = self.largest.clone();
+        let shown_dir = self.shown(&node.path);
+        self.judge_dir(node, &dir, &root, &shown_dir);
+        let state = if dir.candidates.iter().any(is_found) {
+            let chain = Some(Rc::new(Link {
+                dir,
+                up: state.chain,
+            }));
+            let at = findings + usize::from(node.unlisted.is_some());
+            self.judge_baseline(&node.path, &root, chain.as_ref(), &shown_dir, at);
+            State {
+                root: state.root,
+                chain,
+            }
+        } else {
+            state
+        };
+        if !first_time {
+            self.findings.truncate(findings);
+            self.directories.truncate(directories);
+            self.checked = checked;
+            self.largest = largest;
+        }
+        state
+    }
+
+    fn scan(&self, node: &Node, root: &Root) -> Dir {
+        let display = paths::dir_display(&root.path, &node.path);
+        let opts = self.scan_options(Some(root));
+        if node.unlisted.is_some() {
+            discovery::scan_dir(
+                &node.path,
+                &display,
+                &self.names.base,
+                &self.names.local,
+                opts,
+            )
+        } else {
+            let listed = |name: &str| node.hits.iter().any(|h| self.names.all[h.name] == name);
+            discovery::scan_dir_listed(
+                &node.path,
+                &display,
+                &self.names.base,
+                &self.names.local,
+                opts,
+                &listed,
+            )
+        }
+    }
+
+    /// The unreadable-directory warning and every candidate file's findings.
+    fn judge_dir(&mut self, node: &Node, dir: &Dir, root: &Root, shown_dir: &str) {
+        if let Some(error) = &node.unlisted {
+            let detail = super::Detail::UnreadableDir {
+                error: error.clone(),
+            };
+            let message = format!("unreadable directory ({error}): nothing below it is checked");
+            self.findings.push(Finding::new(
+                shown_dir.to_owned(),
+                shown_dir.to_owned(),
+                detail,
+                message,
+            ));
+        }
+        for cand in &dir.candidates {
+            // A directory that can be neither listed nor searched makes every
+            // name unavailable for the same reason: its warning says it once.
+            let same_error = matches!(
+                (&cand.probe, &node.unlisted),
+                (Some(Probe::Unavailable(e)), Some(d)) if e == d
+            );
+            if !same_error {
+                self.judge_file(dir, cand, shown_dir, Some(root));
+            }
+        }
+    }
+
+    /// A path as shown: relative to where check was started.
+    pub fn shown(&self, path: &Path) -> String {
+        super::relative(&self.opts.base, path)
+    }
+}
+
+/// Whether a candidate's name exists in some form (file, non-file, or
+/// unavailable): its directory then holds a candidate.
+pub(super) fn is_found(cand: &discovery::Candidate) -> bool {
+    matches!(
+        cand.probe,
+        Some(Probe::File { .. } | Probe::NotRegular(_) | Probe::Unavailable(_))
+    )
+}

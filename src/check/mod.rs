@@ -1,0 +1,446 @@
+//! `check` (SPEC 7): every directory of a tree, against the byte budget.
+//!
+//! The algorithm, in the same three stages as discovery:
+//!
+//! 1. **Walk** (`walk`). Walk each target once with walkdir, sorted by file
+//!    name, never into `.git`, nor into directories named by `--exclude` or
+//!    ignored by `.gitignore` / `.agentctxignore` rules. Each directory
+//!    becomes a node that remembers which configured names (candidates and
+//!    plain root markers) its listing holds; nothing is stat-ed during the
+//!    walk.
+//! 2. **Scan** (`chains`). Visit the nodes in walk order (parents before
+//!    children). A node's project root is its parent's, unless a root marker
+//!    in its own listing makes it a new root (SPEC 2.2); the walk's top node
+//!    takes the root found upward from it, and its chain starts with the
+//!    directories between that root and it. A node whose listing holds a
+//!    candidate name is scanned with `discovery::scan_dir_listed` and joins
+//!    its children's chain; the chain is shared (`Rc`), never rebuilt.
+//! 3. **Render and judge** (`judging`). For every node holding a candidate,
+//!    the loaded files of its chain (the user-global file first when asked)
+//!    are fitted with `render::fit`, exactly as `render --cwd DIR` does.
+//!    Anything omitted or truncated is an error of that directory; each
+//!    candidate file is judged once, in the directory that holds it.
+//!
+//! A target is a directory (its whole tree) or an instruction file (its
+//! directory and the directories below it in the same project root: those
+//! whose baseline it is part of). `impact` compares the directories of a
+//! git revision with the working tree; `sarif` and `summary` shape reports.
+//! Everything here returns data; `cmd::check` presents it.
+
+mod chains;
+pub mod impact;
+mod judging;
+mod rules;
+pub mod sarif;
+pub mod summary;
+mod walk;
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Result, bail};
+use serde::Serialize;
+
+use crate::baseline::Shape;
+use crate::discovery::{find_root, os_error};
+use crate::render::Truncation;
+use crate::settings::Settings;
+
+pub use rules::{RULES, Rule};
+pub use walk::AGENTCTX_IGNORE;
+
+/// What to check and how.
+#[derive(Debug, Clone)]
+pub struct Options<'a> {
+    pub settings: &'a Settings,
+    /// What to walk (see [`targets`]).
+    pub targets: Vec<Target>,
+    /// The directory shown paths are relative to (where check was started).
+    pub base: PathBuf,
+    /// Directory names, or paths relative to a target, not to descend into.
+    pub exclude: &'a [String],
+    /// Whether `.gitignore` and `.agentctxignore` rules apply.
+    pub ignore: bool,
+    pub include_user_global: bool,
+    /// Also collect every checked directory's baseline (JSON, summary, impact).
+    pub directories: bool,
+    /// A baseline reaching this percentage of max-bytes is a warning.
+    pub warn_at: Option<u32>,
+}
+
+/// One thing to walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// A directory: absolute and normalised.
+    pub path: PathBuf,
+    /// `false` for an instruction file's directory: nested project roots
+    /// below it are left out (that file is not part of their baselines).
+    pub nested_roots: bool,
+}
+
+/// The targets of `check [PATH]...`, and whether a user-global file was named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub targets: Vec<Target>,
+    pub user_global: bool,
+}
+
+/// Resolves the PATH arguments (relative to `base`): a directory is walked
+/// whole; an instruction file (present or deleted) selects its directory
+/// and the same-root directories below it; the user-global file selects the
+/// whole project of `base` with the user-global file included; any other
+/// file is skipped. No argument is the project root of `base`.
+pub fn targets(settings: &Settings, base: &Path, args: &[PathBuf]) -> Result<Selection> {
+    let project = || Target {
+        path: find_root(base, &settings.root_markers.value).root,
+        nested_roots: true,
+    };
+    if args.is_empty() {
+        return Ok(Selection {
+            targets: vec![project()],
+            user_global: false,
+        });
+    }
+    let names = walk::Names::new(settings);
+    let user_global = crate::paths::normalize(base, &settings.user_global_path());
+    let mut sel = Selection {
+        targets: Vec::new(),
+        user_global: false,
+    };
+    for arg in args {
+        let path = crate::paths::normalize(base, arg);
+        let meta = fs::metadata(&path);
+        if meta.as_ref().is_ok_and(fs::Metadata::is_dir) {
+            sel.targets.push(Target {
+                path,
+                nested_roots: true,
+            });
+            continue;
+        }
+        if path == user_global {
+            sel.user_global = true;
+            sel.targets.push(project());
+            continue;
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let parent = path.parent().filter(|p| walk::is_dir(p));
+        match (name, parent) {
+            (Some(name), Some(parent)) if names.is_candidate_name(&name) => {
+                sel.targets.push(Target {
+                    path: parent.to_path_buf(),
+                    nested_roots: false,
+                });
+            }
+            _ if meta.is_ok() => {}
+            _ => {
+                let err = meta.err().map_or_else(String::new, |e| os_error(&e));
+                bail!("check {}: {err}", path.display());
+            }
+        }
+    }
+    sel.targets = minimal(sel.targets);
+    Ok(sel)
+}
+
+/// Drops targets another one covers: anything below a whole-tree target,
+/// and repeats. Sorted by path, so reports come in one order.
+fn minimal(mut targets: Vec<Target>) -> Vec<Target> {
+    targets.sort_by(|a, b| {
+        a.path
+            .cmp(&b.path)
+            .then(b.nested_roots.cmp(&a.nested_roots))
+    });
+    targets.dedup_by(|b, a| a.path == b.path);
+    let trees: Vec<PathBuf> = targets
+        .iter()
+        .filter(|t| t.nested_roots)
+        .map(|t| t.path.clone())
+        .collect();
+    targets
+        .into_iter()
+        .filter(|t| {
+            !trees
+                .iter()
+                .any(|tree| t.path.starts_with(tree) && (t.path != *tree || !t.nested_roots))
+        })
+        .collect()
+}
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// What a finding is about, with its facts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Detail {
+    /// The baseline of a directory omits or truncates files.
+    OverBudget {
+        /// Bytes of the message a session there gets.
+        bytes: usize,
+        /// Bytes the whole baseline would need.
+        whole_bytes: usize,
+        max_bytes: i64,
+        /// Omitted files, shown relative to where check was started.
+        omitted: Vec<String>,
+        /// The cut file (at most one), shown likewise.
+        truncated: Vec<Truncation>,
+    },
+    /// A candidate larger than max-source-bytes: never loaded.
+    Oversized { bytes: u64, max_source_bytes: i64 },
+    /// A symlinked candidate resolving into `/proc`, `/sys`, `/dev`, or the
+    /// home directory outside the project: sessions send a secret.
+    SecretSymlink {
+        target: String,
+        resolved: String,
+        /// `system` or `home`.
+        place: &'static str,
+    },
+    /// `first`: a shadowed candidate whose content differs from the winner.
+    Drift { winner: String },
+    /// `all`: two siblings of one tier both load, with different content.
+    TwoSources {
+        sibling: String,
+        /// Bytes of the lines both files hold.
+        overlap_bytes: usize,
+    },
+    /// A symlinked candidate whose target lies outside its project root.
+    SymlinkLeavesTree {
+        target: String,
+        project_root: String,
+    },
+    /// A candidate name that is a symlink to nothing.
+    BrokenSymlink { target: String },
+    /// Invalid UTF-8, loaded with U+FFFD.
+    InvalidUtf8,
+    /// A literal `</system-reminder>` (escaped in the prompt).
+    SystemReminder { line: usize },
+    /// An empty file, or one holding only whitespace.
+    Empty { whitespace: bool },
+    /// A candidate that is a directory, FIFO, socket or device.
+    NotRegular { file_type: &'static str },
+    /// The whole content is the name of a sibling file.
+    SymlinkStub { sibling: String },
+    /// `stat` or the read failed: sessions skip it.
+    Unavailable { error: String },
+    /// A directory that could not be listed: nothing below it is checked.
+    UnreadableDir { error: String },
+    /// A baseline at or above `--warn-at` percent of max-bytes.
+    NearBudget {
+        bytes: usize,
+        max_bytes: i64,
+        percent: u32,
+    },
+    /// A symlinked candidate whose real file also loads under another name
+    /// in the same baseline: the same bytes twice.
+    LoadsTwice { same_as: String, bytes: usize },
+}
+
+impl Detail {
+    pub fn severity(&self) -> Severity {
+        match self {
+            Detail::OverBudget { .. } | Detail::Oversized { .. } | Detail::SecretSymlink { .. } => {
+                Severity::Error
+            }
+            _ => Severity::Warning,
+        }
+    }
+
+    /// Its rule (stable id, title, descriptions).
+    pub fn rule(&self) -> &'static Rule {
+        &RULES[rules::index(self)]
+    }
+
+    /// The line a finding points at, where one is known.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Detail::SystemReminder { line } => Some(*line),
+            _ => None,
+        }
+    }
+}
+
+/// One finding: about a file (or, for a budget, about the directory whose
+/// own instruction file it is attached to).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub severity: Severity,
+    /// The stable rule id (`AGX001`...).
+    pub rule: &'static str,
+    /// The directory, relative to where check was started (`.` for it).
+    pub dir: String,
+    /// The file the finding is attached to, relative to where check was started.
+    pub file: String,
+    pub title: &'static str,
+    /// One sentence for people (raw: escape it before printing). Lists are
+    /// abbreviated here; the detail keeps them whole.
+    pub message: String,
+    #[serde(flatten)]
+    pub detail: Detail,
+}
+
+impl Finding {
+    pub(crate) fn new(dir: String, file: String, detail: Detail, message: String) -> Self {
+        let rule = detail.rule();
+        Finding {
+            severity: detail.severity(),
+            rule: rule.id,
+            dir,
+            file,
+            title: rule.title,
+            message,
+            detail,
+        }
+    }
+}
+
+/// The baseline a session started in one checked directory gets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DirBaseline {
+    /// The directory, relative to where check was started.
+    pub dir: String,
+    /// Bytes the whole baseline would need.
+    pub whole_bytes: usize,
+    /// The same shape `render --format json` prints.
+    #[serde(flatten)]
+    pub baseline: Shape,
+    /// Digest of the message text (to tell a changed text from an equal one).
+    #[serde(skip)]
+    pub text_digest: Option<String>,
+}
+
+/// The largest baseline of the tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Largest {
+    pub dir: String,
+    pub bytes: usize,
+}
+
+/// Everything check found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// The trees walked, absolute.
+    pub paths: Vec<String>,
+    /// Directories walked.
+    pub walked: usize,
+    /// Directories holding a candidate, whose baseline was rendered.
+    pub checked: usize,
+    pub max_bytes: i64,
+    pub largest: Option<Largest>,
+    pub errors: usize,
+    pub warnings: usize,
+    /// In walk order: the user-global file first, then per directory its
+    /// budget finding and its files' findings in candidate order.
+    pub findings: Vec<Finding>,
+    /// Every checked directory in walk order (only when asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub directories: Option<Vec<DirBaseline>>,
+    /// `--exclude` entries that matched no directory.
+    #[serde(skip)]
+    pub unmatched_excludes: Vec<String>,
+}
+
+impl Report {
+    /// The exit status: 1 on an error, or a warning when warnings are denied.
+    pub fn failed(&self, deny_warnings: bool) -> bool {
+        self.errors > 0 || (deny_warnings && self.warnings > 0)
+    }
+}
+
+/// Checks the targets of `opts`.
+pub fn check(opts: &Options<'_>) -> Result<Report> {
+    for target in &opts.targets {
+        match fs::metadata(&target.path) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => bail!("check {}: not a directory", target.path.display()),
+            Err(e) => bail!("check {}: {}", target.path.display(), os_error(&e)),
+        }
+    }
+    chains::run(opts)
+}
+
+fn is_plain_name(name: &str) -> bool {
+    !(name.is_empty() || name == "." || name == ".." || name.contains('/'))
+}
+
+/// `path` relative to `base` (both absolute and normalised), with `/`
+/// separators: `.`, `a/b`, `../x`.
+pub fn relative(base: &Path, path: &Path) -> String {
+    let base: Vec<Component<'_>> = base.components().collect();
+    let path: Vec<Component<'_>> = path.components().collect();
+    let common = base.iter().zip(&path).take_while(|(a, b)| a == b).count();
+    let parts: Vec<String> = std::iter::repeat_n("..".to_owned(), base.len() - common)
+        .chain(
+            path[common..]
+                .iter()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+        )
+        .collect();
+    if parts.is_empty() {
+        ".".to_owned()
+    } else {
+        parts.join("/")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn relative_paths_go_up_then_down() {
+        let base = Path::new("/r/a");
+        assert_eq!(relative(base, Path::new("/r/a")), ".");
+        assert_eq!(relative(base, Path::new("/r/a/b/c")), "b/c");
+        assert_eq!(relative(base, Path::new("/r/x/y")), "../x/y");
+        assert_eq!(relative(base, Path::new("/r")), "..");
+        assert_eq!(relative(Path::new("/"), Path::new("/r")), "r");
+    }
+
+    #[test]
+    fn plain_names_exclude_dots_and_paths() {
+        assert!(is_plain_name(".git"));
+        assert!(!is_plain_name(""));
+        assert!(!is_plain_name("."));
+        assert!(!is_plain_name(".."));
+        assert!(!is_plain_name("a/b"));
+    }
+
+    #[test]
+    fn targets_below_a_whole_tree_are_dropped() {
+        let t = |p: &str, nested_roots| Target {
+            path: PathBuf::from(p),
+            nested_roots,
+        };
+        assert_eq!(
+            minimal(vec![
+                t("/r/a/b", false),
+                t("/r/a", true),
+                t("/r/c", false),
+                t("/r/c", true),
+                t("/r/d", false),
+                t("/r/d/e", true),
+                t("/r/d", false),
+            ]),
+            vec![
+                t("/r/a", true),
+                t("/r/c", true),
+                t("/r/d", false),
+                t("/r/d/e", true)
+            ]
+        );
+    }
+}

@@ -1,0 +1,216 @@
+//! The rules of check: one per finding kind, with a stable id. Ids are
+//! never reused or renumbered (SARIF consumers key alerts on them); a new
+//! kind takes the next number.
+
+use super::Detail;
+
+/// One kind of finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// Stable id: `AGX001`...
+    pub id: &'static str,
+    /// The `kind` of the finding in JSON.
+    pub kind: &'static str,
+    /// A short title (GitHub annotation titles, SARIF short description).
+    pub title: &'static str,
+    /// One sentence: what it means for sessions.
+    pub full: &'static str,
+    /// What to do about it.
+    pub help: &'static str,
+    /// `error` or `warning`.
+    pub level: &'static str,
+}
+
+const fn rule(
+    id: &'static str,
+    kind: &'static str,
+    title: &'static str,
+    full: &'static str,
+    help: &'static str,
+    level: &'static str,
+) -> Rule {
+    Rule {
+        id,
+        kind,
+        title,
+        full,
+        help,
+        level,
+    }
+}
+
+/// Every rule, in id order.
+pub const RULES: [Rule; 16] = [
+    rule(
+        "AGX001",
+        "overBudget",
+        "Instruction budget exceeded",
+        "A session started in this directory gets a baseline that omits or truncates instruction files: the byte budget (max-bytes) cuts them.",
+        "Shorten the instruction files of this directory's chain, move detail into files loaded on demand, or raise the harness's max-bytes.",
+        "error",
+    ),
+    rule(
+        "AGX002",
+        "oversized",
+        "Instruction file too large",
+        "The file is larger than max-source-bytes, so sessions never load it.",
+        "Split or shorten the file below max-source-bytes.",
+        "error",
+    ),
+    rule(
+        "AGX003",
+        "secretSymlink",
+        "Instruction file points at a secret",
+        "The candidate is a symlink into /proc, /sys or /dev, or to a file under the home directory outside the project: sessions would send that content to the model.",
+        "Replace the symlink with a regular file holding only instructions.",
+        "error",
+    ),
+    rule(
+        "AGX004",
+        "drift",
+        "Instruction files drift",
+        "With precedence first, this shadowed file differs from the file that wins, so sessions never see it.",
+        "Make it a symlink to the winning file, or delete it.",
+        "warning",
+    ),
+    rule(
+        "AGX005",
+        "twoSources",
+        "Two sources of truth",
+        "With precedence all, two sibling files both load with different content: sessions get both.",
+        "Keep one file and make the other a symlink to it, or give each distinct content.",
+        "warning",
+    ),
+    rule(
+        "AGX006",
+        "symlinkLeavesTree",
+        "Symlink leaves the project",
+        "The candidate is a symlink whose target resolves outside its project root.",
+        "Keep instruction files inside the project so every checkout gets the same text.",
+        "warning",
+    ),
+    rule(
+        "AGX007",
+        "brokenSymlink",
+        "Broken symlink",
+        "The candidate is a symlink to nothing: sessions load nothing from it.",
+        "Fix the link target or remove the link.",
+        "warning",
+    ),
+    rule(
+        "AGX008",
+        "invalidUtf8",
+        "Invalid UTF-8",
+        "The file is not valid UTF-8: sessions get U+FFFD in place of the invalid bytes.",
+        "Re-encode the file as UTF-8.",
+        "warning",
+    ),
+    rule(
+        "AGX009",
+        "systemReminder",
+        "Literal </system-reminder>",
+        "The file holds a literal </system-reminder>, which sessions see escaped.",
+        "Remove or reword the closing tag.",
+        "warning",
+    ),
+    rule(
+        "AGX010",
+        "empty",
+        "Empty instruction file",
+        "The file is empty or holds only whitespace: sessions get an empty section.",
+        "Add instructions or delete the file.",
+        "warning",
+    ),
+    rule(
+        "AGX011",
+        "notRegular",
+        "Not a regular file",
+        "The candidate is a directory, FIFO, socket or device: sessions skip it.",
+        "Rename it, or replace it with a regular file.",
+        "warning",
+    ),
+    rule(
+        "AGX012",
+        "symlinkStub",
+        "Symlink checked out as text",
+        "The whole content is the name of a sibling file: a symlink checked out as a text stub, so sessions get the name instead of the instructions.",
+        "Enable symlinks in the checkout (git config core.symlinks true) or replace the stub with the real content.",
+        "warning",
+    ),
+    rule(
+        "AGX013",
+        "unavailable",
+        "Unreadable instruction file",
+        "stat or the read of the file failed: sessions skip it.",
+        "Fix the file's permissions.",
+        "warning",
+    ),
+    rule(
+        "AGX014",
+        "unreadableDir",
+        "Unreadable directory",
+        "The directory could not be listed: nothing below it is checked.",
+        "Fix the directory's permissions, or exclude it.",
+        "warning",
+    ),
+    rule(
+        "AGX015",
+        "nearBudget",
+        "Instruction budget nearly used",
+        "The baseline of this directory uses at least the --warn-at share of max-bytes: a little more and the harness starts cutting.",
+        "Shorten the instruction files of this directory's chain before they grow past the budget.",
+        "warning",
+    ),
+    rule(
+        "AGX016",
+        "loadsTwice",
+        "Same instructions load twice",
+        "The candidate is a symlink to a file that the same baseline also loads under its own name: sessions get the same bytes twice.",
+        "Point only one of the two names at the file.",
+        "warning",
+    ),
+];
+
+/// The index in [`RULES`] of a finding's rule.
+pub(super) fn index(detail: &Detail) -> usize {
+    match detail {
+        Detail::OverBudget { .. } => 0,
+        Detail::Oversized { .. } => 1,
+        Detail::SecretSymlink { .. } => 2,
+        Detail::Drift { .. } => 3,
+        Detail::TwoSources { .. } => 4,
+        Detail::SymlinkLeavesTree { .. } => 5,
+        Detail::BrokenSymlink { .. } => 6,
+        Detail::InvalidUtf8 => 7,
+        Detail::SystemReminder { .. } => 8,
+        Detail::Empty { .. } => 9,
+        Detail::NotRegular { .. } => 10,
+        Detail::SymlinkStub { .. } => 11,
+        Detail::Unavailable { .. } => 12,
+        Detail::UnreadableDir { .. } => 13,
+        Detail::NearBudget { .. } => 14,
+        Detail::LoadsTwice { .. } => 15,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ids are AGX001.. in order and kinds match the JSON `kind` tags.
+    #[test]
+    fn ids_are_sequential_and_kinds_match_the_json_tags() {
+        for (i, r) in RULES.iter().enumerate() {
+            assert_eq!(r.id, format!("AGX{:03}", i + 1));
+        }
+        let detail = Detail::Empty { whitespace: false };
+        let json = serde_json::to_value(&detail).unwrap_or_default();
+        assert_eq!(json["kind"], RULES[index(&detail)].kind);
+        let detail = Detail::LoadsTwice {
+            same_as: String::new(),
+            bytes: 0,
+        };
+        let json = serde_json::to_value(&detail).unwrap_or_default();
+        assert_eq!(json["kind"], RULES[index(&detail)].kind);
+    }
+}

@@ -1,0 +1,414 @@
+//! Stage 1 of check: the directories under a target, in sorted walk order,
+//! with what their listings hold and without what ignore rules skip.
+//!
+//! Ignore rules (`.gitignore`, nested ones, `.git/info/exclude`, and
+//! `.agentctxignore` in the same syntax) are matched with the `ignore`
+//! crate's gitignore matcher and decide which *directories* are walked. A
+//! file in a walked directory is never hidden by them: sessions load an
+//! ignored `AGENTS.local.md` all the same, so check must see it to give the
+//! baseline `render` gives. Precedence, as ripgrep's: `.agentctxignore`
+//! (deepest first), then `.gitignore` (deepest first, only inside a git
+//! repository and not across a nested one), then the repository's
+//! `.git/info/exclude`.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use ignore::Match;
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use walkdir::WalkDir;
+
+use super::is_plain_name;
+use crate::discovery::os_error;
+use crate::settings::Settings;
+
+/// The ignore file of check, in `.gitignore` syntax.
+pub const AGENTCTX_IGNORE: &str = ".agentctxignore";
+const GITIGNORE: &str = ".gitignore";
+const GIT: &str = ".git";
+
+/// The configured names the walk looks for in listings.
+#[derive(Debug)]
+pub(super) struct Names {
+    pub base: Vec<String>,
+    pub local: Vec<String>,
+    /// Markers that are not (`.`, `a/b`, empty): `stat`-ed in every directory.
+    pub other_markers: Vec<String>,
+    /// Candidates, then the markers that are plain names (found through the
+    /// listing); a node's hits index this.
+    pub all: Vec<String>,
+    pub candidates: usize,
+    /// ASCII-lowercased name to its indices in `all`.
+    by_folded: HashMap<String, Vec<usize>>,
+}
+
+impl Names {
+    pub fn new(settings: &Settings) -> Self {
+        let base = settings.candidates.value.names.clone();
+        let local = settings.local_candidates.value.names.clone();
+        let (plain_markers, other_markers): (Vec<String>, Vec<String>) = settings
+            .root_markers
+            .value
+            .iter()
+            .cloned()
+            .partition(|m| is_plain_name(m));
+        let all: Vec<String> = base
+            .iter()
+            .chain(&local)
+            .chain(&plain_markers)
+            .cloned()
+            .collect();
+        let mut by_folded: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, name) in all.iter().enumerate() {
+            by_folded
+                .entry(name.to_ascii_lowercase())
+                .or_default()
+                .push(i);
+        }
+        Names {
+            candidates: base.len() + local.len(),
+            base,
+            local,
+            other_markers,
+            all,
+            by_folded,
+        }
+    }
+
+    /// Records in `hits` every configured name `entry` may be. The match
+    /// ignores ASCII case so that a case-insensitive filesystem, where
+    /// `stat("AGENTS.md")` finds `agents.md`, still gets its `stat`.
+    pub fn record(&self, entry: &str, symlink: bool, hits: &mut Vec<Hit>) {
+        let Some(indices) = self.by_folded.get(&entry.to_ascii_lowercase()) else {
+            return;
+        };
+        for &name in indices {
+            match hits.iter_mut().find(|h| h.name == name) {
+                Some(hit) => hit.symlink |= symlink,
+                None => hits.push(Hit { name, symlink }),
+            }
+        }
+    }
+
+    pub fn is_candidate(&self, hit: &Hit) -> bool {
+        hit.name < self.candidates
+    }
+
+    /// Whether `name` is one of the configured candidate names.
+    pub fn is_candidate_name(&self, name: &str) -> bool {
+        self.base.iter().chain(&self.local).any(|n| n == name)
+    }
+}
+
+/// A configured name a listing may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Hit {
+    /// Index into `Names::all` (full width: any number of names works).
+    pub name: usize,
+    /// Whether a matching entry is a symlink.
+    pub symlink: bool,
+}
+
+/// One walked directory.
+#[derive(Debug)]
+pub(super) struct Node {
+    pub path: PathBuf,
+    /// Index of the parent node (`None` for the top).
+    pub parent: Option<usize>,
+    /// The configured names its listing may hold.
+    pub hits: Vec<Hit>,
+    /// Why the listing failed, if it did: then every name is `stat`-ed.
+    pub unlisted: Option<String>,
+}
+
+/// How a walk treats names and ignore files.
+#[derive(Debug)]
+pub(super) struct WalkOptions<'a> {
+    pub names: &'a Names,
+    /// Names (no `/`) or paths relative to the target (with `/`) not to enter.
+    pub exclude: &'a [String],
+    /// Whether ignore rules apply (`--no-ignore` turns them off).
+    pub ignore: bool,
+}
+
+/// What a walk found, and which excludes matched something.
+#[derive(Debug, Default)]
+pub(super) struct Walked {
+    pub nodes: Vec<Node>,
+    /// Per `--exclude` entry: whether it matched a directory.
+    pub excluded: Vec<bool>,
+}
+
+/// The ignore matchers of one open directory.
+#[derive(Debug, Default, Clone)]
+struct Rules {
+    agentctx: Option<Rc<Gitignore>>,
+    git: Option<Rc<Gitignore>>,
+    /// `.git/info/exclude`, on a repository's top directory.
+    exclude: Option<Rc<Gitignore>>,
+    /// This directory holds `.git`: parent `.gitignore` files stop here.
+    repo: bool,
+}
+
+fn matcher(dir: &Path, file: &Path) -> Option<Rc<Gitignore>> {
+    let mut builder = GitignoreBuilder::new(dir);
+    // A syntax error in one line loses that line only, as in git.
+    let _ = builder.add(file);
+    builder.build().ok().filter(|m| !m.is_empty()).map(Rc::new)
+}
+
+/// The ignore rules of the directories above `top`, up to and including
+/// the repository holding it (none when it is not in one), broadest first.
+fn rules_above(top: &Path) -> Vec<Rules> {
+    let Some(repo) = top.ancestors().find(|d| d.join(GIT).exists()) else {
+        return Vec::new();
+    };
+    let mut above: Vec<Rules> = top
+        .ancestors()
+        .skip(1)
+        .take_while(|d| d.starts_with(repo))
+        .map(|d| rules_of(d, d == repo))
+        .collect();
+    above.reverse();
+    above
+}
+
+/// Reads the ignore files of a directory above the walk.
+fn rules_of(dir: &Path, repo: bool) -> Rules {
+    let exists = |name: &str| dir.join(name).is_file();
+    Rules {
+        agentctx: exists(AGENTCTX_IGNORE)
+            .then(|| matcher(dir, &dir.join(AGENTCTX_IGNORE)))
+            .flatten(),
+        git: exists(GITIGNORE)
+            .then(|| matcher(dir, &dir.join(GITIGNORE)))
+            .flatten(),
+        exclude: repo
+            .then(|| matcher(dir, &dir.join(".git/info/exclude")))
+            .flatten(),
+        repo,
+    }
+}
+
+/// Whether the open directories' rules (broadest first) ignore `path`.
+fn ignored(stack: &[Rules], path: &Path) -> bool {
+    let decide = |m: Match<&ignore::gitignore::Glob>| match m {
+        Match::None => None,
+        Match::Ignore(_) => Some(true),
+        Match::Whitelist(_) => Some(false),
+    };
+    for rules in stack.iter().rev() {
+        if let Some(v) = rules
+            .agentctx
+            .as_ref()
+            .and_then(|m| decide(m.matched(path, true)))
+        {
+            return v;
+        }
+    }
+    // `.gitignore` applies only inside a repository, up to its top.
+    let Some(repo) = stack.iter().rposition(|r| r.repo) else {
+        return false;
+    };
+    for rules in stack[repo..].iter().rev() {
+        if let Some(v) = rules
+            .git
+            .as_ref()
+            .and_then(|m| decide(m.matched(path, true)))
+        {
+            return v;
+        }
+    }
+    stack[repo]
+        .exclude
+        .as_ref()
+        .and_then(|m| decide(m.matched(path, true)))
+        .unwrap_or(false)
+}
+
+/// Ignore files and `.git` sort first in a listing, so that a directory's
+/// rules are known before any of its subdirectories is entered; the order
+/// of everything else is by file name.
+fn listing_order(a: &walkdir::DirEntry, b: &walkdir::DirEntry) -> std::cmp::Ordering {
+    let rank = |e: &walkdir::DirEntry| {
+        let n = e.file_name();
+        u8::from(!(n == GIT || n == GITIGNORE || n == AGENTCTX_IGNORE))
+    };
+    rank(a)
+        .cmp(&rank(b))
+        .then_with(|| a.file_name().cmp(b.file_name()))
+}
+
+/// Walks `top`: the directories in sorted order, parents first.
+pub(super) fn walk(top: &Path, opts: &WalkOptions<'_>) -> Walked {
+    let mut out = Walked {
+        nodes: Vec::new(),
+        excluded: vec![false; opts.exclude.len()],
+    };
+    // The node index and ignore rules of the directory open at each depth.
+    let mut stack: Vec<usize> = Vec::new();
+    let mut rules: Vec<Rules> = if opts.ignore {
+        rules_above(top)
+    } else {
+        Vec::new()
+    };
+    let above = rules.len();
+    let mut it = WalkDir::new(top).sort_by(listing_order).into_iter();
+    while let Some(next) = it.next() {
+        let entry = match next {
+            Ok(entry) => entry,
+            Err(err) => {
+                record_error(&mut out.nodes, &stack, &err);
+                continue;
+            }
+        };
+        let depth = entry.depth();
+        let is_dir = entry.file_type().is_dir();
+        let name = entry.file_name().to_str();
+        let parent = depth.checked_sub(1).map(|d| stack[d]);
+        if let (Some(parent), Some(name)) = (parent, name) {
+            let symlink = entry.file_type().is_symlink();
+            opts.names
+                .record(name, symlink, &mut out.nodes[parent].hits);
+            if opts.ignore {
+                note_ignore_file(&mut rules[above + depth - 1], entry.path(), name, is_dir);
+            }
+        }
+        if depth > 0 && !is_dir {
+            continue;
+        }
+        stack.truncate(depth);
+        rules.truncate(above + depth);
+        if depth > 0 && skip(opts, top, &entry, &rules, &mut out.excluded) {
+            it.skip_current_dir();
+            continue;
+        }
+        stack.push(out.nodes.len());
+        // Filled from the listing that follows (ignore files sort first).
+        rules.push(Rules::default());
+        out.nodes.push(Node {
+            path: entry.into_path(),
+            parent,
+            hits: Vec::new(),
+            unlisted: None,
+        });
+    }
+    out
+}
+
+/// Takes an ignore file or `.git` seen in a listing into its directory's rules.
+fn note_ignore_file(rules: &mut Rules, path: &Path, name: &str, is_dir: bool) {
+    let dir = path.parent().unwrap_or(path);
+    match name {
+        GIT if is_dir => {
+            rules.repo = true;
+            rules.exclude = matcher(dir, &path.join("info/exclude"));
+        }
+        // A submodule's `.git` file: a repository without its own exclude.
+        GIT => rules.repo = true,
+        GITIGNORE if !is_dir => rules.git = matcher(dir, path),
+        AGENTCTX_IGNORE if !is_dir => rules.agentctx = matcher(dir, path),
+        _ => {}
+    }
+}
+
+/// Whether a subdirectory is not entered: `.git`, an exclude, or ignored.
+fn skip(
+    opts: &WalkOptions<'_>,
+    top: &Path,
+    entry: &walkdir::DirEntry,
+    rules: &[Rules],
+    excluded: &mut [bool],
+) -> bool {
+    let name = entry.file_name();
+    if name == GIT {
+        return true;
+    }
+    let rel = entry.path().strip_prefix(top).unwrap_or(entry.path());
+    let mut hit = false;
+    for (i, x) in opts.exclude.iter().enumerate() {
+        let matches = if x.contains('/') {
+            let x = x.strip_prefix("./").unwrap_or(x);
+            rel == Path::new(x.trim_end_matches('/'))
+        } else {
+            name == x.as_str()
+        };
+        if matches {
+            excluded[i] = true;
+            hit = true;
+        }
+    }
+    hit || (opts.ignore && ignored(rules, entry.path()))
+}
+
+/// A listing error belongs to the directory that could not be read.
+fn record_error(nodes: &mut [Node], stack: &[usize], err: &walkdir::Error) {
+    let error = err.io_error().map_or_else(|| err.to_string(), os_error);
+    let depth = err.depth().min(stack.len().saturating_sub(1));
+    let index = err
+        .path()
+        .and_then(|p| stack.iter().rev().find(|&&i| nodes[i].path == p))
+        .or_else(|| stack.get(depth))
+        .copied();
+    if let Some(node) = index.and_then(|i| nodes.get_mut(i)) {
+        node.unlisted.get_or_insert(error);
+    }
+}
+
+/// Whether `dir` exists as a directory (for a deleted file's directory).
+pub(super) fn is_dir(dir: &Path) -> bool {
+    fs::metadata(dir).is_ok_and(|m| m.is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn names(all: &[&str], candidates: usize) -> Names {
+        let mut by_folded: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, n) in all.iter().enumerate() {
+            by_folded.entry(n.to_ascii_lowercase()).or_default().push(i);
+        }
+        Names {
+            base: all[..candidates].iter().map(|s| (*s).to_owned()).collect(),
+            local: vec![],
+            other_markers: vec![],
+            all: all.iter().map(|s| (*s).to_owned()).collect(),
+            candidates,
+            by_folded,
+        }
+    }
+
+    #[test]
+    fn names_match_listing_entries_ignoring_ascii_case() {
+        let names = names(&["AGENTS.md", ".git"], 1);
+        let mut hits = Vec::new();
+        names.record("agents.md", false, &mut hits);
+        names.record("README.md", true, &mut hits);
+        names.record(".git", false, &mut hits);
+        names.record("AGENTS.md", true, &mut hits);
+        let hit = |name, symlink| Hit { name, symlink };
+        assert_eq!(hits, vec![hit(0, true), hit(1, false)]);
+    }
+
+    /// A u16 index once made every name past 65,535 the wrong one.
+    #[test]
+    fn names_past_u16_keep_their_index() {
+        let mut all: Vec<String> = (0..70_000).map(|i| format!("n{i}")).collect();
+        all.push("AGENTS.md".into());
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        let names = names(&refs, refs.len());
+        let mut hits = Vec::new();
+        names.record("AGENTS.md", false, &mut hits);
+        assert_eq!(
+            hits,
+            vec![Hit {
+                name: 70_000,
+                symlink: false
+            }]
+        );
+    }
+}

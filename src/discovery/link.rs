@@ -1,0 +1,132 @@
+//! What the probe records of a symlinked candidate: its link text, where it
+//! resolves, and whether that lies inside the project root, outside it, or
+//! in a place whose content is a secret (SPEC 7).
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::{Absence, Probe, classify, probe_error};
+use crate::settings::Settings;
+
+/// What the probe saw of a candidate that is a symlink (SPEC 7): the link
+/// text, where it resolves, and what that place is. Recorded once, so that
+/// every message about the link agrees with what was loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symlink {
+    /// The link text, as `readlink` gives it.
+    pub target: String,
+    /// The real path it resolves to, when it resolves.
+    pub resolved: Option<PathBuf>,
+    pub place: Place,
+}
+
+/// Where a symlinked candidate resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Nowhere (dangling), or the project root is unknown.
+    Unknown,
+    /// Inside the project root.
+    Inside,
+    /// Outside the project root, somewhere harmless.
+    Outside,
+    /// Into `/proc`, `/sys` or `/dev`: process or machine state.
+    System,
+    /// Under the home directory, outside the project (`~/.ssh`, `~/.aws`).
+    Home,
+}
+
+impl Place {
+    /// Whether sessions would send a secret's content to the model.
+    pub fn is_secret(self) -> bool {
+        matches!(self, Place::System | Place::Home)
+    }
+}
+
+/// The real paths a symlink's place is judged against, computed once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Realms {
+    /// The project root (none for the user-global directory).
+    pub root: Option<PathBuf>,
+    /// The home directory.
+    pub home: Option<PathBuf>,
+    /// The dsh home: a link into it is the user's own instructions.
+    pub dsh_home: Option<PathBuf>,
+}
+
+impl Realms {
+    /// Real paths of `root` (when given), the home and the dsh home.
+    pub fn new(root: Option<&Path>, settings: &Settings) -> Self {
+        let real = |p: &Path| fs::canonicalize(p).ok();
+        Realms {
+            root: root.and_then(real),
+            home: settings.home.as_deref().and_then(real),
+            dsh_home: real(&settings.dsh_home.value),
+        }
+    }
+
+    /// Classifies a resolved link target.
+    pub fn place(&self, resolved: &Path) -> Place {
+        let inside = |p: &Option<PathBuf>| p.as_deref().is_some_and(|p| resolved.starts_with(p));
+        if ["/proc", "/sys", "/dev"]
+            .iter()
+            .any(|s| resolved.starts_with(s))
+        {
+            Place::System
+        } else if inside(&self.root) {
+            Place::Inside
+        } else if self.root.is_some() && inside(&self.home) && !inside(&self.dsh_home) {
+            Place::Home
+        } else if self.root.is_some() {
+            Place::Outside
+        } else {
+            Place::Unknown
+        }
+    }
+}
+
+/// Probes `path` like [`probe`] and, for a symlink, records what it points
+/// to and where that lies (judged against `realms` when given).
+pub fn probe_link(path: &Path, realms: Option<&Realms>) -> (Probe, Option<Symlink>) {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(err) => return (probe_error(&err), None),
+    };
+    if !meta.file_type().is_symlink() {
+        return (classify(&meta), None);
+    }
+    let probe = follow(path);
+    let Ok(link) = fs::read_link(path) else {
+        return (probe, None);
+    };
+    let resolved = match probe {
+        Probe::Missing(_) => None,
+        _ => fs::canonicalize(path).ok(),
+    };
+    let place = match (&resolved, realms) {
+        (Some(r), Some(realms)) => realms.place(r),
+        _ => Place::Unknown,
+    };
+    let symlink = Symlink {
+        target: link.to_string_lossy().into_owned(),
+        resolved,
+        place,
+    };
+    (probe, Some(symlink))
+}
+
+/// `stat` of a path `lstat` found to be a symlink.
+fn follow(path: &Path) -> Probe {
+    match fs::metadata(path) {
+        Ok(meta) => classify(&meta),
+        Err(err)
+            if matches!(
+                err.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Probe::Missing(Absence::DanglingLink)
+        }
+        Err(err) => probe_error(&err),
+    }
+}
