@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks agentctx against the machine's floor, side by side (issue 7).
 
-    python3 scripts/bench.py [--work DIR] [--runs N] [--log-mb MB] [--dirs N] [--only NAME]
+    python3 scripts/bench.py [--work DIR] [--runs N] [--log-mb MB] [--dirs N] [--only render|diff|real|check]
 
 Builds nothing: run `cargo build --release` first (scripts/bench.sh does).
 Generates three seeded workloads under --work (default bench-work/), then
@@ -11,6 +11,10 @@ runs each command and its floor alternately, and prints medians and ratios:
           three instruction files   vs  a trivial Rust binary (fn main(){})
   diff    agentctx diff --log on a page-cached ~500 MB dsh-shaped log
                                     vs  wc -l on the same file (+ peak RSS)
+  real    agentctx diff --log on a page-cached ~500 MiB log shaped like the
+          ones dsh really writes (scripts/gen-real-log.py: 40% of bytes in
+          surface lines with large data, 17% user messages, escapes, packed
+          chunk rows)               vs  wc -l on the same file (+ peak RSS)
   check   agentctx check on a 50,000-directory tree (depth <= 30, AGENTS.md
           in 2%, CLAUDE.md in 0.5%) vs  find TREE -type d | wc -l
   check-ignore   the same tree with ignore rules: a root .gitignore and
@@ -113,6 +117,18 @@ def make_log(work, megabytes):
     return path
 
 
+def make_real_log(work, megabytes):
+    path = os.path.join(work, f'real{megabytes}.jsonl')
+    if not os.path.exists(path):
+        proj = os.path.join(work, 'logproj')
+        os.makedirs(os.path.join(proj, '.git'), exist_ok=True)
+        with open(os.path.join(proj, 'AGENTS.md'), 'w') as f:
+            f.write('root\n')
+        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'gen-real-log.py'), '1',
+                        str(megabytes), path, proj], check=True)
+    return path
+
+
 def make_tree(work, count, seed=7):
     root = os.path.join(work, f'tree{count}')
     if not os.path.isdir(root):
@@ -187,6 +203,9 @@ def main():
     if args.only in (None, 'diff'):
         log = make_log(args.work, args.log_mb)
         compare('diff', [BIN, 'diff', '--log', log], [shutil.which('wc'), '-l', log], args.runs)
+    if args.only in (None, 'real'):
+        log = make_real_log(args.work, args.log_mb)
+        compare('real', [BIN, 'diff', '--log', log], [shutil.which('wc'), '-l', log], args.runs)
     if args.only in (None, 'check'):
         tree = make_tree(args.work, args.dirs)
         sh = shutil.which('sh')

@@ -217,6 +217,9 @@ pub enum Outcome {
     SamePath,
     /// Nothing there.
     Missing,
+    /// A symlink whose target does not exist: absent (its target is in
+    /// `symlink`).
+    DanglingSymlink,
     /// A directory, FIFO, socket or device: absent, never opened.
     NotRegular { file_type: String },
     /// Larger than max-source-bytes (by stat size, or after decoding).
@@ -520,6 +523,7 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
         Fate::SamePath => Outcome::SamePath,
         Fate::NotProbed => Outcome::NotProbed,
         Fate::NotLoaded => match (&c.probe, &c.load) {
+            (Some(Probe::Missing(discovery::Absence::DanglingLink)), _) => Outcome::DanglingSymlink,
             (Some(Probe::Missing(_)), _) => Outcome::Missing,
             (Some(Probe::NotRegular(kind)), _) => Outcome::NotRegular {
                 file_type: (*kind).to_owned(),

@@ -12,11 +12,13 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 
-use serde::Deserialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::baseline::{Action, Change};
+use crate::baseline::Change;
+use crate::log_chunk::{self, Outcome};
+pub use crate::log_event::Needs;
+use crate::log_event::{self, Op, Record};
+use crate::log_scan;
 
 /// Bytes whose presence makes a JSONL line worth parsing (SPEC 5.1).
 pub const MARKERS: [&str; 8] = [
@@ -31,7 +33,7 @@ pub const MARKERS: [&str; 8] = [
 ];
 
 #[cfg(not(test))]
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 4 << 20;
 #[cfg(test)]
 const CHUNK: usize = 16 << 10;
 
@@ -109,109 +111,7 @@ pub struct Snapshot {
     pub sections: Vec<Section>,
 }
 
-/// The surface: an ordered list of seqs kept as runs of consecutive values.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Surface {
-    runs: Vec<(u64, u64)>,
-    max_seq: Option<u64>,
-}
-
-impl Surface {
-    /// The position of `seq` (run index, offset), if it is on the surface.
-    pub fn position(&self, seq: u64) -> Option<(usize, u64)> {
-        if self.max_seq.is_none_or(|m| seq > m) {
-            return None;
-        }
-        self.runs
-            .iter()
-            .position(|&(lo, hi)| lo <= seq && seq <= hi)
-            .map(|i| (i, seq - self.runs[i].0))
-    }
-
-    fn note_max(&mut self, seq: u64) {
-        self.max_seq = Some(self.max_seq.map_or(seq, |m| m.max(seq)));
-    }
-
-    pub fn append(&mut self, seq: u64) -> Result<(), String> {
-        if self.position(seq).is_some() {
-            return Err(format!("seq {seq} is already on the surface"));
-        }
-        match self.runs.last_mut() {
-            Some((_, hi)) if hi.checked_add(1) == Some(seq) => *hi = seq,
-            _ => self.runs.push((seq, seq)),
-        }
-        self.note_max(seq);
-        Ok(())
-    }
-
-    pub fn replace(&mut self, start: u64, end: u64, seq: u64) -> Result<(), String> {
-        let a = self
-            .position(start)
-            .ok_or_else(|| format!("replace start {start} is not on the surface"))?;
-        let b = self
-            .position(end)
-            .ok_or_else(|| format!("replace end {end} is not on the surface"))?;
-        if a > b {
-            return Err(format!("replace start {start} lies after its end {end}"));
-        }
-        let (i, j) = (a.0, b.0);
-        let (lo_i, _) = self.runs[i];
-        let (_, hi_j) = self.runs[j];
-        let mut middle = Vec::with_capacity(3);
-        if start > lo_i {
-            middle.push((lo_i, start - 1));
-        }
-        middle.push((seq, seq));
-        if end < hi_j {
-            middle.push((end + 1, hi_j));
-        }
-        self.runs.splice(i..=j, middle);
-        // The new seq must not already stand elsewhere on the surface.
-        let seq_at = i + usize::from(start > lo_i);
-        let clash = self
-            .runs
-            .iter()
-            .enumerate()
-            .any(|(k, &(lo, hi))| k != seq_at && lo <= seq && seq <= hi);
-        if clash {
-            return Err(format!("seq {seq} is already on the surface"));
-        }
-        self.note_max(seq);
-        Ok(())
-    }
-
-    /// How many runs the surface holds (its memory).
-    pub fn runs(&self) -> usize {
-        self.runs.len()
-    }
-
-    /// The number of entries on the surface.
-    pub fn len(&self) -> u64 {
-        self.runs.iter().map(|(lo, hi)| hi - lo + 1).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
-    }
-
-    /// A sorted index for membership tests after the scan.
-    fn index(&self) -> Vec<(u64, u64, usize)> {
-        let mut idx: Vec<(u64, u64, usize)> = self
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(i, &(lo, hi))| (lo, hi, i))
-            .collect();
-        idx.sort_unstable();
-        idx
-    }
-}
-
-fn lookup(index: &[(u64, u64, usize)], seq: u64) -> Option<(usize, u64)> {
-    let k = index.partition_point(|&(lo, _, _)| lo <= seq);
-    let &(lo, hi, run) = index.get(k.checked_sub(1)?)?;
-    (seq <= hi).then_some((run, seq - lo))
-}
+pub use crate::log_surface::Surface;
 
 /// What a log holds that agentctx needs.
 #[derive(Debug, Clone, Default)]
@@ -256,14 +156,20 @@ impl Log {
     }
 }
 
-/// Reads a log from `path` (`-` is stdin).
+/// Reads a log from `path` (`-` is stdin), everything a command can need.
 pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
+    read_with(path, opts, Needs::ALL)
+}
+
+/// Reads from `path` only what `needs` asks for (`diff` needs no system
+/// prompts, so it parses no `request/header` line).
+pub fn read_with(path: &Path, opts: ReadOptions, needs: Needs) -> Result<Log, LogError> {
     let name = path.display().to_string();
     let fail = |e: io::Error| LogError {
         message: format!("{name}: {e}"),
     };
     if name == "-" {
-        read_from(io::stdin().lock(), name.clone(), opts)
+        read_from_with(io::stdin().lock(), name.clone(), opts, needs)
     } else {
         let meta = std::fs::metadata(path).map_err(fail)?;
         if meta.is_dir() {
@@ -272,7 +178,7 @@ pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
             });
         }
         let file = File::open(path).map_err(fail)?;
-        read_from(file, name.clone(), opts)
+        read_from_with(file, name.clone(), opts, needs)
     }
 }
 
@@ -319,22 +225,32 @@ impl<T: AsRef<[u8]>> LogSource for io::Cursor<T> {
     }
 }
 
-/// Reads a log from any byte stream.
+/// Reads a log from any byte stream, everything a command can need.
 pub fn read_from<R: LogSource>(
     reader: R,
     name: String,
     opts: ReadOptions,
 ) -> Result<Log, LogError> {
-    let mut scan = Scanner::new(name);
+    read_from_with(reader, name, opts, Needs::ALL)
+}
+
+/// Reads from any byte stream only what `needs` asks for.
+pub fn read_from_with<R: LogSource>(
+    reader: R,
+    name: String,
+    opts: ReadOptions,
+    needs: Needs,
+) -> Result<Log, LogError> {
+    let mut scan = Scanner::new(name, needs);
     let mut reader = reader;
     let mut buf = vec![0u8; CHUNK];
     let mut len = 0usize;
     let mut eof = false;
+    // Blank lines before the first event: counted, never held (a gigabyte
+    // of them costs no memory).
+    let mut blank_lines = 0u64;
     // Decide the form from the first non-whitespace byte.
     loop {
-        if len == buf.len() {
-            buf.resize(buf.len() * 2, 0);
-        }
         let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| scan.io(e))?;
         if n == 0 {
             eof = true;
@@ -343,15 +259,25 @@ pub fn read_from<R: LogSource>(
         len += n;
         // Only the new bytes: a pipe delivers small reads, and rescanning
         // a long whitespace run on each one would be quadratic.
-        if buf[len - n..len].iter().any(|b| !b.is_ascii_whitespace()) {
+        if buf[len - n..len].iter().any(|b| !is_ws(*b)) {
             break;
         }
+        if let Some(i) = memchr::memrchr(b'\n', &buf[..len]) {
+            blank_lines += memchr::memchr_iter(b'\n', &buf[..=i]).count() as u64;
+            buf.copy_within(i + 1..len, 0);
+            len -= i + 1;
+        }
+        if len == buf.len() {
+            // A run of spaces with no newline: keep one.
+            len = 1;
+        }
     }
-    let first = buf[..len].iter().find(|b| !b.is_ascii_whitespace());
+    let first = buf[..len].iter().find(|b| !is_ws(**b));
     if first == Some(&b'[') {
         let head = io::Cursor::new(buf[..len].to_vec());
-        read_array(head.chain(reader), &mut scan)?;
+        read_array(head.chain(reader), &mut scan, blank_lines)?;
     } else {
+        scan.log.lines = blank_lines;
         read_lines(reader, buf, len, eof, &mut scan, opts)?;
     }
     Ok(scan.finish())
@@ -368,15 +294,6 @@ fn read_some<R: Read>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
 
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
-}
-
-fn trim(line: &[u8]) -> &[u8] {
-    let start = line.iter().position(|b| !is_ws(*b)).unwrap_or(line.len());
-    let end = line
-        .iter()
-        .rposition(|b| !is_ws(*b))
-        .map_or(start, |e| e + 1);
-    &line[start..end]
 }
 
 /// A partial line this long that holds no marker yet is streamed (when the
@@ -399,7 +316,7 @@ fn read_lines<R: LogSource>(
     scan: &mut Scanner,
     opts: ReadOptions,
 ) -> Result<(), LogError> {
-    let markers = MarkerSearch::new();
+    let markers = MarkerSearch::new(scan.needs.prompts);
     let mut hot: Vec<usize> = Vec::new();
     // `buf[..searched]` is known to hold no newline: searching only the new
     // bytes keeps a long line arriving in small pipe reads linear.
@@ -417,24 +334,12 @@ fn read_lines<R: LogSource>(
             None => 0,
         };
         if complete > 0 {
-            let region = &buf[..complete];
-            hot.clear();
-            if !opts.strict {
-                markers.find(region, &mut hot);
-            }
-            let mut start = 0;
-            let mut h = 0;
-            while start < complete {
-                let (end, newline) = match memchr::memchr(b'\n', &region[start..]) {
-                    Some(i) => (start + i, true),
-                    None => (complete, false),
-                };
-                while h < hot.len() && hot[h] < start {
-                    h += 1;
-                }
-                let matters = opts.strict || (h < hot.len() && hot[h] < end);
-                scan.line(&region[start..end], newline, matters)?;
-                start = end + 1;
+            let mode = log_chunk::Mode {
+                strict: opts.strict,
+                needs: scan.needs,
+            };
+            for part in log_chunk::read(&buf[..complete], &markers, mode) {
+                scan.apply(part)?;
             }
             buf.copy_within(complete..len, 0);
             len -= complete;
@@ -466,7 +371,20 @@ fn read_lines<R: LogSource>(
             must_parse = true;
         }
         if len == buf.len() {
-            buf.resize(buf.len() * 2, 0);
+            // A line is not an event once its first non-blank byte is not
+            // `{`: reject it before holding more of it (`--log /dev/zero`).
+            match buf[..len].iter().find(|b| !is_ws(**b)) {
+                Some(b'{') => buf.resize(buf.len() * 2, 0),
+                Some(_) => {
+                    let at = At::Line(scan.log.lines + 1);
+                    return Err(scan.err(at, None, "malformed line: not a JSON object"));
+                }
+                // Blanks cost nothing.
+                None => {
+                    len = 0;
+                    searched = 0;
+                }
+            }
         }
         let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| scan.io(e))?;
         if n == 0 {
@@ -544,8 +462,13 @@ fn stream_line<R: LogSource>(
 /// the marker's full spelling, and one `memchr` pass finds the backslashes of
 /// `\u` and `\/`. That is two passes over the bytes instead of eight.
 #[derive(Debug)]
-struct MarkerSearch {
+pub(crate) struct MarkerSearch {
     words: Option<aho_corasick::packed::Searcher>,
+    /// Whether `"system/message"` and `"request/header"` mark a line (only
+    /// when system prompts are needed).
+    prompts: bool,
+    /// The markers that count, for a line's first and last bytes.
+    quick: Vec<memchr::memmem::Finder<'static>>,
 }
 
 /// Each searched tail and the prefixes that complete it into a marker.
@@ -558,25 +481,59 @@ const TAILS: [(&str, &[&str]); 5] = [
 ];
 
 impl MarkerSearch {
-    fn new() -> Self {
+    fn new(prompts: bool) -> Self {
         let words = aho_corasick::packed::Config::new()
             .builder()
             .extend(TAILS.iter().map(|(tail, _)| tail))
             .build();
-        MarkerSearch { words }
+        let quick = MARKERS
+            .iter()
+            .filter(|m| prompts || !matches!(**m, "\"system/message\"" | "\"request/header\""))
+            .map(|m| memchr::memmem::Finder::new(m.as_bytes()))
+            .collect();
+        MarkerSearch {
+            words,
+            prompts,
+            quick,
+        }
     }
 
     /// Fills `out`, ascending, with where markers occur in `hay` (which
     /// starts at a line boundary, so no marker begins before it): at least
     /// one position in every line that holds a marker, and at most one per
     /// line and pass, so a line of a million `\/` costs no memory.
-    fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
+    /// Whether a line's first or last 64 bytes hold a marker (most surface
+    /// and user message lines show theirs there: `{"type":"user/message"`,
+    /// `"surfaceOp":"append"}`), which spares searching the whole line.
+    pub(crate) fn quick_hit(&self, line: &[u8]) -> bool {
+        const WINDOW: usize = 64;
+        let head = &line[..line.len().min(WINDOW)];
+        let tail = &line[line.len().saturating_sub(WINDOW)..];
+        self.quick
+            .iter()
+            .any(|f| f.find(head).is_some() || f.find(tail).is_some())
+    }
+
+    /// Whether one line (no newline in it) holds a marker.
+    #[cfg(test)]
+    fn line_matters(&self, line: &[u8]) -> bool {
+        let mut hits = Vec::new();
+        self.find(line, &mut hits);
+        self.quick_hit(line) || !hits.is_empty()
+    }
+
+    pub(crate) fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
         out.clear();
+        // Each marked line: where its marker is and where the next line starts.
+        let mut marked: Vec<(usize, usize)> = Vec::new();
         let next_line =
             |from: usize| memchr::memchr(b'\n', &hay[from..]).map_or(hay.len(), |i| from + i + 1);
         let completes = |at: usize, tail: usize| {
             let before = &hay[..at];
-            TAILS[tail].1.iter().any(|p| before.ends_with(p.as_bytes()))
+            TAILS[tail].1.iter().any(|p| {
+                (self.prompts || !matches!(*p, "\"system" | "\"request"))
+                    && before.ends_with(p.as_bytes())
+            })
         };
         match &self.words {
             // The tails cannot overlap one another, so searching on from
@@ -585,8 +542,8 @@ impl MarkerSearch {
                 let mut at = 0;
                 while let Some(m) = words.find_in(hay, aho_corasick::Span::from(at..hay.len())) {
                     if completes(m.start(), m.pattern().as_usize()) {
-                        out.push(m.start());
                         at = next_line(m.start());
+                        marked.push((m.start(), at));
                     } else {
                         at = m.start() + 1;
                     }
@@ -598,8 +555,9 @@ impl MarkerSearch {
                     let mut at = 0;
                     while let Some(i) = finder.find(&hay[at..]) {
                         if completes(at + i, tail) {
-                            out.push(at + i);
-                            at = next_line(at + i);
+                            let hit = at + i;
+                            at = next_line(hit);
+                            marked.push((hit, at));
                         } else {
                             at += i + 1;
                         }
@@ -607,20 +565,36 @@ impl MarkerSearch {
                 }
             }
         }
+        // Backslashes, in lines not marked already: escapes such as `\n`
+        // and `\"` are common in tool output, and each costs a call.
+        marked.sort_unstable();
+        out.extend(marked.iter().map(|&(hit, _)| hit));
+        let mut m = 0;
         let mut at = 0;
         while let Some(i) = memchr::memchr(b'\\', &hay[at..]) {
-            if matches!(hay.get(at + i + 1), Some(b'u' | b'/')) {
-                out.push(at + i);
-                at = next_line(at + i);
+            let p = at + i;
+            while m < marked.len() && marked[m].1 <= p {
+                m += 1;
+            }
+            if let Some(&(hit, end)) = marked.get(m) {
+                // The next marked line holds p when no newline lies between.
+                if hit <= p || memchr::memchr(b'\n', &hay[p..hit]).is_none() {
+                    at = end;
+                    continue;
+                }
+            }
+            if matches!(hay.get(p + 1), Some(b'u' | b'/')) {
+                out.push(p);
+                at = next_line(p);
             } else {
-                at += i + 1;
+                at = p + 1;
             }
         }
         out.sort_unstable();
     }
 }
 
-fn read_array<R: Read>(reader: R, scan: &mut Scanner) -> Result<(), LogError> {
+fn read_array<R: Read>(reader: R, scan: &mut Scanner, blank_lines: u64) -> Result<(), LogError> {
     use serde::de::{Deserializer as _, SeqAccess, Visitor};
 
     struct Each<'s> {
@@ -658,63 +632,39 @@ fn read_array<R: Read>(reader: R, scan: &mut Scanner) -> Result<(), LogError> {
     result.map_err(|e| LogError {
         message: format!(
             "{name}:{}:{}: malformed JSON array: {}",
-            e.line(),
+            e.line() as u64 + blank_lines,
             e.column(),
             strip_position(&e)
         ),
     })
 }
 
-fn strip_position(e: &serde_json::Error) -> String {
+/// Checks that `text` is one JSON object, with no depth limit (values are
+/// skipped iteratively) and `serde_json`'s messages ("trailing comma").
+pub(crate) fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
+    struct Object;
+    impl<'de> Visitor<'de> for Object {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_map(Object)?;
+    de.end()
+}
+
+pub(crate) fn strip_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
     match text.rfind(" at line ") {
         Some(i) => text[..i].to_owned(),
         None => text,
     }
-}
-
-#[derive(Deserialize)]
-struct RawEvent<'a> {
-    #[serde(rename = "type", default, borrow)]
-    kind: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    seq: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    data: Option<&'a RawValue>,
-    #[serde(rename = "surfaceOp", default, borrow)]
-    surface_op: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    cwd: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct RawData<'a> {
-    #[serde(default, borrow)]
-    source: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    text: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    header: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct RawHeader<'a> {
-    #[serde(default, borrow)]
-    system: Option<&'a RawValue>,
-}
-
-fn as_str(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
-    serde_json::from_str::<Cow<'_, str>>(raw?.get()).ok()
-}
-
-fn object<'a, T: Deserialize<'a>>(raw: Option<&'a RawValue>) -> Option<T> {
-    let raw = raw?;
-    if !raw.get().starts_with('{') {
-        return None;
-    }
-    serde_json::from_str(raw.get()).ok()
 }
 
 /// Where a record came from, for messages.
@@ -726,6 +676,9 @@ enum At {
 
 struct Scanner {
     log: Log,
+    needs: Needs,
+    /// The first line that held a lone surrogate, and how many did.
+    lone: Option<(String, u64)>,
     pending_final_warning: Option<String>,
     /// Messages of a workspace kind that are not workspace events (no
     /// changes array, no seq): the first one's place and why, and how many.
@@ -740,12 +693,14 @@ impl std::ops::Deref for Scanner {
 }
 
 impl Scanner {
-    fn new(name: String) -> Self {
+    fn new(name: String, needs: Needs) -> Self {
         Scanner {
             log: Log {
                 name,
                 ..Log::default()
             },
+            needs,
+            lone: None,
             pending_final_warning: None,
             not_workspace: None,
         }
@@ -785,48 +740,42 @@ impl Scanner {
         }
     }
 
-    /// One JSONL line (without its newline).
-    fn line(&mut self, raw: &[u8], newline: bool, matters: bool) -> Result<(), LogError> {
-        self.log.lines += 1;
-        let line_no = self.log.lines;
-        let text = trim(raw);
-        if text.is_empty() {
-            return Ok(());
-        }
-        let at = At::Line(line_no);
-        let malformed = |scan: &mut Scanner, col: Option<usize>, msg: String| {
-            if newline {
-                Err(scan.err(at, col, &msg))
-            } else {
-                scan.pending_final_warning = Some(format!(
-                    "{}:{line_no}: ignoring a final line without a newline that is not valid JSON (a writer stopped mid-line?)",
-                    scan.log.name
-                ));
-                Ok(())
+    /// Applies one part of a buffer of lines, in log order.
+    fn apply(&mut self, part: log_chunk::Part) -> Result<(), LogError> {
+        let (lines, records) = (self.log.lines, self.log.records);
+        for item in part.items {
+            let line_no = lines + item.line + 1;
+            self.log.lines = line_no;
+            self.log.records = records + item.records_before;
+            let at = At::Line(line_no);
+            let (col, msg) = match item.outcome {
+                Outcome::Event(record) => {
+                    self.log.records += 1;
+                    self.event(record, at)?;
+                    continue;
+                }
+                Outcome::NotObject => (None, "malformed line: not a JSON object".to_owned()),
+                Outcome::NotUtf8 => {
+                    self.log.records += 1;
+                    (None, "malformed line: not valid UTF-8".to_owned())
+                }
+                Outcome::Malformed(col, msg) => {
+                    self.log.records += 1;
+                    (col, msg)
+                }
+            };
+            if item.newline {
+                return Err(self.err(at, col, &msg));
             }
-        };
-        if text[0] != b'{' || text[text.len() - 1] != b'}' {
-            return malformed(self, None, "malformed line: not a JSON object".to_owned());
+            self.pending_final_warning = Some(format!(
+                "{}:{line_no}: ignoring a final line without a newline that is not valid JSON (a writer stopped mid-line?)",
+                self.log.name
+            ));
         }
-        self.log.records += 1;
-        if !matters {
-            return Ok(());
-        }
-        self.log.parsed += 1;
-        let Ok(text) = std::str::from_utf8(text) else {
-            return malformed(self, None, "malformed line: not valid UTF-8".to_owned());
-        };
-        match serde_json::from_str::<RawEvent<'_>>(text) {
-            Ok(event) => self.event(event, at),
-            Err(e) => {
-                let col = e.column() + (raw.len() - raw.iter().skip_while(|b| is_ws(**b)).count());
-                malformed(
-                    self,
-                    Some(col),
-                    format!("malformed JSON: {}", strip_position(&e)),
-                )
-            }
-        }
+        self.log.lines = lines + part.lines;
+        self.log.records = records + part.records;
+        self.log.parsed += part.parsed;
+        Ok(())
     }
 
     /// A line that was streamed, not held: it holds no marker, so only its
@@ -861,105 +810,91 @@ impl Scanner {
         self.log.records += 1;
         self.log.parsed += 1;
         let at = At::Element(index);
-        match serde_json::from_str::<RawEvent<'_>>(raw) {
-            Ok(event) => self.event(event, at),
-            Err(e) if raw.trim_start().starts_with('{') => Err(self.err(
-                at,
-                None,
-                &format!("malformed event: {}", strip_position(&e)),
-            )),
-            Err(_) => Err(self.err(at, None, "an event must be a JSON object")),
+        if !log_scan::is_object(raw.as_bytes()) {
+            return Err(self.err(at, None, "an event must be a JSON object"));
+        }
+        // The array's deserializer checked the element's syntax.
+        match log_event::extract(raw.as_bytes(), self.needs) {
+            Ok(record) => self.event(record, at),
+            Err(_) => Err(self.err(at, None, "malformed event: a value does not end")),
         }
     }
 
-    fn event(&mut self, event: RawEvent<'_>, at: At) -> Result<(), LogError> {
+    fn event(&mut self, r: Record, at: At) -> Result<(), LogError> {
         let first = self.log.records == 1;
-        let kind = as_str(event.kind);
         let line = match at {
-            At::Line(l) => l,
-            At::Element(i) => i,
+            At::Line(l) | At::Element(l) => l,
         };
-        if first && kind.as_deref() == Some("session") {
-            self.log.header_cwd = as_str(event.cwd).map(Cow::into_owned);
-            if self.log.header_cwd.is_none() {
-                let w = self.err(at, None, "the session header has no string cwd");
+        if r.lone_surrogate {
+            match &mut self.lone {
+                Some((_, n)) => *n += 1,
+                None => {
+                    let w = self.err(at, None, "a lone surrogate escape (such as \\ud800) is read as U+FFFD, as JSON.parse reads it").message;
+                    self.lone = Some((w, 1));
+                }
+            }
+        }
+        let extra = r.extra.map(|e| *e).unwrap_or_default();
+        if let (true, Some(cwd)) = (first, &extra.session_cwd) {
+            self.log.header_cwd = cwd.clone().and_then(Result::ok);
+            let why = match cwd {
+                Some(Ok(_)) => None,
+                Some(Err(())) => Some(
+                    "the session header's cwd holds a lone surrogate escape, so it names no path; the process cwd is used (pass --cwd)",
+                ),
+                None => Some("the session header has no string cwd"),
+            };
+            if let Some(why) = why {
+                let w = self.err(at, None, why);
                 self.log.warnings.push(w.message);
             }
             return Ok(());
         }
-        let seq = match event.seq {
+        let seq = match r.seq {
             None => None,
-            Some(raw) => match serde_json::from_str::<u64>(raw.get()) {
-                Ok(s) => Some(s),
-                Err(_) => {
-                    return Err(self.err(
-                        at,
-                        None,
-                        &format!(
-                            "seq must be a non-negative integer, got {}",
-                            shown(raw.get())
-                        ),
-                    ));
-                }
-            },
+            Some(Ok(s)) => Some(s),
+            Some(Err(raw)) => {
+                return Err(self.err(
+                    at,
+                    None,
+                    &format!("seq must be a non-negative integer, got {}", shown(&raw)),
+                ));
+            }
         };
-        let surfaced = match event.surface_op {
+        let surfaced = match &r.op {
             None => false,
             Some(op) => {
                 self.log.surfaced = true;
                 let Some(seq) = seq else {
                     return Err(self.err(at, None, "an event with a surfaceOp needs a seq"));
                 };
-                self.surface_op(op, seq)
-                    .map_err(|m| self.err(at, None, &m))?;
+                let done = match op {
+                    Op::Append => self.log.surface.append(seq),
+                    Op::Replace { start, end } => self.log.surface.replace(*start, *end, seq),
+                    Op::Unknown(raw) => Err(format!("unknown surfaceOp {}", shown(raw))),
+                };
+                done.map_err(|m| self.err(at, None, &m))?;
                 true
             }
         };
-        match kind.as_deref() {
-            Some("user/message") => self.user_message(event.data, seq, at, surfaced),
-            Some("system/message") => {
-                let data = object::<RawData<'_>>(event.data);
-                if let Some(text) = data.and_then(|d| message_text(d.content, d.text)) {
-                    self.system_version(seq, line, PromptOrigin::SystemMessage, text);
-                }
-            }
-            Some("request/header") => {
-                let data = object::<RawData<'_>>(event.data);
-                let header = data.and_then(|d| object::<RawHeader<'_>>(d.header));
-                if let Some(text) = header.and_then(|h| as_str(h.system)) {
-                    self.system_version(seq, line, PromptOrigin::RequestHeader, text.into_owned());
-                }
-            }
-            _ => {}
+        if let Some((origin, text)) = extra.prompt {
+            self.system_version(seq, line, origin, text);
+        }
+        if let Some(sections) = extra.snapshot {
+            self.log.snapshots += 1;
+            self.log.latest_snapshot = Some(Snapshot {
+                seq,
+                line,
+                sections,
+            });
+        }
+        if let Some(nw) = extra.not_workspace {
+            self.not_workspace(at, &nw.kind, nw.why);
+        }
+        if let (Some(ws), Some(seq)) = (extra.workspace, seq) {
+            self.workspace(ws, seq, line, surfaced);
         }
         Ok(())
-    }
-
-    fn surface_op(&mut self, op: &RawValue, seq: u64) -> Result<(), String> {
-        #[derive(Deserialize)]
-        struct Replace {
-            op: String,
-            start: u64,
-            end: u64,
-        }
-        // Cow: "app\u0065nd" is "append" too.
-        if let Ok(name) = serde_json::from_str::<Cow<'_, str>>(op.get()) {
-            return match name.as_ref() {
-                "append" => self.log.surface.append(seq),
-                other => Err(format!(
-                    "unknown surfaceOp {}",
-                    shown(&format!("{other:?}"))
-                )),
-            };
-        }
-        match serde_json::from_str::<Replace>(op.get()) {
-            Ok(r) if r.op == "replace" => self.log.surface.replace(r.start, r.end, seq),
-            Ok(r) => Err(format!(
-                "unknown surfaceOp {}",
-                shown(&format!("{:?}", r.op))
-            )),
-            Err(_) => Err(format!("unknown surfaceOp {}", shown(op.get()))),
-        }
     }
 
     /// Records a system prompt; an empty text is no version (a consolidated
@@ -982,78 +917,24 @@ impl Scanner {
         });
     }
 
-    fn user_message(&mut self, data: Option<&RawValue>, seq: Option<u64>, at: At, surfaced: bool) {
-        let line = match at {
-            At::Line(l) | At::Element(l) => l,
-        };
-        let Some(data) = object::<RawData<'_>>(data) else {
-            return;
-        };
-        let Some(Value::Object(source)) = data
-            .source
-            .and_then(|s| serde_json::from_str::<Value>(s.get()).ok())
-        else {
-            return;
-        };
-        let kind = source.get("kind").and_then(Value::as_str);
-        if source.get("form").and_then(Value::as_str) == Some("snapshot") {
-            if let Some(Value::Array(sections)) = source.get("sections") {
-                let sections = sections
-                    .iter()
-                    .filter_map(|s| {
-                        Some(Section {
-                            name: s.get("name")?.as_str()?.to_owned(),
-                            text: s.get("text")?.as_str()?.to_owned(),
-                        })
-                    })
-                    .collect();
-                self.log.snapshots += 1;
-                self.log.latest_snapshot = Some(Snapshot {
-                    seq,
-                    line,
-                    sections,
-                });
-            }
-        }
-        let Some(kind @ ("workspace-instructions" | "agent-instructions")) = kind else {
-            return;
-        };
-        let Some(Value::Array(raw_changes)) = source.get("changes") else {
-            self.not_workspace(at, kind, "whose changes is not an array");
-            return;
-        };
-        let Some(seq) = seq else {
-            self.not_workspace(at, kind, "without a seq");
-            return;
-        };
-        let mut changes = Vec::with_capacity(raw_changes.len());
-        for raw in raw_changes {
-            match parse_change(raw) {
-                Some(change) => changes.push(change),
-                None => self.log.invalid_changes += 1,
-            }
-        }
-        if let Some(last) = changes.last() {
+    fn workspace(&mut self, ws: log_event::Workspace, seq: u64, line: u64, surfaced: bool) {
+        self.log.invalid_changes += ws.invalid_changes;
+        if let Some(last) = ws.changes.last() {
             self.log.last_change_scope = Some(last.scope.clone());
         }
-        let baseline = source.get("baseline") == Some(&Value::Bool(true));
-        let identity = source
-            .get("baselineIdentity")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        if baseline {
-            if let Some(id) = &identity {
+        if ws.baseline {
+            if let Some(id) = &ws.identity {
                 self.log.latest_baseline_identity = Some(id.clone());
             }
         }
-        self.log.last_kind = Some(kind.to_owned());
+        self.log.last_kind = Some(ws.kind.clone());
         self.log.workspace.push(WorkspaceEvent {
             seq,
             line,
-            kind: kind.to_owned(),
-            baseline,
-            identity,
-            changes,
+            kind: ws.kind,
+            baseline: ws.baseline,
+            identity: ws.identity,
+            changes: ws.changes,
             surfaced,
             visible: false,
         });
@@ -1069,6 +950,12 @@ impl Scanner {
         if let Some(w) = self.pending_final_warning.take() {
             self.log.warnings.push(w);
         }
+        if let Some((first, n)) = self.lone.take() {
+            self.log.warnings.push(match n {
+                1 => first,
+                n => format!("{first} (and in {} more events)", n - 1),
+            });
+        }
         if let Some((first, n)) = self.not_workspace.take() {
             self.log.warnings.push(match n {
                 1 => format!("{first}: ignored"),
@@ -1076,13 +963,13 @@ impl Scanner {
             });
         }
         let legacy = self.log.is_legacy();
-        let index = self.log.surface.index();
+        let ordinals = self.log.surface.ordinals();
         let mut best: Option<((usize, u64), usize)> = None;
         for (i, ev) in self.log.workspace.iter_mut().enumerate() {
             let pos = if legacy {
                 Some((0, i as u64))
             } else if ev.surfaced {
-                lookup(&index, ev.seq)
+                self.log.surface.position(&ordinals, ev.seq)
             } else {
                 None
             };
@@ -1120,45 +1007,6 @@ fn shown(raw: &str) -> Cow<'_, str> {
     Cow::Owned(format!("{}... ({} bytes)", &raw[..end], raw.len()))
 }
 
-fn message_text(content: Option<&RawValue>, text: Option<&RawValue>) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Part<'a> {
-        #[serde(default, borrow)]
-        text: Option<Cow<'a, str>>,
-    }
-    if let Some(content) = content {
-        if let Ok(parts) = serde_json::from_str::<Vec<Part<'_>>>(content.get()) {
-            let texts: Vec<&str> = parts.iter().filter_map(|p| p.text.as_deref()).collect();
-            if !texts.is_empty() {
-                return Some(texts.join("\n\n"));
-            }
-        }
-    }
-    as_str(text).map(Cow::into_owned)
-}
-
-fn parse_change(raw: &Value) -> Option<Change> {
-    let obj = raw.as_object()?;
-    let action = match obj.get("action")?.as_str()? {
-        "set" => Action::Set,
-        "replace" => Action::Replace,
-        "remove" => Action::Remove,
-        _ => return None,
-    };
-    let opt_str = |key: &str| match obj.get(key) {
-        None => Some(None),
-        Some(Value::String(s)) => Some(Some(s.clone())),
-        Some(_) => None,
-    };
-    Some(Change {
-        action,
-        scope: obj.get("scope")?.as_str()?.to_owned(),
-        path: obj.get("path")?.as_str()?.to_owned(),
-        previous_path: opt_str("previousPath")?,
-        digest: opt_str("digest")?,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1166,21 +1014,6 @@ mod tests {
 
     fn read_str(text: &str) -> Result<Log, LogError> {
         read_from(text.as_bytes(), "t.jsonl".into(), ReadOptions::default())
-    }
-
-    #[test]
-    fn surface_appends_as_runs_and_replaces_inclusive_ranges() {
-        let mut s = Surface::default();
-        for seq in [0, 1, 2, 4, 5] {
-            s.append(seq).unwrap();
-        }
-        assert_eq!(s.runs, vec![(0, 2), (4, 5)]);
-        s.replace(1, 4, 9).unwrap();
-        assert_eq!(s.runs, vec![(0, 0), (9, 9), (5, 5)]);
-        assert_eq!(s.len(), 3);
-        assert!(s.replace(1, 5, 10).is_err());
-        assert!(s.replace(5, 0, 10).is_err());
-        assert!(s.append(9).is_err());
     }
 
     #[test]
@@ -1222,7 +1055,12 @@ mod tests {
             all.push(filler);
             let text = all.join("\n");
             let mut hits = Vec::new();
-            MarkerSearch::new().find(text.as_bytes(), &mut hits);
+            let search = MarkerSearch::new(true);
+            search.find(text.as_bytes(), &mut hits);
+            for line in &all {
+                let want = MARKERS.iter().any(|m| line.contains(m));
+                prop_assert_eq!(search.line_matters(line.as_bytes()), want, "line {:?}", line);
+            }
             let mut start = 0;
             for line in &all {
                 let end = start + line.len();

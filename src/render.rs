@@ -537,37 +537,6 @@ mod tests {
         assert_eq!(notice(5, &[], None), "");
     }
 
-    /// Step 3 no longer rebuilds the message for every k: four times the
-    /// files take about four times as long (it was quadratic: 100 levels of
-    /// 1 MB files took 30 s). Best of five runs; the bound is generous.
-    #[test]
-    fn suffix_search_is_linear_in_the_files() {
-        let content = "x".repeat(20_000);
-        let run = |n: usize| {
-            let paths: Vec<String> = (0..n).map(|i| format!("d{i}/AGENTS.md")).collect();
-            let items: Vec<Item<'_>> = paths.iter().map(|p| item(p, &content)).collect();
-            // Room for the last file only, so step 3 walks every k.
-            let max = 2_000 + 40 * n as i64 + 20_100;
-            (0..5)
-                .map(|_| {
-                    let t = std::time::Instant::now();
-                    let got = fit(&items, INTRO, COMPACT, max);
-                    assert_eq!(got.step, Step::Suffix);
-                    assert_eq!(got.omitted.len(), n - 1);
-                    t.elapsed()
-                })
-                .min()
-                .unwrap()
-        };
-        // Four times the files: linear work grows about fourfold, the
-        // quadratic search grew sixteenfold.
-        let (small, large) = (run(75), run(300));
-        assert!(
-            large < small * 8 + std::time::Duration::from_millis(50),
-            "four times the files took {large:?} vs {small:?}"
-        );
-    }
-
     proptest! {
         /// Step 3 counted equals step 3 built: the first k whose text fits.
         #[test]

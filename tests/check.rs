@@ -451,7 +451,7 @@ fn file_warnings_each_once_per_file() {
         ),
         (
             "broken/AGENTS.md",
-            "broken symlink: points to gone.md, which does not exist, so sessions load nothing from it",
+            "dangling symlink: points to gone.md, which does not exist, so sessions load nothing from it",
         ),
         (
             "dir/AGENTS.md",
@@ -490,7 +490,7 @@ fn file_warnings_each_once_per_file() {
         [
             "invalidUtf8",
             "systemReminder",
-            "brokenSymlink",
+            "danglingSymlink",
             "notRegular",
             "empty",
             "empty",

@@ -31,8 +31,8 @@ const IDENTITY: &str = r#"{\"projectRoot\":\"\",\"projectRootMarkers\":[\".git\"
 /// One line of a synthetic log; `seq` increases.
 fn line(rng: &mut Lcg, seq: u64, cwd: &str, surface: &mut Vec<u64>) -> String {
     let digest = format!("{:040x}", rng.next());
-    let pick = rng.below(14);
-    if matches!(pick, 0 | 1 | 4 | 6 | 7 | 8) {
+    let pick = rng.below(18);
+    if matches!(pick, 0 | 1 | 4 | 6 | 7 | 8 | 14 | 15 | 16) {
         surface.push(seq);
     }
     match pick {
@@ -69,6 +69,25 @@ fn line(rng: &mut Lcg, seq: u64, cwd: &str, surface: &mut Vec<u64>) -> String {
         ),
         8 => format!(
             r#"{{"type":"tool/result","seq":{seq},"time":0,"data":{{"text":"\u002f \/ path"}},"surfaceOp":"append"}}"#
+        ),
+        // JSON.parse readings (issue 13): a repeated key (the last wins), a
+        // seq spelled as a double, an escaped key, a lone surrogate, deep
+        // nesting, an array where a part belongs, a packed chunk row.
+        14 => format!(
+            r#"{{"type":"tool/result","seq":{},"type":"user/message","seq":{seq}.0,"data":{{"source":{{"kind":"agent-instructions","changes":[]}},"source":{{"kind":"workspace-instructions","form":"instructions","changes":[{{"action":"set","scope":"d{seq}","path":"d{seq}/AGENTS.md","digest":"{digest}"}}]}}}},"surfaceOp":"append"}}"#,
+            seq + 1_000_000
+        ),
+        15 => format!(
+            r#"{{"type":"user/message","s\u0065q":{seq}e0,"data":{{"source":{{"kind":"workspace-instructions","changes":[{{"action":"set","scope":"l{seq}","path":"l\ud800{seq}","digest":"{digest}"}}],"deep":{}{}}}}},"surfaceOp":"app\u0065nd"}}"#,
+            "[".repeat(300),
+            "]".repeat(300)
+        ),
+        16 => format!(
+            r#"{{"type":"system/message","seq":{seq},"time":0,"data":{{"content":[["array part"],{{"text":"prompt \"{}\"\n"}}]}},"surfaceOp":"append"}}"#,
+            rng.below(2)
+        ),
+        17 => format!(
+            r#"{{"type":"text-chunks","seq0":{seq},"time0":0,"data":{{"text":["a \"user/message\"","b\\n"]}}}}"#
         ),
         _ => format!(
             r#"{{"type":"assistant/chunk","seq":{seq},"time":0,"data":{{"delta":{{"type":"text","text":"word {}"}}}}}}"#,
@@ -128,6 +147,19 @@ fn fast_path_equals_full_parse_on_generated_logs() {
             (Err(a), Err(b)) => assert_eq!(a, b, "seed {seed}"),
             _ => panic!("seed {seed}: fast {fast:?} vs full {full:?}"),
         }
+    }
+}
+
+/// Logs of several buffers are read on two threads: still the same log.
+#[test]
+fn fast_path_equals_full_parse_on_large_logs() {
+    for seed in [100, 101] {
+        let text = generate(seed, 40_000, "/tmp/x");
+        assert!(text.len() > 4 << 20, "{}", text.len());
+        let (fast, full) = (read(&text, false).unwrap(), read(&text, true).unwrap());
+        assert_eq!(summary(&fast), summary(&full), "seed {seed}");
+        assert_eq!((fast.lines, fast.records), (full.lines, full.records));
+        assert!(fast.parsed < full.parsed);
     }
 }
 

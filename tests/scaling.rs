@@ -9,10 +9,17 @@
 mod common;
 
 use std::process::Command;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use agentctx::render::{self, COMPACT, INTRO, Item, Step};
 
 use common::{Tree, header};
 use serde_json::json;
+
+/// The cases run one at a time: a timing taken while another case runs
+/// would measure the other case.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// The best of five runs of `cmd`, which must succeed.
 fn best_of_five(mut cmd: impl FnMut() -> Command) -> Duration {
@@ -36,6 +43,9 @@ fn best_of_five(mut cmd: impl FnMut() -> Command) -> Duration {
 /// Asserts that four times the input (`run(n)` vs `run(4n)`) takes at most
 /// eight times as long: linear work grows fourfold, quadratic sixteenfold.
 fn assert_near_linear(what: &str, n: usize, run: impl Fn(usize) -> Duration) {
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (small, large) = (run(n), run(4 * n));
     assert!(
         large < small * 8 + Duration::from_millis(100),
@@ -90,6 +100,62 @@ fn a_deep_touch_is_near_linear() {
         best_of_five(|| {
             let mut c = t.cmd();
             c.args(["diff", "--log", "s.jsonl", "--touch", &touch]);
+            c
+        })
+    });
+}
+
+/// Budget step 3 no longer rebuilds the message for every k (it was
+/// quadratic: 100 levels of 1 MB files took 30 s).
+#[test]
+fn the_budget_suffix_search_is_near_linear() {
+    let content = "x".repeat(20_000);
+    assert_near_linear("render::fit", 75, |n| {
+        let paths: Vec<String> = (0..n).map(|i| format!("d{i}/AGENTS.md")).collect();
+        let items: Vec<Item<'_>> = paths
+            .iter()
+            .map(|p| Item {
+                path: p,
+                head: render::baseline_head(p),
+                content: &content,
+            })
+            .collect();
+        // Room for the last file only, so step 3 walks every k.
+        let max = 2_000 + 40 * n as i64 + 20_100;
+        (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                let got = render::fit(&items, INTRO, COMPACT, max);
+                assert_eq!(got.step, Step::Suffix);
+                assert_eq!(got.omitted.len(), n - 1);
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    });
+}
+
+/// explain's search for process-specific values in a system prompt (it was
+/// quadratic: a 260 KB prompt of 16,000 URLs took 14 s).
+#[test]
+fn the_prompt_value_search_is_near_linear() {
+    assert_near_linear("explain --log", 2_000, |n| {
+        let t = Tree::new();
+        t.dir("proj/.git").dir("home");
+        let prompt: String = (0..n)
+            .map(|i| {
+                format!(
+                    "see http://127.0.0.1:{} and /srv/app{i}/data ",
+                    1000 + i % 9000
+                )
+            })
+            .collect();
+        let event = json!({"type": "system/message", "seq": 1, "time": 0,
+            "data": {"content": [{"type": "text", "text": prompt}]}});
+        t.file("s.jsonl", format!("{}\n{event}\n", header(&t.path("proj"))));
+        best_of_five(|| {
+            let mut c = t.cmd();
+            c.args(["explain", "--log", "s.jsonl", "--format", "json"]);
             c
         })
     });

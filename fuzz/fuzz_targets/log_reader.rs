@@ -8,8 +8,15 @@
 //!   input the fast path rejects, strict rejects too;
 //! - when both accept, they see the same log (the lines strict parsed in
 //!   addition cannot change any state);
-//! - an error is one line of bounded length that names the log.
+//! - an error is one line of bounded length that names the log;
+//! - a JSON.parse oracle (issue 13): a second, independent reading of each
+//!   line with `serde_json::Value` (lone surrogates first rewritten to
+//!   U+FFFD, as JavaScript reads them) and the rules of SPEC 5 as JavaScript
+//!   applies them (last duplicate key wins, only objects are objects,
+//!   numbers are doubles) gives the same surface and workspace events.
 #![no_main]
+
+mod oracle;
 
 use agentctx::log::{Log, ReadOptions, read_from};
 use libfuzzer_sys::fuzz_target;
@@ -70,7 +77,12 @@ fuzz_target!(|data: &[u8]| {
     }
     match (&fast, &strict) {
         (Err(f), Ok(_)) => panic!("fast rejects what strict accepts: {}", f.message),
-        (Ok(f), Ok(s)) => assert_eq!(projection(f), projection(s)),
+        (Ok(f), Ok(s)) => {
+            assert_eq!(projection(f), projection(s));
+            if let Some(want) = oracle::read(data) {
+                assert_eq!(oracle::view(f), want, "the reader and JSON.parse disagree");
+            }
+        }
         _ => {}
     }
 });

@@ -275,9 +275,9 @@ impl Checker<'_> {
             (Probe::Missing(_), _) => {
                 let target = cand.link.as_ref()?.target.clone();
                 let message = format!(
-                    "broken symlink: points to {target}, which does not exist, so sessions load nothing from it"
+                    "dangling symlink: points to {target}, which does not exist, so sessions load nothing from it"
                 );
-                Some((Detail::BrokenSymlink { target }, message))
+                Some((Detail::DanglingSymlink { target }, message))
             }
             (Probe::NotRegular(kind), _) => Some((
                 Detail::NotRegular { file_type: kind },

@@ -218,7 +218,7 @@ pub enum Detail {
         project_root: String,
     },
     /// A candidate name that is a symlink to nothing.
-    BrokenSymlink { target: String },
+    DanglingSymlink { target: String },
     /// Invalid UTF-8, loaded with U+FFFD.
     InvalidUtf8,
     /// A literal `</system-reminder>` (escaped in the prompt).

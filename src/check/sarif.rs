@@ -139,7 +139,7 @@ mod tests {
                 target: "../x".into(),
                 project_root: ".".into(),
             },
-            Detail::BrokenSymlink {
+            Detail::DanglingSymlink {
                 target: "gone".into(),
             },
             Detail::InvalidUtf8,

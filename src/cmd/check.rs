@@ -64,7 +64,7 @@ pub enum CheckFormat {
 /// directory outside the project. Warnings: drift between AGENTS.md and a
 /// shadowed CLAUDE.md (with --precedence all: two siblings that both load
 /// with different content), a symlink that leaves the project root, a
-/// broken symlink, the same file loaded twice through a symlink, invalid
+/// dangling symlink, the same file loaded twice through a symlink, invalid
 /// UTF-8, a literal </system-reminder>, an empty file, a candidate that is
 /// not a regular file, a file whose whole content is a sibling's name (a
 /// symlink checked out as text), an unreadable file or directory, and with

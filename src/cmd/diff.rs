@@ -98,7 +98,13 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
         );
     }
     let runtime_values = crate::runtime::parse_values(&args.runtime)?;
-    let (log, settings) = super::session(ctx, Some(&args.log), &args.session, &args.config)?;
+    let (log, settings) = super::session(
+        ctx,
+        Some(&args.log),
+        crate::log::Needs::STATE,
+        &args.session,
+        &args.config,
+    )?;
     let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
     let ws = discovery::discover(&settings, false, true);

@@ -90,7 +90,13 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         let cwd = args.session.cwd.as_deref();
         return super::profile::explain(ctx, &args.profile, profiles[0], cwd, args.format);
     }
-    let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
+    let (log, settings) = super::session(
+        ctx,
+        args.log.as_deref(),
+        crate::log::Needs::ALL,
+        &args.session,
+        &args.config,
+    )?;
     let report = explain::gather(&settings, log.as_ref());
     // A candidate that points at a secret is said on stderr too (SPEC 7).
     let warnings: Vec<String> = report
@@ -611,6 +617,7 @@ fn candidate_row(
             "already loaded as the user-global file".to_owned(),
         ),
         Outcome::Missing => ("missing", Tone::Dim, String::new()),
+        Outcome::DanglingSymlink => ("dangling symlink", Tone::Warn, String::new()),
         Outcome::NotRegular { file_type } => ("not a file", Tone::Warn, file_type.clone()),
         Outcome::Oversized {
             size,

@@ -14,7 +14,7 @@ use anyhow::Result;
 
 use crate::cli::{ColorWhen, SessionArgs};
 use crate::env::Env;
-use crate::log::{self, Log, ReadOptions};
+use crate::log::{self, Log, Needs, ReadOptions};
 
 /// What every subcommand gets besides its own arguments.
 #[allow(missing_debug_implementations)]
@@ -34,15 +34,16 @@ impl Ctx<'_> {
 }
 
 /// The session a command looks at: the log named by `--log` (its warnings
-/// printed) and the settings resolved from the flags, the environment and
-/// that log.
+/// printed; only what `needs` asks for read) and the settings resolved from
+/// the flags, the environment and that log.
 pub fn session(
     ctx: &mut Ctx<'_>,
     log: Option<&std::path::Path>,
+    needs: Needs,
     session: &SessionArgs,
     config: &crate::cli::ConfigArgs,
 ) -> Result<(Option<Log>, crate::settings::Settings)> {
-    let log = read_log(ctx, log, session)?;
+    let log = read_log(ctx, log, needs, session)?;
     let settings = crate::env::resolve(ctx.env, config, session.cwd.as_deref(), log.as_ref())?;
     Ok((log, settings))
 }
@@ -51,16 +52,18 @@ pub fn session(
 fn read_log(
     ctx: &mut Ctx<'_>,
     path: Option<&std::path::Path>,
+    needs: Needs,
     session: &SessionArgs,
 ) -> Result<Option<Log>> {
     let Some(path) = path else {
         return Ok(None);
     };
-    let log = log::read(
+    let log = log::read_with(
         path,
         ReadOptions {
             strict: session.strict,
         },
+        needs,
     )?;
     crate::output::warnings(ctx.err, ctx.quiet, &log.warnings)?;
     Ok(Some(log))

@@ -86,7 +86,13 @@ pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
             args.check,
         );
     }
-    let (log, settings) = super::session(ctx, args.log.as_deref(), &args.session, &args.config)?;
+    let (log, settings) = super::session(
+        ctx,
+        args.log.as_deref(),
+        crate::log::Needs::STATE,
+        &args.session,
+        &args.config,
+    )?;
     let ws = discovery::discover(&settings, false, true);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;

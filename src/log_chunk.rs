@@ -1,0 +1,197 @@
+//! Reading a buffer of whole JSONL lines into what they say, on two threads
+//! (issue 15).
+//!
+//! A buffer is split at the newline nearest its middle; each half is searched
+//! for markers and its lines that matter are read into [`Record`]s on its
+//! own thread. Nothing here touches the log's state: the reader applies the
+//! halves' items in log order, so the result (and the first error) is the
+//! one a single thread gives.
+
+use crate::log::MarkerSearch;
+use crate::log_event::{self, Needs, Record};
+
+/// What one line turned out to be (blank lines and lines that hold no marker
+/// leave no item; they are only counted).
+#[derive(Debug)]
+pub enum Outcome {
+    /// Its first or last non-blank byte is not a brace.
+    NotObject,
+    NotUtf8,
+    /// Not JSON: the column (in the line as written) when known, and why.
+    Malformed(Option<usize>, String),
+    Event(Record),
+}
+
+#[derive(Debug)]
+pub struct Item {
+    /// The line's index in its part.
+    pub line: u64,
+    /// How many object lines come before it in its part.
+    pub records_before: u64,
+    /// Whether a newline ends it (only a final line lacks one).
+    pub newline: bool,
+    pub outcome: Outcome,
+}
+
+/// One half of a buffer, read.
+#[derive(Debug, Default)]
+pub struct Part {
+    pub lines: u64,
+    /// Lines whose braces enclose them.
+    pub records: u64,
+    pub parsed: u64,
+    pub items: Vec<Item>,
+}
+
+/// How the lines are read.
+#[derive(Debug, Clone, Copy)]
+pub struct Mode {
+    pub strict: bool,
+    pub needs: Needs,
+}
+
+/// A buffer smaller than this is read on one thread.
+#[cfg(not(test))]
+const PARALLEL_MIN: usize = 256 << 10;
+#[cfg(test)]
+const PARALLEL_MIN: usize = 4 << 10;
+
+/// Reads `region` (whole lines, starting at a line's start; only the last may
+/// lack its newline) in one or two parts, in log order.
+pub fn read(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Vec<Part> {
+    let split = (region.len() >= PARALLEL_MIN)
+        .then(|| {
+            let mid = region.len() / 2;
+            memchr::memchr(b'\n', &region[mid..]).map(|i| mid + i + 1)
+        })
+        .flatten()
+        .filter(|&s| s < region.len());
+    let Some(split) = split else {
+        return vec![part(region, markers, mode)];
+    };
+    let (a, b) = region.split_at(split);
+    std::thread::scope(|scope| {
+        // No second thread to be had (a process limit): read in one.
+        let Ok(later) = std::thread::Builder::new().spawn_scoped(scope, || part(b, markers, mode))
+        else {
+            return vec![part(region, markers, mode)];
+        };
+        let first = part(a, markers, mode);
+        let later = later
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        vec![first, later]
+    })
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// A line at least this long is first looked at in its first and last
+/// bytes: a surface or user message line shows its marker there, and is then
+/// not searched whole.
+const QUICK_MIN: usize = 512;
+
+/// The end of every line in `region` (each newline, or the region's end),
+/// and where markers are: one position in each line that holds one.
+fn lines_and_markers(
+    region: &[u8],
+    markers: &MarkerSearch,
+    strict: bool,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut ends = Vec::new();
+    let mut hot = Vec::new();
+    let mut found = Vec::new();
+    // The lines from `run` on still need the full search.
+    let mut run = 0;
+    let mut start = 0;
+    while start < region.len() {
+        let end = memchr::memchr(b'\n', &region[start..]).map_or(region.len(), |i| start + i);
+        ends.push(end);
+        if !strict && end - start >= QUICK_MIN && markers.quick_hit(&region[start..end]) {
+            if run < start {
+                markers.find(&region[run..start], &mut found);
+                hot.extend(found.iter().map(|p| p + run));
+            }
+            hot.push(start);
+            run = end + 1;
+        }
+        start = end + 1;
+    }
+    if !strict && run < region.len() {
+        markers.find(&region[run..], &mut found);
+        hot.extend(found.iter().map(|p| p + run));
+    }
+    (ends, hot)
+}
+
+fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
+    let (ends, hot) = lines_and_markers(region, markers, mode.strict);
+    let mut out = Part::default();
+    let mut start = 0;
+    let mut h = 0;
+    for end in ends {
+        let newline = end < region.len();
+        let raw = &region[start..end];
+        while h < hot.len() && hot[h] < start {
+            h += 1;
+        }
+        let matters = mode.strict || (h < hot.len() && hot[h] < end);
+        let line = out.lines;
+        out.lines += 1;
+        start = end + 1;
+        let Some(first) = raw.iter().position(|b| !is_ws(*b)) else {
+            continue;
+        };
+        let last = raw.iter().rposition(|b| !is_ws(*b)).unwrap_or(first);
+        let text = &raw[first..=last];
+        let outcome = if text[0] != b'{' || text[text.len() - 1] != b'}' {
+            Outcome::NotObject
+        } else if !matters {
+            out.records += 1;
+            continue;
+        } else {
+            out.parsed += 1;
+            classify(text, first, mode)
+        };
+        let object = !matches!(outcome, Outcome::NotObject);
+        out.items.push(Item {
+            line,
+            records_before: out.records,
+            newline,
+            outcome,
+        });
+        out.records += u64::from(object);
+    }
+    out
+}
+
+/// Reads one line that matters (`text` trimmed, starting `offset` bytes
+/// into the line as written).
+fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
+    let syntax = |text: &[u8]| match std::str::from_utf8(text) {
+        Err(_) => Some(Outcome::NotUtf8),
+        Ok(text) => crate::log::check_syntax(text).err().map(|e| {
+            Outcome::Malformed(
+                Some(e.column() + offset),
+                format!("malformed JSON: {}", crate::log::strip_position(&e)),
+            )
+        }),
+    };
+    // --strict checks every line in full; the fast path checks what it skips
+    // only for strings that end and brackets that balance (SPEC 5.1), and
+    // the strings it reads for valid UTF-8.
+    if mode.strict {
+        if let Some(fault) = syntax(text) {
+            return fault;
+        }
+    }
+    match log_event::extract(text, mode.needs) {
+        Ok(record) => Outcome::Event(record),
+        Err(_) => syntax(text).unwrap_or(Outcome::Malformed(
+            None,
+            "malformed JSON: a value does not end".to_owned(),
+        )),
+    }
+}

@@ -1,0 +1,367 @@
+//! Reading just the parts of a JSON log line that agentctx needs, the way
+//! JavaScript's `JSON.parse` reads them (issues 13 and 15).
+//!
+//! [`fields`] walks the members of one object and keeps the raw text of the
+//! wanted ones, the last occurrence of a duplicated key winning. Every other
+//! value is skipped by [`skip_value`], which finds where a string, object or
+//! array ends with a string-aware bracket scan: `memchr` (SIMD inside, no
+//! `unsafe` here) jumps from quote to quote through string text, a quote
+//! counts as escaped when an odd run of backslashes stands before it, and
+//! only the few bytes between strings are looked at one by one. (A 64-byte
+//! block scan building bit masks with portable code was tried first: without
+//! SIMD intrinsics the mask building cost four operations a byte, three
+//! times slower than this on real-shaped logs.) A skipped value is checked
+//! only for strings that end and brackets that balance (as SPEC 5.1 treats
+//! unparsed lines); `--strict` validates every line in full before this runs.
+//!
+//! Strings decode as JavaScript decodes them: a lone surrogate escape
+//! (`\ud800`) becomes U+FFFD and is reported, never an error. Numbers are
+//! JavaScript numbers (doubles).
+
+use std::borrow::Cow;
+
+/// A line or value that is not JSON (as far as a skip can tell).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bad;
+
+/// The index past the string whose body starts at `s[i]` (just after its
+/// opening quote). A quote ends the string unless an odd run of backslashes
+/// stands right before it; `memchr` jumps from quote to quote, so text and
+/// escapes such as `\n` cost no per-byte work. Each backslash is counted at
+/// most once (a run stops at the previous quote), so this is linear.
+fn string_end(s: &[u8], i: usize) -> Result<usize, Bad> {
+    // Most strings in a log are short (keys, kinds): look at them inline.
+    let near = &s[i.min(s.len())..s.len().min(i + 16)];
+    if let Some(k) = near.iter().position(|&b| b == b'"' || b == b'\\') {
+        if near[k] == b'"' {
+            return Ok(i + k + 1);
+        }
+    }
+    let mut at = i;
+    loop {
+        let q = at + memchr::memchr(b'"', s.get(at..).ok_or(Bad)?).ok_or(Bad)?;
+        let run = s[i..q].iter().rev().take_while(|&&b| b == b'\\').count();
+        if run % 2 == 0 {
+            return Ok(q + 1);
+        }
+        at = q + 1;
+    }
+}
+
+/// The index past the object or array that starts at `s[i]`: strings are
+/// jumped over whole, the few bytes between them are looked at one by one
+/// for brackets.
+fn container_end(s: &[u8], i: usize) -> Result<usize, Bad> {
+    let mut depth = 0u64;
+    let mut at = i;
+    while let Some(&b) = s.get(at) {
+        match b {
+            b'"' => {
+                at = string_end(s, at + 1)?;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(at + 1);
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    Err(Bad)
+}
+
+/// The index past the value that starts at `s[i]` (no whitespace before it).
+pub fn skip_value(s: &[u8], i: usize) -> Result<usize, Bad> {
+    match s.get(i) {
+        Some(b'"') => string_end(s, i + 1),
+        Some(b'{' | b'[') => container_end(s, i),
+        Some(_) => {
+            // A number or literal runs to the next delimiter.
+            let len = s[i..]
+                .iter()
+                .position(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n'))
+                .unwrap_or(s.len() - i);
+            if len == 0 { Err(Bad) } else { Ok(i + len) }
+        }
+        None => Err(Bad),
+    }
+}
+
+fn skip_ws(s: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\r' | b'\n') = s.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Walks the members of the object `s` (exactly one object, whitespace
+/// around it allowed) and returns the raw value of each key in `names`: the
+/// last one where a key repeats, as `JSON.parse` keeps it. `Err` when `s`
+/// is not an object or a value does not end.
+pub fn fields<'a, const N: usize>(
+    s: &'a [u8],
+    names: &[&str; N],
+) -> Result<[Option<&'a [u8]>; N], Bad> {
+    let mut out = [None; N];
+    let mut i = skip_ws(s, 0);
+    if s.get(i) != Some(&b'{') {
+        return Err(Bad);
+    }
+    i = skip_ws(s, i + 1);
+    if s.get(i) == Some(&b'}') {
+        return end_of(s, i + 1).map(|()| out);
+    }
+    loop {
+        if s.get(i) != Some(&b'"') {
+            return Err(Bad);
+        }
+        let key_end = string_end(s, i + 1)?;
+        let key = &s[i..key_end];
+        i = skip_ws(s, key_end);
+        if s.get(i) != Some(&b':') {
+            return Err(Bad);
+        }
+        let v = skip_ws(s, i + 1);
+        let v_end = skip_value(s, v)?;
+        if let Some(k) = which(key, names) {
+            out[k] = Some(&s[v..v_end]);
+        }
+        i = skip_ws(s, v_end);
+        match s.get(i) {
+            Some(b',') => i = skip_ws(s, i + 1),
+            Some(b'}') => return end_of(s, i + 1).map(|()| out),
+            _ => return Err(Bad),
+        }
+    }
+}
+
+fn end_of(s: &[u8], i: usize) -> Result<(), Bad> {
+    if skip_ws(s, i) == s.len() {
+        Ok(())
+    } else {
+        Err(Bad)
+    }
+}
+
+/// Which of `names` the raw key (quotes included) spells, escapes decoded.
+fn which<const N: usize>(key: &[u8], names: &[&str; N]) -> Option<usize> {
+    let inner = &key[1..key.len() - 1];
+    if !inner.contains(&b'\\') {
+        return names.iter().position(|n| n.as_bytes() == inner);
+    }
+    let (decoded, _) = string(key)?;
+    names.iter().position(|n| *n == decoded)
+}
+
+/// The elements of the array `s`; `Err` when it is not an array.
+pub fn elements(s: &[u8]) -> Result<Vec<&[u8]>, Bad> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(s, 0);
+    if s.get(i) != Some(&b'[') {
+        return Err(Bad);
+    }
+    i = skip_ws(s, i + 1);
+    if s.get(i) == Some(&b']') {
+        return end_of(s, i + 1).map(|()| out);
+    }
+    loop {
+        let end = skip_value(s, i)?;
+        out.push(&s[i..end]);
+        i = skip_ws(s, end);
+        match s.get(i) {
+            Some(b',') => i = skip_ws(s, i + 1),
+            Some(b']') => return end_of(s, i + 1).map(|()| out),
+            _ => return Err(Bad),
+        }
+    }
+}
+
+/// Whether the raw value is an object (only objects are objects: an array
+/// where an object is expected is not one).
+pub fn is_object(raw: &[u8]) -> bool {
+    raw.first() == Some(&b'{')
+}
+
+/// A raw JSON string decoded, and whether it held a lone surrogate (read as
+/// U+FFFD, as JavaScript shows it). `None` when `raw` is not a string.
+pub fn string(raw: &[u8]) -> Option<(Cow<'_, str>, bool)> {
+    let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    let text = std::str::from_utf8(inner).ok()?;
+    if !inner.contains(&b'\\') {
+        return Some((Cow::Borrowed(text), false));
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut lone = false;
+    let mut rest = text;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let esc = rest.as_bytes().get(at + 1)?;
+        rest = &rest[at + 2..];
+        match esc {
+            b'"' => out.push('"'),
+            b'\\' => out.push('\\'),
+            b'/' => out.push('/'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => {
+                let hi = hex4(rest)?;
+                rest = &rest[4..];
+                let low = rest
+                    .strip_prefix("\\u")
+                    .and_then(hex4)
+                    .filter(|lo| (0xDC00..0xE000).contains(lo));
+                let c = match (hi, low) {
+                    (0xD800..0xDC00, Some(lo)) => {
+                        rest = &rest[6..];
+                        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                    }
+                    _ => char::from_u32(hi),
+                };
+                out.push(c.unwrap_or_else(|| {
+                    lone = true;
+                    '\u{FFFD}'
+                }));
+            }
+            _ => return None,
+        }
+    }
+    out.push_str(rest);
+    Some((Cow::Owned(out), lone))
+}
+
+fn hex4(s: &str) -> Option<u32> {
+    let digits = s.get(..4)?;
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(digits, 16).ok()
+}
+
+/// A raw JSON number as the double JavaScript reads it; `None` for
+/// anything that is not a JSON number.
+pub fn number(raw: &[u8]) -> Option<f64> {
+    let mut i = usize::from(raw.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while raw.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - from
+    };
+    let int_start = i;
+    match digits(&mut i) {
+        0 => return None,
+        n if n > 1 && raw[int_start] == b'0' => return None,
+        _ => {}
+    }
+    if raw.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return None;
+        }
+    }
+    if matches!(raw.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(raw.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return None;
+        }
+    }
+    if i != raw.len() {
+        return None;
+    }
+    std::str::from_utf8(raw).ok()?.parse().ok()
+}
+
+/// A seq as JavaScript compares it: a JSON number whose double is a
+/// non-negative integer (`1.0`, `1e0` are 1; `-0` is 0; 2^53 + 1 is 2^53).
+/// Doubles of 2^64 and beyond do not fit a seq and are refused.
+pub fn seq(raw: &[u8]) -> Option<u64> {
+    let d = number(raw)?;
+    // 2^64 as a double: `as u64` would saturate there.
+    const LIMIT: f64 = 18_446_744_073_709_551_616.0;
+    (d.fract() == 0.0 && d > -1.0 && d < LIMIT).then_some(d as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use proptest::prelude::*;
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::Value;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            "[\\\\\"{}\\[\\]a\n\t]{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(6, 64, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                proptest::collection::btree_map("[a\\\\\"}]{0,4}", inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// A skip ends every JSON value exactly where it ends, with quotes,
+        /// backslashes and brackets inside its strings.
+        #[test]
+        fn skips_end_where_values_end(v in json_value(), tail in "[,}\\] ]{0,2}") {
+            let text = serde_json::to_string(&v).unwrap();
+            let with_tail = format!("{text}{tail}");
+            prop_assert_eq!(skip_value(with_tail.as_bytes(), 0), Ok(text.len()));
+        }
+
+        #[test]
+        fn strings_decode_as_serde_does_when_serde_can(s in "\\PC*") {
+            let raw = serde_json::to_string(&s).unwrap();
+            let (decoded, lone) = string(raw.as_bytes()).unwrap();
+            prop_assert_eq!(decoded.as_ref(), s.as_str());
+            prop_assert!(!lone);
+        }
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_and_escaped_keys_match() {
+        let [a, b] = fields(
+            br#"{"seq":0,"x":[{"seq":9}],"s\u0065q":1, "b" : "}" }"#,
+            &["seq", "b"],
+        )
+        .unwrap();
+        assert_eq!((a, b), (Some(&b"1"[..]), Some(&br#""}""#[..])));
+        assert_eq!(fields(br#"{"a":1}x"#, &["a"]), Err(Bad));
+        assert_eq!(fields(br#"["a"]"#, &["a"]), Err(Bad));
+        assert_eq!(fields(br#"{"a":{"b":1}"#, &["a"]), Err(Bad));
+    }
+
+    #[test]
+    fn numbers_and_strings_read_as_javascript_reads_them() {
+        for (raw, want) in [
+            ("1.0", Some(1)),
+            ("1e0", Some(1)),
+            ("-0", Some(0)),
+            ("0.5", None),
+            ("-1", None),
+        ] {
+            assert_eq!(seq(raw.as_bytes()), want, "{raw}");
+        }
+        assert_eq!(seq(b"9007199254740993"), Some(1 << 53));
+        assert_eq!(seq(b"01"), None);
+        assert_eq!(seq(b"1e999"), None);
+        let (s, lone) = string(br#""a\ud800b\ud83d\ude00""#).unwrap();
+        assert_eq!((s.as_ref(), lone), ("a\u{FFFD}b\u{1F600}", true));
+    }
+}
