@@ -44,6 +44,12 @@ pub struct ReadOptions {
     pub strict: bool,
 }
 
+/// How many system prompt versions a log keeps unless asked for all: the
+/// first ones, the latest `system/message` one and the latest. The rest are
+/// counted (`Log::system_not_kept`), so memory is bounded by the kept texts
+/// however many times the prompt changed.
+pub const PROMPT_VERSIONS_KEPT: usize = 100;
+
 /// An error in a log, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogError {
@@ -94,6 +100,8 @@ pub struct SystemVersion {
     /// earlier-format fold of seed 001 reads only system messages).
     pub system_message: bool,
     pub text: String,
+    /// Its 1-based number among all versions of the log (kept or not).
+    pub number: u64,
 }
 
 /// A runtime-context snapshot section.
@@ -139,6 +147,8 @@ pub struct Log {
     pub invalid_changes: u64,
     pub warnings: Vec<String>,
     pub system: Vec<SystemVersion>,
+    /// System prompt versions counted but not kept (see [`PROMPT_VERSIONS_KEPT`]).
+    pub system_not_kept: u64,
     pub latest_snapshot: Option<Snapshot>,
     pub snapshots: u64,
     /// The seq of the visible baseline event (index into `workspace`).
@@ -908,13 +918,27 @@ impl Scanner {
             last.system_message |= system_message;
             return;
         }
+        let number = self.log.system.last().map_or(1, |v| v.number + 1);
         self.log.system.push(SystemVersion {
             seq,
             line,
             origin,
             system_message,
             text,
+            number,
         });
+        if !self.needs.every_prompt_version && self.log.system.len() > PROMPT_VERSIONS_KEPT {
+            // Keep the first ones, the latest system/message version (the
+            // earlier-format fold reads it) and the latest; drop the oldest
+            // of the rest. The window after the kept head is at most three.
+            let head = PROMPT_VERSIONS_KEPT - 2;
+            let latest_message = self.log.system.iter().rposition(|v| v.system_message);
+            let last = self.log.system.len() - 1;
+            if let Some(i) = (head..last).find(|&i| Some(i) != latest_message) {
+                self.log.system.remove(i);
+                self.log.system_not_kept += 1;
+            }
+        }
     }
 
     fn workspace(&mut self, ws: log_event::Workspace, seq: u64, line: u64, surfaced: bool) {

@@ -108,8 +108,11 @@ pub fn snapshot_update(latest: Option<&Snapshot>, values: &[Section]) -> Option<
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptReport {
-    /// The system prompt versions, in log order, consecutive equal ones collapsed.
+    /// The system prompt versions, in log order, consecutive equal ones
+    /// collapsed; past a bound only the first ones and the latest are kept.
     pub versions: Vec<PromptVersion>,
+    /// Versions counted but not kept (`explain --full` keeps every one).
+    pub versions_not_kept: u64,
     /// One per version after the first: the head rewrite it causes.
     pub rewrites: Vec<HeadRewrite>,
     /// Process-specific values in prompt paragraphs, each distinct paragraph
@@ -137,6 +140,8 @@ pub struct PromptVersion {
     pub bytes: usize,
     /// Lowercase hex SHA-1 of the text.
     pub digest: String,
+    /// Its 1-based number among all versions of the log.
+    pub number: u64,
 }
 
 /// A later system prompt version: the head rewrite a resume would cause.
@@ -146,7 +151,10 @@ pub struct HeadRewrite {
     pub seq: Option<u64>,
     pub line: u64,
     /// The 1-based number of the new version.
-    pub version: usize,
+    pub version: u64,
+    /// The number of the version it is compared with: `version - 1`, or
+    /// less where versions between were counted but not kept.
+    pub previous: u64,
     /// Paragraphs of the previous version that are gone (their index there).
     pub removed: Vec<Paragraph>,
     /// Paragraphs of the new version that are new (their index there).
@@ -256,6 +264,7 @@ pub fn analyze(log: &Log) -> PromptReport {
             paragraphs: paras.len(),
             bytes: v.text.len(),
             digest: sha1_hex(v.text.as_bytes()),
+            number: v.number,
         })
         .collect();
     let rewrites = log
@@ -264,7 +273,11 @@ pub fn analyze(log: &Log) -> PromptReport {
         .zip(&split)
         .enumerate()
         .skip(1)
-        .map(|(k, (v, paras))| rewrite(v.seq, v.line, k + 1, &split[k - 1], paras))
+        .map(|(k, (v, paras))| {
+            let mut r = rewrite(v.seq, v.line, v.number, &split[k - 1], paras);
+            r.previous = log.system[k - 1].number;
+            r
+        })
         .collect();
     let earlier_format = fold_earlier_format(log);
     let mut process_values = Vec::new();
@@ -309,6 +322,7 @@ pub fn analyze(log: &Log) -> PromptReport {
         web_url: section_value(&s.sections, WEB_SECTION, WEB_URL_START),
     });
     let mut report = PromptReport {
+        versions_not_kept: log.system_not_kept,
         versions,
         rewrites,
         process_values,
@@ -403,7 +417,7 @@ fn paragraph_diff(old: &[&str], new: &[&str]) -> (Vec<Paragraph>, Vec<Paragraph>
     (removed, added)
 }
 
-fn rewrite(seq: Option<u64>, line: u64, version: usize, old: &[&str], new: &[&str]) -> HeadRewrite {
+fn rewrite(seq: Option<u64>, line: u64, version: u64, old: &[&str], new: &[&str]) -> HeadRewrite {
     let (removed, added) = paragraph_diff(old, new);
     let masked = |ps: &[Paragraph]| {
         let mut m: Vec<(String, Vec<String>)> = ps
@@ -447,6 +461,7 @@ fn rewrite(seq: Option<u64>, line: u64, version: usize, old: &[&str], new: &[&st
         seq,
         line,
         version,
+        previous: version.saturating_sub(1),
         removed,
         added,
         only_process_values,
@@ -777,21 +792,40 @@ impl PromptReport {
                 "  no system prompt in the log (no system/message, no request/header with a string header.system)".to_owned(),
             );
         } else {
+            let total =
+                self.versions.len() + usize::try_from(self.versions_not_kept).unwrap_or(usize::MAX);
             push(
                 Level::Info,
                 format!(
                     "  {}, {}",
-                    plural(self.versions.len(), "version", "versions"),
-                    plural(self.rewrites.len(), "head rewrite", "head rewrites")
+                    plural(total, "version", "versions"),
+                    plural(total - 1, "head rewrite", "head rewrites")
                 ),
             );
         }
         for (k, v) in self.versions.iter().enumerate() {
+            if let Some(prev) = k.checked_sub(1).map(|p| &self.versions[p]) {
+                if v.number > prev.number + 1 {
+                    push(
+                        Level::Info,
+                        format!(
+                            "  … {} between version {} and version {} not kept (explain --full keeps every one)",
+                            plural(
+                                usize::try_from(v.number - prev.number - 1).unwrap_or(usize::MAX),
+                                "version",
+                                "versions"
+                            ),
+                            prev.number,
+                            v.number
+                        ),
+                    );
+                }
+            }
             push(
                 Level::Info,
                 format!(
                     "  version {}: {}, {}, {}, {}, sha1 {}",
-                    k + 1,
+                    v.number,
                     at(v.seq, v.line),
                     match v.origin {
                         PromptOrigin::SystemMessage => "system/message",
@@ -810,7 +844,7 @@ impl PromptReport {
                     "  head rewrite at {}: version {} differs from version {}; on routes without in-history prompt updates a resumed Claude session is rejected (400, signature bound to a different conversation)",
                     at(r.seq, r.line),
                     r.version,
-                    r.version - 1
+                    r.previous
                 ),
             );
             if r.removed.is_empty() && r.added.is_empty() {
@@ -1042,6 +1076,7 @@ mod tests {
         assert_eq!(
             report,
             PromptReport {
+                versions_not_kept: 0,
                 versions: vec![
                     PromptVersion {
                         seq: Some(0),
@@ -1050,6 +1085,7 @@ mod tests {
                         paragraphs: 3,
                         bytes: v1.len(),
                         digest: sha1_hex(v1.as_bytes()),
+                        number: 1,
                     },
                     PromptVersion {
                         seq: Some(5),
@@ -1058,12 +1094,14 @@ mod tests {
                         paragraphs: 3,
                         bytes: v2.len(),
                         digest: sha1_hex(v2.as_bytes()),
+                        number: 2,
                     },
                 ],
                 rewrites: vec![HeadRewrite {
                     seq: Some(5),
                     line: 5,
                     version: 2,
+                    previous: 1,
                     removed: vec![para(2, &gui(41234))],
                     added: vec![para(2, &gui(41235))],
                     only_process_values: true,
@@ -1206,6 +1244,7 @@ mod tests {
                     paragraphs: 3,
                     bytes: v1.len(),
                     digest: sha1_hex(v1.as_bytes()),
+                    number: 1,
                 },
                 PromptVersion {
                     seq: Some(7),
@@ -1214,6 +1253,7 @@ mod tests {
                     paragraphs: 4,
                     bytes: v2.len(),
                     digest: sha1_hex(v2.as_bytes()),
+                    number: 2,
                 },
             ]
         );
@@ -1223,6 +1263,7 @@ mod tests {
                 seq: Some(7),
                 line: 9,
                 version: 2,
+                previous: 1,
                 removed: vec![],
                 added: vec![para(4, "Plan mode is active.")],
                 only_process_values: false,
@@ -1420,6 +1461,7 @@ mod tests {
             serde_json::to_value(&report).unwrap(),
             json!({
                 "versions": [],
+                "versionsNotKept": 0,
                 "rewrites": [],
                 "processValues": [],
                 "earlierFormat": {"source": null, "web": null, "seq": null},
@@ -1451,7 +1493,7 @@ mod tests {
         assert_eq!(
             value["rewrites"][0],
             json!({
-                "seq": 1, "line": 3, "version": 2,
+                "seq": 1, "line": 3, "version": 2, "previous": 1,
                 "removed": [{"index": 2, "text": gui(1)}],
                 "added": [{"index": 2, "text": gui(2)}],
                 "onlyProcessValues": true,
@@ -1461,7 +1503,7 @@ mod tests {
         assert_eq!(
             value["versions"][0],
             json!({"seq": 0, "line": 2, "origin": "system/message", "paragraphs": 2,
-                   "bytes": v1.len(), "digest": sha1_hex(v1.as_bytes())})
+                   "bytes": v1.len(), "digest": sha1_hex(v1.as_bytes()), "number": 1})
         );
         assert_eq!(
             value["processValues"][0],
@@ -1571,6 +1613,7 @@ mod tests {
                 seq: Some(1),
                 line: 3,
                 version: 2,
+                previous: 1,
                 removed: vec![],
                 added: vec![],
                 only_process_values: false,

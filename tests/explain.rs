@@ -1653,3 +1653,53 @@ fn an_unchanged_session_has_decision_none_in_text_and_json() {
         "none"
     );
 }
+
+/// A log whose system prompt changes on every request keeps a bounded
+/// number of versions (the first ones and the latest two), counts the rest,
+/// and says so; `--full` keeps every one (issue 13: 1M alternating prompts
+/// took 9 GB).
+#[test]
+fn prompt_versions_are_bounded_unless_full() {
+    let t = Tree::new();
+    t.dir("home").dir("proj/.git");
+    let lines: Vec<String> = (0..1000u64)
+        .map(|i| {
+            let text = if i % 2 == 0 { "Prompt A." } else { "Prompt B." };
+            json!({"type": "system/message", "seq": i, "time": i,
+                   "data": {"content": [{"type": "text", "text": text}]}})
+            .to_string()
+        })
+        .collect();
+    let log = write_log(&t, "proj", &lines);
+    let v = explain_json(&t, &["--log", &log]);
+    let numbers: Vec<u64> = v["prompt"]["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["number"].as_u64().unwrap())
+        .collect();
+    let expected: Vec<u64> = (1..=98).chain([999, 1000]).collect();
+    assert_eq!(numbers, expected);
+    assert_eq!(v["prompt"]["versionsNotKept"], 900);
+    assert_eq!(v["prompt"]["rewrites"].as_array().unwrap().len(), 99);
+    let gap = &v["prompt"]["rewrites"][97];
+    assert_eq!(
+        (&gap["version"], &gap["previous"]),
+        (&json!(999), &json!(98))
+    );
+    let out = explain(&t, &["--log", &log]);
+    let summary: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(" versions, ") || l.contains("not kept"))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "    1000 versions, 999 head rewrites",
+            "    … 900 versions between version 98 and version 999 not kept (explain --full keeps every one)",
+        ]
+    );
+    let full = explain_json(&t, &["--log", &log, "--full"]);
+    assert_eq!(full["prompt"]["versions"].as_array().unwrap().len(), 1000);
+    assert_eq!(full["prompt"]["versionsNotKept"], 0);
+}

@@ -93,7 +93,11 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let (log, settings) = super::session(
         ctx,
         args.log.as_deref(),
-        crate::log::Needs::ALL,
+        if args.full {
+            crate::log::Needs::EVERY_VERSION
+        } else {
+            crate::log::Needs::ALL
+        },
         &args.session,
         &args.config,
     )?;
