@@ -27,9 +27,9 @@ use crate::baseline::{self, Baseline, Change, Source};
 use crate::discovery::{self, Candidate, Dir, Fate, Load, Place, Probe, ScopeStatus, TierKind};
 use crate::log::Log;
 use crate::paths;
+use crate::prompt::{self, PromptReport};
 use crate::reconcile::{self, Decision, Request};
 use crate::render::{self, Step, Truncation};
-use crate::runtime::{self, PromptReport};
 use crate::settings::{NameList, Origin, Precedence, Setting, Settings};
 
 /// Everything explain reports, in the order it is shown.
@@ -425,7 +425,7 @@ pub fn gather(settings: &Settings, log: Option<&Log>) -> Report {
         budget: budget_report(settings, &fresh),
         identity: fresh.identity.clone(),
         session,
-        prompt: log.map(runtime::analyze),
+        prompt: log.map(prompt::analyze),
     }
 }
 

@@ -20,9 +20,9 @@ mod log_surface;
 pub mod output;
 pub mod paths;
 pub mod profile;
+pub mod prompt;
 pub mod reconcile;
 pub mod render;
-pub mod runtime;
 pub mod settings;
 
 use std::io::Write;

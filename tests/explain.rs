@@ -169,11 +169,11 @@ fn all_missing_first(dir_abs: &str, display: &str) -> Value {
 }
 
 /// The "System prompt and runtime context" section as explain prints
-/// `runtime::analyze(log).lines()`: each line two spaces in from its own
+/// `prompt::analyze(log).lines()`: each line two spaces in from its own
 /// indentation, warnings marked after that indentation, escaped.
 fn prompt_section(log: &Path) -> String {
     let log = agentctx::log::read(log, agentctx::log::ReadOptions::default()).unwrap();
-    let lines = agentctx::runtime::analyze(&log).lines();
+    let lines = agentctx::output::prompt::PromptLines::lines(&agentctx::prompt::analyze(&log));
     let mut out = String::from("\nSystem prompt and runtime context\n");
     if lines.is_empty() {
         out.push_str("  nothing to report\n");
@@ -183,7 +183,9 @@ fn prompt_section(log: &Path) -> String {
         let body = text.trim_start_matches(' ');
         let pad = " ".repeat(2 + text.len() - body.len());
         match line.level {
-            agentctx::runtime::Level::Warning => out.push_str(&format!("{pad}warning: {body}\n")),
+            agentctx::output::prompt::Level::Warning => {
+                out.push_str(&format!("{pad}warning: {body}\n"))
+            }
             _ => out.push_str(&format!("{pad}{body}\n")),
         }
     }
@@ -193,7 +195,8 @@ fn prompt_section(log: &Path) -> String {
 /// The `prompt` field explain's JSON carries for a log.
 fn prompt_json(log: &Path) -> Value {
     let log = agentctx::log::read(log, agentctx::log::ReadOptions::default()).unwrap();
-    serde_json::to_value(agentctx::runtime::analyze(&log)).unwrap()
+    let report = agentctx::output::prompt::with_warnings(agentctx::prompt::analyze(&log));
+    serde_json::to_value(report).unwrap()
 }
 
 // ---------------------------------------------------------------------------

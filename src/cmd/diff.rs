@@ -86,7 +86,7 @@ struct Json<'a> {
     visible_baseline_seq: Option<u64>,
     identity_matches: Option<bool>,
     identity_diff: Option<&'a str>,
-    runtime: Option<crate::runtime::Runtime>,
+    runtime: Option<crate::prompt::Runtime>,
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
@@ -97,7 +97,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
                 .map_or_else(String::new, |v| v.get_name().to_owned())
         );
     }
-    let runtime_values = crate::runtime::parse_values(&args.runtime)?;
+    let runtime_values = crate::prompt::parse_values(&args.runtime)?;
     let (log, settings) = super::session(
         ctx,
         Some(&args.log),
@@ -119,7 +119,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     });
     let outside = output::outside_scope_warnings(&log.name, &outcome.outside);
     output::warnings(ctx.err, ctx.quiet, &outside)?;
-    let runtime = crate::runtime::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
+    let runtime = crate::prompt::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
     let mut parts = outcome.parts();
     if let Some(rt) = &runtime {
         parts.extend(rt.parts.iter().map(String::as_str));

@@ -19,9 +19,9 @@ use crate::explain::{
     self, CandidateReport, DirReport, InMessage, Outcome, PartRole, Report, SessionReport, Stage,
     Tier,
 };
+use crate::output::prompt::{Level, PromptLines};
 use crate::output::{self, escape};
 use crate::render::Truncation;
-use crate::runtime::Level;
 use crate::settings::{Origin, Precedence};
 
 /// Explain which instruction files a session gets, and why.
@@ -101,7 +101,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         &args.session,
         &args.config,
     )?;
-    let report = explain::gather(&settings, log.as_ref());
+    let mut report = explain::gather(&settings, log.as_ref());
+    report.prompt = report.prompt.map(output::prompt::with_warnings);
     // A candidate that points at a secret is said on stderr too (SPEC 7).
     let warnings: Vec<String> = report
         .directories

@@ -1,6 +1,8 @@
 //! Presentation helpers shared by the subcommands: escaping for people,
 //! JSON documents, and the exact-bytes writer.
 
+pub mod prompt;
+
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
