@@ -2,8 +2,8 @@
 //! sections): text lines and the warning sentences the JSON carries, both
 //! from `prompt::PromptReport`'s data.
 
-use crate::log::PromptOrigin;
 use crate::output::plural;
+use crate::prompt::PromptOrigin;
 use crate::prompt::{
     CHECKOUT_START, HeadRewrite, ProcessValue, PromptReport, QUOTED_END, SOURCE_SECTION, ValueKind,
     WEB_SECTION, WEB_URL_START,

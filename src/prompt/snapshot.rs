@@ -4,7 +4,7 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::{PLUGIN, SNAPSHOT_INTRO};
-use crate::log::{Section, Snapshot};
+use super::{Section, Snapshot};
 
 /// A runtime-context snapshot diff would append.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,9 +1,9 @@
 //! Unit tests of the prompt report.
 
+use super::Snapshot;
 use super::rewrite::paragraph_diff;
 use super::values::find_values;
 use super::*;
-use crate::log::Snapshot;
 
 /// The report as explain presents it: the data, and its warning sentences.
 fn analyze(log: &Log) -> PromptReport {
