@@ -315,6 +315,12 @@ pub struct SessionReport {
     pub legacy: bool,
     /// JSON records read (the header included).
     pub records: u64,
+    /// How the log is stored: `plain` or `zstd`.
+    pub encoding: crate::logfile::Encoding,
+    /// Complete zstd frames read (`null` for a plain log).
+    pub frames: Option<u64>,
+    /// Packed chunk rows and the `assistant/chunk` events they stand for.
+    pub packed: Option<crate::logfile::packed::PackedCount>,
     pub workspace_events: usize,
     /// Invalid change entries skipped.
     pub invalid_changes: u64,
@@ -661,6 +667,10 @@ fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> 
         header_cwd: log.header_cwd.clone(),
         legacy: log.is_legacy(),
         records: log.records,
+        encoding: log.storage.encoding,
+        frames: (log.storage.encoding == crate::logfile::Encoding::Zstd)
+            .then_some(log.storage.frames),
+        packed: log.storage.packed,
         workspace_events: log.workspace.len(),
         invalid_changes: log.invalid_changes,
         source_kind: kind,

@@ -54,6 +54,8 @@ pub const PROMPT_VERSIONS_KEPT: usize = 100;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogError {
     pub message: String,
+    /// The JSONL line the error is about, when it is about one.
+    pub line: Option<u64>,
 }
 
 impl std::fmt::Display for LogError {
@@ -114,6 +116,8 @@ pub struct Log {
     pub snapshots: u64,
     /// The seq of the visible baseline event (index into `workspace`).
     pub visible_baseline: Option<usize>,
+    /// How the log was stored (filled in by `crate::logfile`).
+    pub storage: crate::logfile::Storage,
 }
 
 impl Log {
@@ -133,24 +137,15 @@ pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
 }
 
 /// Reads from `path` only what `needs` asks for (`diff` needs no system
-/// prompts, so it parses no `request/header` line).
+/// prompts, so it parses no `request/header` line): plain or dsh's zstd
+/// container, told apart by its first bytes (see `crate::logfile`).
 pub fn read_with(path: &Path, opts: ReadOptions, needs: Needs) -> Result<Log, LogError> {
-    let name = path.display().to_string();
-    let fail = |e: io::Error| LogError {
-        message: format!("{name}: {e}"),
+    let opts = crate::logfile::Options {
+        strict: opts.strict,
+        count_packed: false,
+        needs,
     };
-    if name == "-" {
-        read_from_with(io::stdin().lock(), name.clone(), opts, needs)
-    } else {
-        let meta = std::fs::metadata(path).map_err(fail)?;
-        if meta.is_dir() {
-            return Err(LogError {
-                message: format!("{name}: is a directory, not a session log"),
-            });
-        }
-        let file = File::open(path).map_err(fail)?;
-        read_from_with(file, name.clone(), opts, needs)
-    }
+    crate::logfile::read(path, opts)
 }
 
 /// A log's byte stream. A file can go back and re-read a long line that
@@ -601,6 +596,7 @@ fn read_array<R: Read>(reader: R, scan: &mut Scanner, blank_lines: u64) -> Resul
         return Err(failure);
     }
     result.map_err(|e| LogError {
+        line: None,
         message: format!(
             "{name}:{}:{}: malformed JSON array: {}",
             e.line() as u64 + blank_lines,
@@ -680,6 +676,7 @@ impl Scanner {
     fn io(&self, e: io::Error) -> LogError {
         LogError {
             message: format!("{}: {e}", self.log.name),
+            line: None,
         }
     }
 
@@ -690,7 +687,11 @@ impl Scanner {
             (At::Line(l), None) => format!("{name}:{l}: {msg}"),
             (At::Element(i), _) => format!("{name}: event {i} of the array: {msg}"),
         };
-        LogError { message }
+        let line = match at {
+            At::Line(l) => Some(l),
+            At::Element(_) => None,
+        };
+        LogError { message, line }
     }
 
     /// Counts a message of a workspace kind that is not a workspace event
