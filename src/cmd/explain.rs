@@ -33,7 +33,7 @@ use crate::output::{self};
 ///
 /// Names, paths and snippets are shown with control and bidi characters
 /// escaped (`\x1b`, `\u{202e}`). --format json prints the same facts as one
-/// JSON document with stable camelCase field names (listed in the README).
+/// JSON document with stable camelCase field names (listed in docs/JSON.md).
 #[derive(Debug, Args)]
 #[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
 pub struct ExplainArgs {
