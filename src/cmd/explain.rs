@@ -51,11 +51,11 @@ pub struct ExplainArgs {
     pub profile: ProfileArgs,
 
     /// With --log, print the parts diff would send whole instead of their first lines.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub full: bool,
 
     /// Output format: a readable report, or one JSON document.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 
