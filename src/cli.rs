@@ -7,16 +7,91 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::cmd;
 use crate::settings::{Overrides, Precedence};
 
-/// The exit codes, shown at the end of every command's help.
-pub const EXIT_CODES: &str = "\
-Exit status:
-  0  success
-  1  a finding (render --check, diff --exit-code, check)
-  2  bad usage or unusable input";
+/// agentctx's own examples and exit codes (the short help of every
+/// command ends with these exit codes).
+pub const MANUAL: Manual = Manual {
+    examples: &[
+        ("render", "the baseline a new session here gets"),
+        ("explain", "every decision, for people"),
+        (
+            "diff --session latest",
+            "what the newest dsh session gets on resume",
+        ),
+        ("check --format github", "the CI gate"),
+        ("render --profile codex", "what Codex loads here"),
+    ],
+    exit: &[
+        (0, "success"),
+        (1, "a finding (render --check, diff --exit-code, check)"),
+        (2, "bad usage or unusable input"),
+    ],
+};
+
+/// A subcommand's examples and exit codes: the end of its long help, and
+/// its man page's EXAMPLES and EXIT STATUS sections.
+#[derive(Debug)]
+pub struct Manual {
+    /// (command line, what it shows; may be empty).
+    pub examples: &'static [(&'static str, &'static str)],
+    /// (exit code, when).
+    pub exit: &'static [(u8, &'static str)],
+}
+
+impl Manual {
+    /// The text after the options in `--help`.
+    pub fn help(&self) -> String {
+        let width = self
+            .examples
+            .iter()
+            .map(|(c, _)| c.len())
+            .max()
+            .unwrap_or(0);
+        let mut out = String::from("Examples:\n");
+        for (command, what) in self.examples {
+            if what.is_empty() {
+                out.push_str(&format!("  agentctx {command}\n"));
+            } else {
+                out.push_str(&format!("  agentctx {command:width$}  # {what}\n"));
+            }
+        }
+        out.push('\n');
+        out.push_str(&self.exit_help());
+        out
+    }
+
+    /// The exit codes as the help shows them.
+    pub fn exit_help(&self) -> String {
+        let mut out = String::from("Exit status:");
+        for (code, when) in self.exit {
+            out.push_str(&format!("\n  {code}  {when}"));
+        }
+        out
+    }
+}
+
+/// The environment variables agentctx reads (the man pages' ENVIRONMENT).
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "DSH_HOME",
+        "home of the user-global AGENTS.md when --dsh-home is not given and it is not blank",
+    ),
+    (
+        "HOME",
+        "the home directory: ~ in paths, the default dsh home ~/.dsh",
+    ),
+    (
+        "NO_COLOR",
+        "set and not empty: no colour unless --color or CLICOLOR_FORCE asks for it",
+    ),
+    (
+        "CLICOLOR_FORCE",
+        "set, not empty and not 0: colour even when the stream is not a terminal",
+    ),
+];
 
 /// Show, byte for byte, the workspace instructions a dsh session receives, and why.
 #[derive(Debug, Parser)]
-#[command(name = "agentctx", version, about, long_about = None, after_help = EXIT_CODES)]
+#[command(name = "agentctx", version, about, long_about = None, after_help = MANUAL.exit_help())]
 #[command(propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     /// When to colour human-facing output.

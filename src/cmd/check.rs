@@ -17,20 +17,41 @@ use crate::check::{self, Finding, Options, Report, Severity, sarif, summary};
 use crate::cli::ConfigArgs;
 use crate::output;
 
-const AFTER_HELP: &str = "\
-Examples:
-  agentctx check
-  agentctx check --format github --deny-warnings --exclude node_modules
-  agentctx check packages/app --format json
-  agentctx check AGENTS.md packages/app/CLAUDE.md    # as pre-commit calls it
-  agentctx check --base origin/main --format markdown   # what a pull request changes
-  agentctx check --format sarif > agentctx.sarif     # GitHub code scanning
-  agentctx check --summary --warn-at 80
-
-Exit status:
-  0  no errors (and no warnings with --deny-warnings); with --base: no new ones
-  1  an error, or a warning with --deny-warnings; with --base: a new one
-  2  bad usage or unusable input";
+/// Examples and exit codes: the end of the long help, and the man page.
+pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
+    examples: &[
+        ("check", ""),
+        (
+            "check --format github --deny-warnings --exclude node_modules",
+            "",
+        ),
+        ("check packages/app --format json", ""),
+        (
+            "check AGENTS.md packages/app/CLAUDE.md",
+            "as pre-commit calls it",
+        ),
+        (
+            "check --base origin/main --format markdown",
+            "what a pull request changes",
+        ),
+        (
+            "check --format sarif > agentctx.sarif",
+            "GitHub code scanning",
+        ),
+        ("check --summary --warn-at 80", ""),
+    ],
+    exit: &[
+        (
+            0,
+            "no errors (and no warnings with --deny-warnings); with --base: no new ones",
+        ),
+        (
+            1,
+            "an error, or a warning with --deny-warnings; with --base: a new one",
+        ),
+        (2, "bad usage or unusable input"),
+    ],
+};
 
 /// Output format of check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -76,7 +97,7 @@ pub enum CheckFormat {
 ///
 /// Paths are shown relative to the current directory.
 #[derive(Debug, Args)]
-#[command(after_long_help = AFTER_HELP)]
+#[command(after_long_help = MANUAL.help())]
 pub struct CheckArgs {
     /// Directories or instruction files to check [default: the project root of the current directory].
     #[arg(value_name = "PATH")]

@@ -8,28 +8,36 @@ use clap::{Args, CommandFactory};
 use clap_complete::{Generator, Shell};
 
 use super::Ctx;
-use crate::cli::Cli;
+use roff::{Roff, bold, roman};
+
+use crate::cli::{Cli, ENVIRONMENT, Manual};
 
 /// Print a shell completion script.
 ///
 /// The scripts are also committed under completions/ in the source tree.
 #[derive(Debug, Args)]
-#[command(after_long_help = AFTER_HELP)]
+#[command(after_long_help = MANUAL.help())]
 pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: Shell,
 }
 
-const AFTER_HELP: &str = "\
-Examples:
-  agentctx completions bash > ~/.local/share/bash-completion/completions/agentctx
-  agentctx completions zsh > ~/.zfunc/_agentctx
-  agentctx completions fish > ~/.config/fish/completions/agentctx.fish
-
-Exit status:
-  0  success
-  2  bad usage";
+/// Examples and exit codes: the end of the long help, and the man page.
+pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
+    examples: &[
+        (
+            "completions bash > ~/.local/share/bash-completion/completions/agentctx",
+            "",
+        ),
+        ("completions zsh > ~/.zfunc/_agentctx", ""),
+        (
+            "completions fish > ~/.config/fish/completions/agentctx.fish",
+            "",
+        ),
+    ],
+    exit: &[(0, "success"), (2, "bad usage")],
+};
 
 pub fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs) -> Result<u8> {
     // clap_complete panics on a failed write: generate into memory, then
@@ -61,10 +69,116 @@ pub fn artifacts() -> io::Result<Vec<(String, Vec<u8>)>> {
     let mut pages = vec![cmd.clone()];
     pages.extend(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
     for page in pages {
-        let man = clap_mangen::Man::new(page).manual("agentctx manual");
-        let mut buf = Vec::new();
-        man.render(&mut buf)?;
-        files.push((format!("man/{}", man.get_filename()), buf));
+        let manual = super::manual(page.get_name());
+        let (name, buf) = man_page(page, manual)?;
+        files.push((format!("man/{name}"), buf));
     }
     Ok(files)
+}
+
+/// One man page: NAME, SYNOPSIS (value names included), a DESCRIPTION that
+/// does not repeat NAME, OPTIONS, SUBCOMMANDS, EXIT STATUS, ENVIRONMENT,
+/// EXAMPLES, VERSION; the footer names agentctx and its version.
+fn man_page(page: clap::Command, manual: &Manual) -> io::Result<(String, Vec<u8>)> {
+    // NAME carries the first sentence; DESCRIPTION gets the paragraphs after it.
+    let about = page
+        .get_about()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let long = page
+        .get_long_about()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let rest = long
+        .strip_prefix(about.trim_end_matches('.'))
+        .map(|r| r.trim_start_matches('.').trim_start())
+        .unwrap_or(&long)
+        .to_owned();
+    let synopsis = synopsis(&page);
+    let page = page
+        .long_about(rest.clone())
+        .after_help(None::<&str>)
+        .after_long_help(None::<&str>)
+        .override_usage(synopsis);
+    let man = clap_mangen::Man::new(page.clone())
+        .manual("agentctx manual")
+        .source(format!("agentctx {}", env!("CARGO_PKG_VERSION")));
+    let mut buf = Vec::new();
+    man.render_title(&mut buf)?;
+    man.render_name_section(&mut buf)?;
+    man.render_synopsis_section(&mut buf)?;
+    if !rest.trim().is_empty() {
+        man.render_description_section(&mut buf)?;
+    }
+    if page.get_arguments().any(|a| !a.is_hide_set()) {
+        man.render_options_section(&mut buf)?;
+    }
+    if page.has_subcommands() {
+        man.render_subcommands_section(&mut buf)?;
+    }
+    let mut roff = Roff::new();
+    roff.control("SH", ["EXIT STATUS"]);
+    for (code, when) in manual.exit {
+        roff.control("TP", [])
+            .text([bold(code.to_string())])
+            .text([roman(*when)]);
+    }
+    roff.control("SH", ["ENVIRONMENT"]);
+    for (name, what) in ENVIRONMENT {
+        roff.control("TP", [])
+            .text([bold(*name)])
+            .text([roman(*what)]);
+    }
+    roff.control("SH", ["EXAMPLES"]);
+    for (command, what) in manual.examples {
+        roff.control("TP", [])
+            .text([bold(format!("agentctx {command}"))]);
+        roff.text([roman(if what.is_empty() { " " } else { what })]);
+    }
+    roff.to_writer(&mut buf)?;
+    man.render_version_section(&mut buf)?;
+    Ok((man.get_filename(), buf))
+}
+
+/// `agentctx render [--cwd <DIR>] [--check] ... [PATH]...`: every option
+/// with its value name.
+fn synopsis(page: &clap::Command) -> String {
+    let name = page.get_bin_name().unwrap_or_else(|| page.get_name());
+    let mut out = name.to_owned();
+    for arg in page.get_arguments().filter(|a| !a.is_hide_set()) {
+        let values: Vec<String> = arg
+            .get_value_names()
+            .unwrap_or_default()
+            .iter()
+            .map(|v| format!(" <{v}>"))
+            .collect();
+        let takes = arg.get_num_args().is_some_and(|n| n.takes_values());
+        let value = if takes {
+            values.concat()
+        } else {
+            String::new()
+        };
+        match (arg.get_long(), arg.get_short()) {
+            (Some(long), _) => out.push_str(&format!(" [--{long}{value}]")),
+            (None, Some(short)) => out.push_str(&format!(" [-{short}{value}]")),
+            (None, None) => {
+                let id = values.concat();
+                let id = if id.is_empty() {
+                    format!(" <{}>", arg.get_id())
+                } else {
+                    id
+                };
+                let many = if arg.get_num_args().is_some_and(|n| n.max_values() > 1) {
+                    "..."
+                } else {
+                    ""
+                };
+                out.push_str(&format!(" [{}]{many}", id.trim_start()));
+            }
+        }
+    }
+    if page.has_subcommands() {
+        out.push_str(" <COMMAND>");
+    }
+    out
 }

@@ -22,7 +22,7 @@ use crate::render::Truncation;
 /// baseline (the old one was shadowed by compaction) or a replacement
 /// baseline (the settings changed).
 #[derive(Debug, Args)]
-#[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
+#[command(after_long_help = MANUAL.help(), after_help = crate::cli::MANUAL.exit_help())]
 pub struct DiffArgs {
     /// The session's JSON event log, plain or dsh's zstd container (`-` reads stdin).
     #[arg(long, value_name = "FILE", required_unless_present = "session")]
@@ -61,18 +61,30 @@ pub struct DiffArgs {
     pub exit_code: bool,
 }
 
-const AFTER_HELP: &str = "\
-Examples:
-  agentctx diff --log session.jsonl                  # what the resumed session gets
-  agentctx diff --log session.jsonl --touch src/lib.rs
-  agentctx diff --log session.jsonl --runtime \"app:web-surface=$TEXT\"
-  agentctx diff --log - --format json < session.jsonl
-  agentctx diff --session latest                     # the newest dsh session of this directory
-
-Exit status:
-  0  success (with --exit-code: nothing would be sent)
-  1  --exit-code and something would be sent
-  2  bad usage or unusable input (named as FILE:LINE, plus :COLUMN where the JSON parser gives one)";
+/// Examples and exit codes: the end of the long help, and the man page.
+pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
+    examples: &[
+        ("diff --log session.jsonl", "what the resumed session gets"),
+        ("diff --log session.jsonl --touch src/lib.rs", ""),
+        (
+            "diff --log session.jsonl --runtime \"app:web-surface=$TEXT\"",
+            "",
+        ),
+        ("diff --log - --format json < session.jsonl", ""),
+        (
+            "diff --session latest",
+            "the newest dsh session of this directory",
+        ),
+    ],
+    exit: &[
+        (0, "success (with --exit-code: nothing would be sent)"),
+        (1, "--exit-code and something would be sent"),
+        (
+            2,
+            "bad usage or unusable input (named as FILE:LINE, plus :COLUMN where the JSON parser gives one)",
+        ),
+    ],
+};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -35,7 +35,7 @@ use crate::output::{self};
 /// escaped (`\x1b`, `\u{202e}`). --format json prints the same facts as one
 /// JSON document with stable camelCase field names (listed in docs/JSON.md).
 #[derive(Debug, Args)]
-#[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
+#[command(after_long_help = MANUAL.help(), after_help = crate::cli::MANUAL.exit_help())]
 pub struct ExplainArgs {
     #[command(flatten)]
     pub session: SessionArgs,
@@ -59,16 +59,19 @@ pub struct ExplainArgs {
     pub format: Format,
 }
 
-const AFTER_HELP: &str = "\
-Examples:
-  agentctx explain                                   # why this directory gets what it gets
-  agentctx explain --cwd packages/app --log session.jsonl
-  agentctx explain --log session.jsonl --full        # with the parts diff would send, whole
-  agentctx explain --format json | jq .budget
-
-Exit status:
-  0  success
-  2  bad usage or unusable input";
+/// Examples and exit codes: the end of the long help, and the man page.
+pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
+    examples: &[
+        ("explain", "why this directory gets what it gets"),
+        ("explain --cwd packages/app --log session.jsonl", ""),
+        (
+            "explain --log session.jsonl --full",
+            "with the parts diff would send, whole",
+        ),
+        ("explain --format json | jq .budget", ""),
+    ],
+    exit: &[(0, "success"), (2, "bad usage or unusable input")],
+};
 
 pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let mut dsh_only = args.config.given();

@@ -109,3 +109,17 @@ pub fn source_kind(flag: Option<&str>, log: Option<&Log>) -> String {
         .or_else(|| log.and_then(|l| l.last_kind.clone()))
         .unwrap_or_else(|| crate::baseline::DEFAULT_KIND.to_owned())
 }
+
+/// The examples and exit codes of a command by name (`agentctx` itself for
+/// any other name).
+pub fn manual(name: &str) -> &'static crate::cli::Manual {
+    match name {
+        "render" => &render::MANUAL,
+        "diff" => &diff::MANUAL,
+        "explain" => &explain::MANUAL,
+        "check" => &check::MANUAL,
+        "sessions" => &sessions::MANUAL,
+        "completions" => &completions::MANUAL,
+        _ => &crate::cli::MANUAL,
+    }
+}

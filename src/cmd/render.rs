@@ -20,7 +20,7 @@ use crate::render;
 /// log header and the settings from the identity of its latest baseline; the
 /// log's state is not consulted (that is `diff`).
 #[derive(Debug, Args)]
-#[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
+#[command(after_long_help = MANUAL.help(), after_help = crate::cli::MANUAL.exit_help())]
 pub struct RenderArgs {
     #[command(flatten)]
     pub session: SessionArgs,
@@ -50,17 +50,26 @@ pub struct RenderArgs {
     pub format: Format,
 }
 
-const AFTER_HELP: &str = "\
-Examples:
-  agentctx render                          # the baseline for the current directory
-  agentctx render --cwd packages/app --format json
-  agentctx render --check --max-bytes 8192 # exit 1 when the budget cuts anything
-  agentctx render --log session.jsonl      # cwd and settings of a recorded session
-
-Exit status:
-  0  success
-  1  --check and something was omitted or truncated
-  2  bad usage or unusable input";
+/// Examples and exit codes: the end of the long help, and the man page.
+pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
+    examples: &[
+        ("render", "the baseline for the current directory"),
+        ("render --cwd packages/app --format json", ""),
+        (
+            "render --check --max-bytes 8192",
+            "exit 1 when the budget cuts anything",
+        ),
+        (
+            "render --log session.jsonl",
+            "cwd and settings of a recorded session",
+        ),
+    ],
+    exit: &[
+        (0, "success"),
+        (1, "--check and something was omitted or truncated"),
+        (2, "bad usage or unusable input"),
+    ],
+};
 
 #[derive(Serialize)]
 struct Json<'a> {

@@ -23,7 +23,7 @@ use crate::sessions::{self, Scope, Stored};
 /// --check-drift reads each log and says whether its visible baseline still
 /// matches the workspace, as `diff` decides it.
 #[derive(Debug, Args)]
-#[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
+#[command(after_long_help = MANUAL.help(), after_help = crate::cli::MANUAL.exit_help())]
 pub struct SessionsArgs {
     /// The directory whose sessions to list [default: the current directory].
     #[arg(long, value_name = "DIR")]
@@ -49,16 +49,22 @@ pub struct SessionsArgs {
     pub format: Format,
 }
 
-const AFTER_HELP: &str = "\
-Examples:
-  agentctx sessions                                  # this directory's dsh sessions, newest first
-  agentctx sessions --check-drift                    # which ones a resume would update
-  agentctx sessions --all --format json
-  agentctx diff --session latest                     # then look at one
-
-Exit status:
-  0  success
-  2  bad usage, no session found, or a root holding both encodings";
+/// Examples and exit codes: the end of the long help, and the man page.
+pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
+    examples: &[
+        ("sessions", "this directory's dsh sessions, newest first"),
+        ("sessions --check-drift", "which ones a resume would update"),
+        ("sessions --all --format json", ""),
+        ("diff --session latest", "then look at one"),
+    ],
+    exit: &[
+        (0, "success"),
+        (
+            2,
+            "bad usage, no session found, or a root holding both encodings",
+        ),
+    ],
+};
 
 /// Logs up to this size on disk are read to count their events.
 const CHEAP_BYTES: u64 = 1 << 20;
