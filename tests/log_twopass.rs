@@ -152,8 +152,8 @@ fn explain_counts_the_shadowed_events_it_does_not_list() {
     );
 }
 
-/// Peak memory on a million workspace events (229 MB) stays far below what
-/// holding them all took (348 MB). Run with `cargo test --release --test
+/// Peak memory on a million shadowed workspace events (a 334 MB log) stays far
+/// below what holding them all took (357 MB). Run with `cargo test --release --test
 /// log_twopass -- --ignored`; needs GNU time.
 #[test]
 #[ignore]
