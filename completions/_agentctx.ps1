@@ -32,12 +32,15 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Print the workspace message that enters a resumed session')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain which instruction files a session gets, and why')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check every directory of a repository against the byte budget (the CI gate)')
+            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the session logs dsh stored for the cwd')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'agentctx;render' {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log')
+            [CompletionResult]::new('--sessions-root', '--sessions-root', [CompletionResultType]::ParameterName, 'Where dsh stores session logs [default: $DSH_HOME/sessions]')
             [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Take the cwd and settings from this session log (`-` reads stdin)')
             [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
@@ -73,8 +76,10 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             break
         }
         'agentctx;diff' {
-            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'The session''s JSON event log (`-` reads stdin)')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'The session''s JSON event log, plain or dsh''s zstd container (`-` reads stdin)')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log')
+            [CompletionResult]::new('--sessions-root', '--sessions-root', [CompletionResultType]::ParameterName, 'Where dsh stores session logs [default: $DSH_HOME/sessions]')
             [CompletionResult]::new('--touch', '--touch', [CompletionResultType]::ParameterName, 'Simulate a successful structured read/write/edit of PATH (repeatable)')
             [CompletionResult]::new('--runtime', '--runtime', [CompletionResultType]::ParameterName, 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)')
             [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
@@ -100,7 +105,9 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
         }
         'agentctx;explain' {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The session''s working directory [default: the log header''s cwd, else the current directory]')
-            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log')
+            [CompletionResult]::new('--sessions-root', '--sessions-root', [CompletionResultType]::ParameterName, 'Where dsh stores session logs [default: $DSH_HOME/sessions]')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)')
             [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
             [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')
@@ -171,6 +178,28 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'agentctx;sessions' {
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The directory whose sessions to list [default: the current directory]')
+            [CompletionResult]::new('--sessions-root', '--sessions-root', [CompletionResultType]::ParameterName, 'Where dsh stores session logs [default: $DSH_HOME/sessions]')
+            [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]')
+            [CompletionResult]::new('--max-source-bytes', '--max-source-bytes', [CompletionResultType]::ParameterName, 'Per-file read cap in bytes, at least 1 [default: 1048576]')
+            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]')
+            [CompletionResult]::new('--local-candidates', '--local-candidates', [CompletionResultType]::ParameterName, 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]')
+            [CompletionResult]::new('--root-markers', '--root-markers', [CompletionResultType]::ParameterName, 'Names whose existence marks the project root; empty means none [default: .git]')
+            [CompletionResult]::new('--precedence', '--precedence', [CompletionResultType]::ParameterName, 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: a table, or one JSON document')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List the sessions of every project under the root, with their cwd')
+            [CompletionResult]::new('--check-drift', '--check-drift', [CompletionResultType]::ParameterName, 'Read each log and say whether its visible baseline matches the workspace')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'agentctx;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
@@ -186,6 +215,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Print the workspace message that enters a resumed session')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain which instruction files a session gets, and why')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check every directory of a repository against the byte budget (the CI gate)')
+            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the session logs dsh stored for the cwd')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -200,6 +230,9 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             break
         }
         'agentctx;help;check' {
+            break
+        }
+        'agentctx;help;sessions' {
             break
         }
         'agentctx;help;completions' {

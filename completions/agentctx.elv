@@ -29,11 +29,14 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand diff 'Print the workspace message that enters a resumed session'
             cand explain 'Explain which instruction files a session gets, and why'
             cand check 'Check every directory of a repository against the byte budget (the CI gate)'
+            cand sessions 'List the session logs dsh stored for the cwd'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agentctx;render'= {
             cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
+            cand --session 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log'
+            cand --sessions-root 'Where dsh stores session logs [default: $DSH_HOME/sessions]'
             cand --log 'Take the cwd and settings from this session log (`-` reads stdin)'
             cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
             cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
@@ -68,8 +71,10 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand --version 'Print version'
         }
         &'agentctx;diff'= {
-            cand --log 'The session''s JSON event log (`-` reads stdin)'
+            cand --log 'The session''s JSON event log, plain or dsh''s zstd container (`-` reads stdin)'
             cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
+            cand --session 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log'
+            cand --sessions-root 'Where dsh stores session logs [default: $DSH_HOME/sessions]'
             cand --touch 'Simulate a successful structured read/write/edit of PATH (repeatable)'
             cand --runtime 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)'
             cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
@@ -94,7 +99,9 @@ set edit:completion:arg-completer[agentctx] = {|@words|
         }
         &'agentctx;explain'= {
             cand --cwd 'The session''s working directory [default: the log header''s cwd, else the current directory]'
-            cand --log 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)'
+            cand --session 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log'
+            cand --sessions-root 'Where dsh stores session logs [default: $DSH_HOME/sessions]'
+            cand --log 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)'
             cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
             cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
             cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'
@@ -163,6 +170,27 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agentctx;sessions'= {
+            cand --cwd 'The directory whose sessions to list [default: the current directory]'
+            cand --sessions-root 'Where dsh stores session logs [default: $DSH_HOME/sessions]'
+            cand --dsh-home 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]'
+            cand --max-bytes 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]'
+            cand --max-source-bytes 'Per-file read cap in bytes, at least 1 [default: 1048576]'
+            cand --candidates 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]'
+            cand --local-candidates 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]'
+            cand --root-markers 'Names whose existence marks the project root; empty means none [default: .git]'
+            cand --precedence 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]'
+            cand --format 'Output format: a table, or one JSON document'
+            cand --color 'When to colour human-facing output'
+            cand --all 'List the sessions of every project under the root, with their cwd'
+            cand --check-drift 'Read each log and say whether its visible baseline matches the workspace'
+            cand -q 'Print no warnings on stderr'
+            cand --quiet 'Print no warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'agentctx;completions'= {
             cand --color 'When to colour human-facing output'
             cand -q 'Print no warnings on stderr'
@@ -177,6 +205,7 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand diff 'Print the workspace message that enters a resumed session'
             cand explain 'Explain which instruction files a session gets, and why'
             cand check 'Check every directory of a repository against the byte budget (the CI gate)'
+            cand sessions 'List the session logs dsh stored for the cwd'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -187,6 +216,8 @@ set edit:completion:arg-completer[agentctx] = {|@words|
         &'agentctx;help;explain'= {
         }
         &'agentctx;help;check'= {
+        }
+        &'agentctx;help;sessions'= {
         }
         &'agentctx;help;completions'= {
         }

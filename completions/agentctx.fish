@@ -34,9 +34,12 @@ complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "render" -d 'Print
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "check" -d 'Check every directory of a repository against the byte budget (the CI gate)'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "sessions" -d 'List the session logs dsh stored for the cwd'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l log -d 'Take the cwd and settings from this session log (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
@@ -76,8 +79,10 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l check -d 'E
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s V -l version -d 'Print version'
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l log -d 'The session\'s JSON event log (`-` reads stdin)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l log -d 'The session\'s JSON event log, plain or dsh\'s zstd container (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l touch -d 'Simulate a successful structured read/write/edit of PATH (repeatable)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l runtime -d 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
@@ -107,7 +112,9 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s q -l quiet -d
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log: what a resumed session receives and why (`-` reads stdin)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
@@ -190,15 +197,36 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l summary -d '
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s V -l version -d 'Print version'
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l cwd -d 'The directory whose sessions to list [default: the current directory]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
+all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l format -d 'Output format: a table, or one JSON document' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
+json\t'One JSON document with stable field names'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l all -d 'List the sessions of every project under the root, with their cwd'
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l check-drift -d 'Read each log and say whether its visible baseline matches the workspace'
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -s q -l quiet -d 'Print no warnings on stderr'
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "render" -d 'Print the exact baseline message a new session in the cwd receives'
-complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
-complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
-complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "check" -d 'Check every directory of a repository against the byte budget (the CI gate)'
-complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "render" -d 'Print the exact baseline message a new session in the cwd receives'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "check" -d 'Check every directory of a repository against the byte budget (the CI gate)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "sessions" -d 'List the session logs dsh stored for the cwd'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

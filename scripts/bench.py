@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmarks agentctx against the machine's floor, side by side (issue 7).
 
-    python3 scripts/bench.py [--work DIR] [--runs N] [--log-mb MB] [--dirs N] [--only render|diff|real|check]
+    python3 scripts/bench.py [--work DIR] [--runs N] [--log-mb MB] [--log-file FILE] [--dirs N]
+                             [--only render|diff|real|zdiff|check]
 
 Builds nothing: run `cargo build --release` first (scripts/bench.sh does).
 Generates three seeded workloads under --work (default bench-work/), then
@@ -15,6 +16,9 @@ runs each command and its floor alternately, and prints medians and ratios:
           ones dsh really writes (scripts/gen-real-log.py: 40% of bytes in
           surface lines with large data, 17% user messages, escapes, packed
           chunk rows)               vs  wc -l on the same file (+ peak RSS)
+  zdiff   agentctx diff --log on the real-shaped log in dsh's zstd container (a
+          header frame, then ~256 KiB batch frames with checksums)
+                                    vs  zstd -dc on the same file (+ peak RSS)
   check   agentctx check on a 50,000-directory tree (depth <= 30, AGENTS.md
           in 2%, CLAUDE.md in 0.5%) vs  find TREE -type d | wc -l
   check-ignore   the same tree with ignore rules: a root .gitignore and
@@ -60,8 +64,13 @@ def peak_rss(argv):
     Python's own peak); None when /usr/bin/time is not installed."""
     if not os.path.exists('/usr/bin/time'):
         return None
-    out = subprocess.run(['/usr/bin/time', '-f', '%M', *argv], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True)
+    # Write-only, as a shell's >/dev/null: agentctx takes a read-write
+    # /dev/null stdout for one the runtime reopened after `>&-`, and refuses.
+    with open(os.devnull, 'wb') as null:
+        out = subprocess.run(['/usr/bin/time', '-f', '%M', *argv], stdout=null,
+                             stderr=subprocess.PIPE, text=True)
+    if out.returncode not in (0, 1):
+        sys.exit(f'{argv} exited {out.returncode}: {out.stderr.strip()}')
     return int(out.stderr.strip().splitlines()[-1]) / 1024
 
 
@@ -129,6 +138,14 @@ def make_real_log(work, megabytes):
     return path
 
 
+def make_container(log):
+    path = log + '.zstd'
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'zstd-container.py'), log,
+                        path], check=True)
+    return path
+
+
 def make_tree(work, count, seed=7):
     root = os.path.join(work, f'tree{count}')
     if not os.path.isdir(root):
@@ -185,6 +202,8 @@ def main():
     ap.add_argument('--work', default=os.path.join(ROOT, 'bench-work'))
     ap.add_argument('--runs', type=int, default=11)
     ap.add_argument('--log-mb', type=int, default=500)
+    ap.add_argument('--log-file', help='an existing JSONL log for diff and zdiff instead of a generated one '
+                    '(its container is written beside it as FILE.zstd)')
     ap.add_argument('--dirs', type=int, default=50000)
     ap.add_argument('--only')
     args = ap.parse_args()
@@ -201,11 +220,15 @@ def main():
         _, cwd = make_deep(args.work)
         compare('render', [BIN, 'render', '--cwd', cwd], [trivial], args.runs * 10)
     if args.only in (None, 'diff'):
-        log = make_log(args.work, args.log_mb)
+        log = args.log_file or make_log(args.work, args.log_mb)
         compare('diff', [BIN, 'diff', '--log', log], [shutil.which('wc'), '-l', log], args.runs)
     if args.only in (None, 'real'):
         log = make_real_log(args.work, args.log_mb)
         compare('real', [BIN, 'diff', '--log', log], [shutil.which('wc'), '-l', log], args.runs)
+    if args.only in (None, 'zdiff'):
+        container = make_container(args.log_file or make_real_log(args.work, args.log_mb))
+        compare('zdiff', [BIN, 'diff', '--log', container],
+                [shutil.which('zstd'), '-q', '-dc', container], args.runs)
     if args.only in (None, 'check'):
         tree = make_tree(args.work, args.dirs)
         sh = shutil.which('sh')

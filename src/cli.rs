@@ -37,6 +37,7 @@ pub enum Command {
     Diff(cmd::diff::DiffArgs),
     Explain(cmd::explain::ExplainArgs),
     Check(cmd::check::CheckArgs),
+    Sessions(cmd::sessions::SessionsArgs),
     Completions(cmd::completions::CompletionsArgs),
 }
 
@@ -257,6 +258,14 @@ pub struct SessionArgs {
     /// Parse every log line fully instead of only the lines that can matter.
     #[arg(long)]
     pub strict: bool,
+
+    /// Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log.
+    #[arg(long, value_name = "ID|latest", conflicts_with = "log")]
+    pub session: Option<String>,
+
+    /// Where dsh stores session logs [default: $DSH_HOME/sessions].
+    #[arg(long, value_name = "DIR")]
+    pub sessions_root: Option<PathBuf>,
 }
 
 /// Splits a list flag on `,` verbatim; an empty value is the empty list.

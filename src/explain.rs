@@ -27,9 +27,9 @@ use crate::baseline::{self, Baseline, Change, Source};
 use crate::discovery::{self, Candidate, Dir, Fate, Load, Place, Probe, ScopeStatus, TierKind};
 use crate::log::Log;
 use crate::paths;
+use crate::prompt::{self, PromptReport};
 use crate::reconcile::{self, Decision, Request};
 use crate::render::{self, Step, Truncation};
-use crate::runtime::{self, PromptReport};
 use crate::settings::{NameList, Origin, Precedence, Setting, Settings};
 
 /// Everything explain reports, in the order it is shown.
@@ -315,6 +315,12 @@ pub struct SessionReport {
     pub legacy: bool,
     /// JSON records read (the header included).
     pub records: u64,
+    /// How the log is stored: `plain` or `zstd`.
+    pub encoding: crate::logfile::Encoding,
+    /// Complete zstd frames read (`null` for a plain log).
+    pub frames: Option<u64>,
+    /// Packed chunk rows and the `assistant/chunk` events they stand for.
+    pub packed: Option<crate::logfile::packed::PackedCount>,
     pub workspace_events: usize,
     /// Invalid change entries skipped.
     pub invalid_changes: u64,
@@ -432,7 +438,7 @@ pub fn gather(settings: &Settings, log: Option<&Log>) -> Report {
         budget: budget_report(settings, &fresh),
         identity: fresh.identity.clone(),
         session,
-        prompt: log.map(runtime::analyze),
+        prompt: log.map(prompt::analyze),
     }
 }
 
@@ -668,6 +674,10 @@ fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> 
         header_cwd: log.header_cwd.clone(),
         legacy: log.is_legacy(),
         records: log.records,
+        encoding: log.storage.encoding,
+        frames: (log.storage.encoding == crate::logfile::Encoding::Zstd)
+            .then_some(log.storage.frames),
+        packed: log.storage.packed,
         workspace_events: log.workspace_events as usize,
         invalid_changes: log.invalid_changes,
         source_kind: kind,

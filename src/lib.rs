@@ -1,9 +1,10 @@
 //! agentctx: shows, byte for byte, the workspace instruction context a dsh
 //! session receives, and explains why. See SPEC.md for the contract.
 //!
-//! The core (`discovery`, `render`, `baseline`, `log`, `reconcile`,
-//! `runtime`, `check`) returns data and never prints; `cmd` and `output`
-//! present it.
+//! The core (`discovery`, `render`, `baseline`, `log`, `logfile`,
+//! `reconcile`, `prompt`, `sessions`, `check`, `profile`) returns data and
+//! never prints; `cmd` and `output` present it. docs/ARCHITECTURE.md draws
+//! the layers.
 
 pub mod baseline;
 pub mod check;
@@ -18,12 +19,14 @@ mod log_event;
 mod log_keep;
 mod log_scan;
 mod log_surface;
+pub mod logfile;
 pub mod output;
 pub mod paths;
 pub mod profile;
+pub mod prompt;
 pub mod reconcile;
 pub mod render;
-pub mod runtime;
+pub mod sessions;
 pub mod settings;
 
 use std::io::Write;
@@ -49,6 +52,7 @@ pub fn run(cli: &Cli, env: &Env, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Diff(args) => cmd::diff::run(&mut ctx, args),
         Command::Explain(args) => cmd::explain::run(&mut ctx, args),
         Command::Check(args) => cmd::check::run(&mut ctx, args),
+        Command::Sessions(args) => cmd::sessions::run(&mut ctx, args),
         Command::Completions(args) => cmd::completions::run(&mut ctx, args),
     }?;
     ctx.out.flush()?;

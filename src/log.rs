@@ -47,10 +47,18 @@ pub struct ReadOptions {
     pub strict: bool,
 }
 
+/// How many system prompt versions a log keeps unless asked for all: the
+/// first ones, the latest `system/message` one and the latest. The rest are
+/// counted (`Log::system_not_kept`), so memory is bounded by the kept texts
+/// however many times the prompt changed.
+pub const PROMPT_VERSIONS_KEPT: usize = 100;
+
 /// An error in a log, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogError {
     pub message: String,
+    /// The JSONL line the error is about, when it is about one.
+    pub line: Option<u64>,
 }
 
 impl std::fmt::Display for LogError {
@@ -76,45 +84,8 @@ pub struct WorkspaceEvent {
     pub visible: bool,
 }
 
-/// Which kind of event carried a system prompt (SPEC 8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum PromptOrigin {
-    #[serde(rename = "system/message")]
-    SystemMessage,
-    #[serde(rename = "request/header")]
-    RequestHeader,
-}
-
-/// One system prompt version (SPEC 8): a run of consecutive events that
-/// carried the same text, kept once with the seq and line of its first event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SystemVersion {
-    pub seq: Option<u64>,
-    pub line: u64,
-    /// The kind of the first event of the run.
-    pub origin: PromptOrigin,
-    /// Whether any `system/message` event of the run carried this text (the
-    /// earlier-format fold of seed 001 reads only system messages).
-    pub system_message: bool,
-    pub text: String,
-}
-
-/// A runtime-context snapshot section.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Section {
-    pub name: String,
-    pub text: String,
-}
-
-/// A runtime-context snapshot.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot {
-    pub seq: Option<u64>,
-    pub line: u64,
-    pub sections: Vec<Section>,
-}
-
 pub use crate::log_surface::Surface;
+use crate::prompt::{PromptOrigin, Snapshot, SystemVersion};
 
 /// What a log holds that agentctx needs.
 #[derive(Debug, Clone, Default)]
@@ -154,11 +125,15 @@ pub struct Log {
     pub invalid_changes: u64,
     pub warnings: Vec<String>,
     pub system: Vec<SystemVersion>,
+    /// System prompt versions counted but not kept (see [`PROMPT_VERSIONS_KEPT`]).
+    pub system_not_kept: u64,
     pub latest_snapshot: Option<Snapshot>,
     pub snapshots: u64,
     /// The seq of the visible baseline event (index into `workspace`).
     /// Set only when a baseline is visible.
     pub visible_baseline: Option<usize>,
+    /// How the log was stored (filled in by `crate::logfile`).
+    pub storage: crate::logfile::Storage,
 }
 
 impl Log {
@@ -178,46 +153,15 @@ pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
 }
 
 /// Reads from `path` only what `needs` asks for (`diff` needs no system
-/// prompts, so it parses no `request/header` line).
+/// prompts, so it parses no `request/header` line): plain or dsh's zstd
+/// container, told apart by its first bytes (see `crate::logfile`).
 pub fn read_with(path: &Path, opts: ReadOptions, needs: Needs) -> Result<Log, LogError> {
-    let name = path.display().to_string();
-    let fail = |e: io::Error| LogError {
-        message: format!("{name}: {e}"),
+    let opts = crate::logfile::Options {
+        strict: opts.strict,
+        count_packed: false,
+        needs,
     };
-    if name == "-" {
-        read_from_with(io::stdin().lock(), name.clone(), opts, needs)
-    } else {
-        let meta = std::fs::metadata(path).map_err(fail)?;
-        if meta.is_dir() {
-            return Err(LogError {
-                message: format!("{name}: is a directory, not a session log"),
-            });
-        }
-        let file = File::open(path).map_err(fail)?;
-        if !file.can_rewind() {
-            return read_from_with(file, name.clone(), opts, needs);
-        }
-        // Pass 1: the surface and the running values, no event held.
-        let mut first = Scanner::new(name.clone(), needs, Keep::Count);
-        scan_stream(file, &mut first, opts)?;
-        let mut log = first.finish();
-        // Pass 2: only the events the final surface shows, and the latest
-        // shadowed ones. Its warnings were pass 1's: they are dropped.
-        let fold = Fold::new(std::mem::take(&mut log.surface), log.is_legacy());
-        let mut second = Scanner::new(name.clone(), Needs::STATE, Keep::Fold(Box::new(fold)));
-        let file = File::open(path).map_err(fail)?;
-        scan_stream(file, &mut second, opts)?;
-        if (second.log.lines, second.log.records) != (log.lines, log.records) {
-            return Err(LogError {
-                message: format!("{name}: the log changed while it was read"),
-            });
-        }
-        if let Keep::Fold(fold) = std::mem::replace(&mut second.keep, Keep::Count) {
-            log.surface = fold.finish(&mut second.log);
-        }
-        log_keep::take_kept(&mut log, &mut second.log);
-        Ok(log)
-    }
+    crate::logfile::read(path, opts)
 }
 
 /// A log's byte stream. A file can go back and re-read a long line that
@@ -270,6 +214,46 @@ pub fn read_from<R: LogSource>(
     opts: ReadOptions,
 ) -> Result<Log, LogError> {
     read_from_with(reader, name, opts, Needs::ALL)
+}
+
+/// Pass 1 of reading a seekable log twice: everything [`read_from_with`]
+/// reads except the workspace events, which are only counted (and their
+/// running values kept). [`fold_visible`] is pass 2.
+pub fn read_surface_from<R: LogSource>(
+    reader: R,
+    name: String,
+    opts: ReadOptions,
+    needs: Needs,
+) -> Result<Log, LogError> {
+    let mut scan = Scanner::new(name, needs, Keep::Count);
+    scan_stream(reader, &mut scan, opts)?;
+    Ok(scan.finish())
+}
+
+/// Pass 2: reads the same log again from `reader` and keeps in `log` (pass
+/// 1's) the workspace events on its final surface and the latest shadowed
+/// ones. Pass 1 said every warning; pass 2's are dropped.
+pub fn fold_visible<R: LogSource>(
+    reader: R,
+    log: &mut Log,
+    opts: ReadOptions,
+) -> Result<(), LogError> {
+    let fold = Fold::new(std::mem::take(&mut log.surface), log.is_legacy());
+    let keep = Keep::Fold(Box::new(fold));
+    let mut second = Scanner::new(log.name.clone(), Needs::STATE, keep);
+    let read = scan_stream(reader, &mut second, opts);
+    if let Keep::Fold(fold) = std::mem::replace(&mut second.keep, Keep::Count) {
+        log.surface = fold.finish(&mut second.log);
+    }
+    read?;
+    if (second.log.lines, second.log.records) != (log.lines, log.records) {
+        return Err(LogError {
+            message: format!("{}: the log changed while it was read", log.name),
+            line: None,
+        });
+    }
+    log_keep::take_kept(log, &mut second.log);
+    Ok(())
 }
 
 /// Reads from any byte stream only what `needs` asks for.
@@ -677,6 +661,7 @@ fn read_array<R: Read>(reader: R, scan: &mut Scanner, blank_lines: u64) -> Resul
         return Err(failure);
     }
     result.map_err(|e| LogError {
+        line: None,
         message: format!(
             "{name}:{}:{}: malformed JSON array: {}",
             e.line() as u64 + blank_lines,
@@ -769,6 +754,7 @@ impl Scanner {
     fn io(&self, e: io::Error) -> LogError {
         LogError {
             message: format!("{}: {e}", self.log.name),
+            line: None,
         }
     }
 
@@ -779,7 +765,11 @@ impl Scanner {
             (At::Line(l), None) => format!("{name}:{l}: {msg}"),
             (At::Element(i), _) => format!("{name}: event {i} of the array: {msg}"),
         };
-        LogError { message }
+        let line = match at {
+            At::Line(l) => Some(l),
+            At::Element(_) => None,
+        };
+        LogError { message, line }
     }
 
     /// Counts a message of a workspace kind that is not a workspace event
@@ -970,13 +960,27 @@ impl Scanner {
             last.system_message |= system_message;
             return;
         }
+        let number = self.log.system.last().map_or(1, |v| v.number + 1);
         self.log.system.push(SystemVersion {
             seq,
             line,
             origin,
             system_message,
             text,
+            number,
         });
+        if !self.needs.every_prompt_version && self.log.system.len() > PROMPT_VERSIONS_KEPT {
+            // Keep the first ones, the latest system/message version (the
+            // earlier-format fold reads it) and the latest; drop the oldest
+            // of the rest. The window after the kept head is at most three.
+            let head = PROMPT_VERSIONS_KEPT - 2;
+            let latest_message = self.log.system.iter().rposition(|v| v.system_message);
+            let last = self.log.system.len() - 1;
+            if let Some(i) = (head..last).find(|&i| Some(i) != latest_message) {
+                self.log.system.remove(i);
+                self.log.system_not_kept += 1;
+            }
+        }
     }
 
     fn workspace(&mut self, ws: log_event::Workspace, seq: u64, line: u64, surfaced: bool) {

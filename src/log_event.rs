@@ -10,8 +10,8 @@
 use std::borrow::Cow;
 
 use crate::baseline::{Action, Change};
-use crate::log::{PromptOrigin, Section};
 use crate::log_scan::{self, Bad};
+use crate::prompt::{PromptOrigin, Section};
 
 /// What the reader needs from a log, which decides what is read.
 #[derive(Debug, Clone, Copy)]
@@ -19,13 +19,27 @@ pub struct Needs {
     /// System prompt versions (`explain`): read `system/message` and
     /// `request/header` events.
     pub prompts: bool,
+    /// Keep every system prompt version (`explain --full`), not only the
+    /// first ones and the latest (`log::PROMPT_VERSIONS_KEPT`).
+    pub every_prompt_version: bool,
 }
 
 impl Needs {
     /// Everything: what `explain` reads.
-    pub const ALL: Needs = Needs { prompts: true };
+    pub const ALL: Needs = Needs {
+        prompts: true,
+        every_prompt_version: false,
+    };
+    /// Everything, every prompt version kept: `explain --full`.
+    pub const EVERY_VERSION: Needs = Needs {
+        prompts: true,
+        every_prompt_version: true,
+    };
     /// The workspace state and runtime snapshot: what `diff` and `render` read.
-    pub const STATE: Needs = Needs { prompts: false };
+    pub const STATE: Needs = Needs {
+        prompts: false,
+        every_prompt_version: false,
+    };
 }
 
 /// A surface operation as logged.

@@ -13,9 +13,6 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
-    if stdout_was_closed() {
-        return fail("stdout is closed (started with >&-): nothing can be written");
-    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(PipeOut::new(stdout.lock()));
     let mut err = io::stderr();
@@ -61,20 +58,4 @@ fn usage_error(e: &clap::Error) -> ExitCode {
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
     }
     fail(&agentctx::output::usage_line(&e.render().to_string()))
-}
-
-/// Whether the process started with its stdout closed. The Rust runtime
-/// reopens a closed standard descriptor on `/dev/null` read-write, so every
-/// write would succeed unseen; a `>/dev/null` the user asked for is
-/// write-only. Read from /proc; where it is missing, assume not.
-fn stdout_was_closed() -> bool {
-    let is_null =
-        std::fs::read_link("/proc/self/fd/1").is_ok_and(|t| t == std::path::Path::new("/dev/null"));
-    is_null
-        && std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
-            info.lines()
-                .find_map(|l| l.strip_prefix("flags:"))
-                .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-                .is_some_and(|flags| flags & 0o3 == 0o2)
-        })
 }

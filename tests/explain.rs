@@ -169,11 +169,11 @@ fn all_missing_first(dir_abs: &str, display: &str) -> Value {
 }
 
 /// The "System prompt and runtime context" section as explain prints
-/// `runtime::analyze(log).lines()`: each line two spaces in from its own
+/// `prompt::analyze(log).lines()`: each line two spaces in from its own
 /// indentation, warnings marked after that indentation, escaped.
 fn prompt_section(log: &Path) -> String {
     let log = agentctx::log::read(log, agentctx::log::ReadOptions::default()).unwrap();
-    let lines = agentctx::runtime::analyze(&log).lines();
+    let lines = agentctx::output::prompt::PromptLines::lines(&agentctx::prompt::analyze(&log));
     let mut out = String::from("\nSystem prompt and runtime context\n");
     if lines.is_empty() {
         out.push_str("  nothing to report\n");
@@ -183,7 +183,9 @@ fn prompt_section(log: &Path) -> String {
         let body = text.trim_start_matches(' ');
         let pad = " ".repeat(2 + text.len() - body.len());
         match line.level {
-            agentctx::runtime::Level::Warning => out.push_str(&format!("{pad}warning: {body}\n")),
+            agentctx::output::prompt::Level::Warning => {
+                out.push_str(&format!("{pad}warning: {body}\n"))
+            }
             _ => out.push_str(&format!("{pad}{body}\n")),
         }
     }
@@ -193,7 +195,8 @@ fn prompt_section(log: &Path) -> String {
 /// The `prompt` field explain's JSON carries for a log.
 fn prompt_json(log: &Path) -> Value {
     let log = agentctx::log::read(log, agentctx::log::ReadOptions::default()).unwrap();
-    serde_json::to_value(agentctx::runtime::analyze(&log)).unwrap()
+    let report = agentctx::output::prompt::with_warnings(agentctx::prompt::analyze(&log));
+    serde_json::to_value(report).unwrap()
 }
 
 // ---------------------------------------------------------------------------
@@ -1149,6 +1152,9 @@ fn a_baseline_shadowed_by_compaction_in_json() {
             "headerCwd": "@T/proj",
             "legacy": false,
             "records": 6,
+            "encoding": "plain",
+            "frames": null,
+            "packed": {"rows": 0, "events": 0, "uncounted": 0},
             "workspaceEvents": 2,
             "invalidChanges": 0,
             "sourceKind": "workspace-instructions",
@@ -1652,4 +1658,54 @@ fn an_unchanged_session_has_decision_none_in_text_and_json() {
         explain_json(&t, &["--log", &log])["session"]["decision"],
         "none"
     );
+}
+
+/// A log whose system prompt changes on every request keeps a bounded
+/// number of versions (the first ones and the latest two), counts the rest,
+/// and says so; `--full` keeps every one (issue 13: 1M alternating prompts
+/// took 9 GB).
+#[test]
+fn prompt_versions_are_bounded_unless_full() {
+    let t = Tree::new();
+    t.dir("home").dir("proj/.git");
+    let lines: Vec<String> = (0..1000u64)
+        .map(|i| {
+            let text = if i % 2 == 0 { "Prompt A." } else { "Prompt B." };
+            json!({"type": "system/message", "seq": i, "time": i,
+                   "data": {"content": [{"type": "text", "text": text}]}})
+            .to_string()
+        })
+        .collect();
+    let log = write_log(&t, "proj", &lines);
+    let v = explain_json(&t, &["--log", &log]);
+    let numbers: Vec<u64> = v["prompt"]["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["number"].as_u64().unwrap())
+        .collect();
+    let expected: Vec<u64> = (1..=98).chain([999, 1000]).collect();
+    assert_eq!(numbers, expected);
+    assert_eq!(v["prompt"]["versionsNotKept"], 900);
+    assert_eq!(v["prompt"]["rewrites"].as_array().unwrap().len(), 99);
+    let gap = &v["prompt"]["rewrites"][97];
+    assert_eq!(
+        (&gap["version"], &gap["previous"]),
+        (&json!(999), &json!(98))
+    );
+    let out = explain(&t, &["--log", &log]);
+    let summary: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(" versions, ") || l.contains("not kept"))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "    1000 versions, 999 head rewrites",
+            "    … 900 versions between version 98 and version 999 not kept (explain --full keeps every one)",
+        ]
+    );
+    let full = explain_json(&t, &["--log", &log, "--full"]);
+    assert_eq!(full["prompt"]["versions"].as_array().unwrap().len(), 1000);
+    assert_eq!(full["prompt"]["versionsNotKept"], 0);
 }

@@ -1,6 +1,9 @@
 //! Where the output goes (issues 12.4, 13): a reader that closes the pipe
-//! early never changes the verdict, a full disk or a closed stdout is one
-//! error line and exit 2, never a panic or a silent success.
+//! early never changes the verdict, a full disk is one error line and exit
+//! 2, never a panic or a silent success. (A stdout closed before start,
+//! `>&-`, cannot be told apart: the Rust runtime reopens it on /dev/null
+//! read-write before main, exactly what a caller's read-write /dev/null,
+//! such as Python's subprocess.DEVNULL, looks like.)
 // Test code: a failed unwrap or expect is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -104,33 +107,4 @@ fn a_full_disk_is_one_error_line_and_exit_2() {
         let (err, code) = into_full_disk(t.cmd().args(args));
         assert_eq!((err.as_str(), code), (line, 2), "{args:?}");
     }
-}
-
-#[test]
-fn a_closed_stdout_is_reported() {
-    let t = over_budget();
-    // The shell closes fd 1 before agentctx starts; `>/dev/null` is fine.
-    let agentctx = assert_cmd::cargo::cargo_bin("agentctx");
-    let script = format!(
-        "{0:?} render --cwd proj >&-; echo \"closed $?\"; {0:?} render --cwd proj >/dev/null; echo \"null $?\"",
-        agentctx
-    );
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(t.root())
-        .env("HOME", t.path("home"))
-        .env_remove("DSH_HOME")
-        .output()
-        .unwrap();
-    assert_eq!(
-        (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned()
-        ),
-        (
-            "closed 2\nnull 0\n".to_owned(),
-            "agentctx: stdout is closed (started with >&-): nothing can be written\n".to_owned()
-        )
-    );
 }

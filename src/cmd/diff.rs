@@ -24,9 +24,9 @@ use crate::render::Truncation;
 #[derive(Debug, Args)]
 #[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
 pub struct DiffArgs {
-    /// The session's JSON event log (`-` reads stdin).
-    #[arg(long, value_name = "FILE")]
-    pub log: PathBuf,
+    /// The session's JSON event log, plain or dsh's zstd container (`-` reads stdin).
+    #[arg(long, value_name = "FILE", required_unless_present = "session")]
+    pub log: Option<PathBuf>,
 
     #[command(flatten)]
     pub session: SessionArgs,
@@ -67,6 +67,7 @@ Examples:
   agentctx diff --log session.jsonl --touch src/lib.rs
   agentctx diff --log session.jsonl --runtime \"app:web-surface=$TEXT\"
   agentctx diff --log - --format json < session.jsonl
+  agentctx diff --session latest                     # the newest dsh session of this directory
 
 Exit status:
   0  success (with --exit-code: nothing would be sent)
@@ -86,7 +87,27 @@ struct Json<'a> {
     visible_baseline_seq: Option<u64>,
     identity_matches: Option<bool>,
     identity_diff: Option<&'a str>,
-    runtime: Option<crate::runtime::Runtime>,
+    runtime: Option<crate::prompt::Runtime>,
+}
+
+/// What a resumed session of `log` would receive now, and the discovery
+/// warnings on the way (shared with `sessions --check-drift`).
+pub fn outcome(
+    settings: &crate::settings::Settings,
+    log: &crate::log::Log,
+    touches: &[PathBuf],
+    kind: &str,
+) -> (reconcile::Outcome, Vec<String>) {
+    let ws = discovery::discover(settings, false, true);
+    let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
+    let outcome = reconcile::diff(&Request {
+        settings,
+        workspace: &ws,
+        log,
+        touches,
+        kind,
+    });
+    (outcome, warnings)
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
@@ -97,29 +118,22 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
                 .map_or_else(String::new, |v| v.get_name().to_owned())
         );
     }
-    let runtime_values = crate::runtime::parse_values(&args.runtime)?;
+    let runtime_values = crate::prompt::parse_values(&args.runtime)?;
     let (log, settings) = super::session(
         ctx,
-        Some(&args.log),
+        args.log.as_deref(),
         crate::log::Needs::STATE,
         &args.session,
         &args.config,
+        false,
     )?;
     let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
-    let ws = discovery::discover(&settings, false, true);
-    let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
+    let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
-    let outcome = reconcile::diff(&Request {
-        settings: &settings,
-        workspace: &ws,
-        log: &log,
-        touches: &args.touch,
-        kind: &kind,
-    });
     let outside = output::outside_scope_warnings(&log.name, &outcome.outside);
     output::warnings(ctx.err, ctx.quiet, &outside)?;
-    let runtime = crate::runtime::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
+    let runtime = crate::prompt::snapshot_update(log.latest_snapshot.as_ref(), &runtime_values);
     let mut parts = outcome.parts();
     if let Some(rt) = &runtime {
         parts.extend(rt.parts.iter().map(String::as_str));

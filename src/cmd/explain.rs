@@ -19,9 +19,9 @@ use crate::explain::{
     self, CandidateReport, DirReport, InMessage, Outcome, PartRole, Report, SessionReport, Stage,
     Tier,
 };
+use crate::output::prompt::{Level, PromptLines};
 use crate::output::{self, escape};
 use crate::render::Truncation;
-use crate::runtime::Level;
 use crate::settings::{Origin, Precedence};
 
 /// Explain which instruction files a session gets, and why.
@@ -50,7 +50,7 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub session: SessionArgs,
 
-    /// Also explain this session log: what a resumed session receives and why (`-` reads stdin).
+    /// Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
 
@@ -85,6 +85,13 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     dsh_only.extend(args.log.as_ref().map(|_| "--log"));
     dsh_only.extend(args.full.then_some("--full"));
     dsh_only.extend(args.session.strict.then_some("--strict"));
+    dsh_only.extend(args.session.session.as_ref().map(|_| "--session"));
+    dsh_only.extend(
+        args.session
+            .sessions_root
+            .as_ref()
+            .map(|_| "--sessions-root"),
+    );
     let command = super::profile::Command::Explain;
     if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
         let cwd = args.session.cwd.as_deref();
@@ -93,11 +100,17 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let (log, settings) = super::session(
         ctx,
         args.log.as_deref(),
-        crate::log::Needs::ALL,
+        if args.full {
+            crate::log::Needs::EVERY_VERSION
+        } else {
+            crate::log::Needs::ALL
+        },
         &args.session,
         &args.config,
+        true,
     )?;
-    let report = explain::gather(&settings, log.as_ref());
+    let mut report = explain::gather(&settings, log.as_ref());
+    report.prompt = report.prompt.map(output::prompt::with_warnings);
     // A candidate that points at a secret is said on stderr too (SPEC 7).
     let warnings: Vec<String> = report
         .directories
@@ -813,6 +826,33 @@ fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         ),
         Tone::Plain,
     );
+    if let Some(frames) = s.frames {
+        kv(
+            w,
+            "storage",
+            format!(
+                "zstd container, {}",
+                output::plural(frames as usize, "frame", "frames")
+            ),
+            Tone::Plain,
+        );
+    }
+    if let Some(p) = s.packed.filter(|p| p.rows > 0) {
+        let uncounted = match p.uncounted {
+            0 => String::new(),
+            n => format!(" ({n} without a member array not counted)"),
+        };
+        kv(
+            w,
+            "packed rows",
+            format!(
+                "{}, standing for {}{uncounted}",
+                p.rows,
+                output::plural(p.events as usize, "chunk event", "chunk events")
+            ),
+            Tone::Plain,
+        );
+    }
     if s.invalid_changes > 0 {
         kv(
             w,

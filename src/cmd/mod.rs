@@ -7,6 +7,7 @@ pub mod diff;
 pub mod explain;
 pub mod profile;
 pub mod render;
+pub mod sessions;
 
 use std::io::Write;
 
@@ -14,7 +15,8 @@ use anyhow::Result;
 
 use crate::cli::{ColorWhen, SessionArgs};
 use crate::env::Env;
-use crate::log::{self, Log, Needs, ReadOptions};
+use crate::log::{Log, Needs};
+use crate::logfile::{self, Options};
 
 /// What every subcommand gets besides its own arguments.
 #[allow(missing_debug_implementations)]
@@ -33,40 +35,66 @@ impl Ctx<'_> {
     }
 }
 
-/// The session a command looks at: the log named by `--log` (its warnings
-/// printed; only what `needs` asks for read) and the settings resolved from
-/// the flags, the environment and that log.
+/// The session a command looks at: the log named by `--log` or found by
+/// `--session` (its warnings printed; only what `needs` asks for read), and
+/// the settings resolved from the flags, the environment and that log.
+/// `count_packed` counts the events packed rows stand for (explain).
 pub fn session(
     ctx: &mut Ctx<'_>,
     log: Option<&std::path::Path>,
     needs: Needs,
     session: &SessionArgs,
     config: &crate::cli::ConfigArgs,
+    count_packed: bool,
 ) -> Result<(Option<Log>, crate::settings::Settings)> {
-    let log = read_log(ctx, log, needs, session)?;
+    let found = match &session.session {
+        Some(id) => Some(locate(ctx.env, session, config, id)?.path),
+        None => None,
+    };
+    let opts = Options {
+        strict: session.strict,
+        count_packed,
+        needs,
+    };
+    let log = match found.as_deref().or(log) {
+        Some(path) => {
+            let log = logfile::read(path, opts)?;
+            crate::output::warnings(ctx.err, ctx.quiet, &log.warnings)?;
+            Some(log)
+        }
+        None => None,
+    };
     let settings = crate::env::resolve(ctx.env, config, session.cwd.as_deref(), log.as_ref())?;
     Ok((log, settings))
 }
 
-/// Reads the log named by `--log`, if any, and prints its warnings.
-fn read_log(
-    ctx: &mut Ctx<'_>,
-    path: Option<&std::path::Path>,
-    needs: Needs,
+/// The sessions root: `--sessions-root`, else `sessions` in the dsh home.
+pub fn sessions_root(
+    env: &Env,
+    flag: Option<&std::path::Path>,
+    settings: &crate::settings::Settings,
+) -> Result<std::path::PathBuf> {
+    match flag {
+        Some(dir) => env.absolute(dir),
+        None => Ok(settings.dsh_home.value.join("sessions")),
+    }
+}
+
+/// Finds the stored log `--session` names for the cwd.
+fn locate(
+    env: &Env,
     session: &SessionArgs,
-) -> Result<Option<Log>> {
-    let Some(path) = path else {
-        return Ok(None);
+    config: &crate::cli::ConfigArgs,
+    id: &str,
+) -> Result<crate::sessions::Stored> {
+    let settings = crate::env::resolve(env, config, session.cwd.as_deref(), None)?;
+    let root = sessions_root(env, session.sessions_root.as_deref(), &settings)?;
+    let scope = crate::sessions::Scope {
+        root: &root,
+        cwd: &settings.cwd.value,
+        all: false,
     };
-    let log = log::read_with(
-        path,
-        ReadOptions {
-            strict: session.strict,
-        },
-        needs,
-    )?;
-    crate::output::warnings(ctx.err, ctx.quiet, &log.warnings)?;
-    Ok(Some(log))
+    crate::sessions::find(scope, crate::sessions::Pick::parse(id)).map_err(anyhow::Error::msg)
 }
 
 /// The source kind: the flag, else the last workspace event's, else the default.

@@ -92,6 +92,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         crate::log::Needs::STATE,
         &args.session,
         &args.config,
+        false,
     )?;
     let ws = discovery::discover(&settings, false, true);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
@@ -130,5 +131,12 @@ fn dsh_only(args: &RenderArgs) -> Vec<&'static str> {
     given.extend(args.log.as_ref().map(|_| "--log"));
     given.extend(args.source_kind.as_ref().map(|_| "--source-kind"));
     given.extend(args.session.strict.then_some("--strict"));
+    given.extend(args.session.session.as_ref().map(|_| "--session"));
+    given.extend(
+        args.session
+            .sessions_root
+            .as_ref()
+            .map(|_| "--sessions-root"),
+    );
     given
 }

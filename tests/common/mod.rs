@@ -147,6 +147,42 @@ pub fn header(cwd: &Path) -> String {
     serde_json::json!({"type":"session","version":0,"id":"s","createdAt":0,"cwd":cwd}).to_string()
 }
 
+/// A dsh `session.jsonl.zstd` container of JSONL `text`, as dsh writes it:
+/// the first line in a frame of its own, then frames of `batch` lines each,
+/// every frame with a content checksum. Returns the bytes and the offset of
+/// each frame.
+pub fn zstd_container(text: &str, batch: usize) -> (Vec<u8>, Vec<usize>) {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut groups: Vec<String> = Vec::new();
+    if let Some((first, rest)) = lines.split_first() {
+        groups.push((*first).to_owned());
+        groups.extend(rest.chunks(batch.max(1)).map(|c| c.concat()));
+    }
+    let mut out = Vec::new();
+    let mut offsets = Vec::new();
+    for group in groups {
+        offsets.push(out.len());
+        let mut enc = zstd::stream::Encoder::new(&mut out, 3).expect("encoder");
+        enc.include_checksum(true).expect("checksum");
+        std::io::Write::write_all(&mut enc, group.as_bytes()).expect("compress");
+        enc.finish().expect("finish");
+    }
+    (out, offsets)
+}
+
+/// Runs a command with `input` on stdin; returns (stdout, stderr, exit code).
+pub fn run_stdin(cmd: Command, input: impl Into<Vec<u8>>) -> (String, String, i32) {
+    let out = assert_cmd::Command::from_std(cmd)
+        .write_stdin(input.into())
+        .output()
+        .expect("run agentctx");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
 /// `agentctx check ARGS` run from `tree/cwd`.
 pub fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
     let mut cmd = tree.cmd();

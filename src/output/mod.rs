@@ -1,6 +1,8 @@
 //! Presentation helpers shared by the subcommands: escaping for people,
 //! JSON documents, and the exact-bytes writer.
 
+pub mod prompt;
+
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -46,6 +48,28 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 /// `n` and the word for it: `1 file`, `2 files`, `1 entry`, `3 entries`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A UTC time, to the second, as `2026-12-01T09:30:00Z`.
+pub fn utc(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
 }
 
 /// Writes a JSON document and a newline.
@@ -199,6 +223,14 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utc_times_are_civil_dates() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_764_585_000), "2025-12-01T10:30:00Z");
+        assert_eq!(utc(-1), "1969-12-31T23:59:59Z");
+    }
 
     #[test]
     fn plural_picks_the_word_by_count() {

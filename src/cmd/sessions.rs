@@ -1,0 +1,238 @@
+//! `agentctx sessions`: the session logs dsh stored for a directory.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+
+use super::Ctx;
+use crate::cli::{ConfigArgs, Format};
+use crate::logfile::{self, Encoding};
+use crate::output;
+use crate::reconcile::Decision;
+use crate::sessions::{self, Scope, Stored};
+
+/// List the session logs dsh stored for the cwd.
+///
+/// Looks under the sessions root ($DSH_HOME/sessions) in the directory dsh
+/// names after the cwd, and lists each session whose header cwd is the cwd:
+/// its id, when it was created (the header's createdAt), last modified, its
+/// size on disk, encoding (zstd or plain), and its event count when that is
+/// cheap to know (small logs, or --check-drift; `?` otherwise).
+/// --check-drift reads each log and says whether its visible baseline still
+/// matches the workspace, as `diff` decides it.
+#[derive(Debug, Args)]
+#[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
+pub struct SessionsArgs {
+    /// The directory whose sessions to list [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+
+    /// List the sessions of every project under the root, with their cwd.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Read each log and say whether its visible baseline matches the workspace.
+    #[arg(long)]
+    pub check_drift: bool,
+
+    /// Where dsh stores session logs [default: $DSH_HOME/sessions].
+    #[arg(long, value_name = "DIR")]
+    pub sessions_root: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub config: ConfigArgs,
+
+    /// Output format: a table, or one JSON document.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+const AFTER_HELP: &str = "\
+Examples:
+  agentctx sessions                                  # this directory's dsh sessions, newest first
+  agentctx sessions --check-drift                    # which ones a resume would update
+  agentctx sessions --all --format json
+  agentctx diff --session latest                     # then look at one
+
+Exit status:
+  0  success
+  2  bad usage, no session found, or a root holding both encodings";
+
+/// Logs up to this size on disk are read to count their events.
+const CHEAP_BYTES: u64 = 1 << 20;
+
+/// One listed session.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Row {
+    id: String,
+    /// The header's createdAt, as a UTC time.
+    created: Option<String>,
+    modified: Option<String>,
+    bytes: u64,
+    encoding: Encoding,
+    /// Events, packed chunk events counted one by one; `null` when unknown.
+    events: Option<u64>,
+    cwd: Option<String>,
+    path: String,
+    /// With --check-drift: what a resume would send (`none`: the baseline matches).
+    drift: Option<Decision>,
+    #[serde(skip)]
+    unreadable: Option<String>,
+}
+
+pub fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
+    let settings = crate::env::resolve(ctx.env, &args.config, args.cwd.as_deref(), None)?;
+    let root = super::sessions_root(ctx.env, args.sessions_root.as_deref(), &settings)?;
+    let scope = Scope {
+        root: &root,
+        cwd: &settings.cwd.value,
+        all: args.all,
+    };
+    let stored = sessions::list(scope).map_err(anyhow::Error::msg)?;
+    if stored.is_empty() {
+        anyhow::bail!(
+            "no dsh session of {} under {}",
+            if args.all {
+                "any project".to_owned()
+            } else {
+                settings.cwd.value.display().to_string()
+            },
+            root.display()
+        );
+    }
+    let rows: Vec<Row> = stored.iter().map(|s| row(ctx, args, s)).collect();
+    let warnings: Vec<String> = rows.iter().filter_map(|r| r.unreadable.clone()).collect();
+    output::warnings(ctx.err, ctx.quiet, &warnings)?;
+    match args.format {
+        Format::Json => output::json(ctx.out, &rows)?,
+        Format::Text => table(ctx.out, &rows, args)?,
+    }
+    Ok(0)
+}
+
+/// Lists one session, reading its log when that is cheap or asked for.
+fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
+    let mut row = Row {
+        id: s.id.clone(),
+        created: s.created_ms.map(|ms| output::utc(ms.div_euclid(1000))),
+        modified: s.modified.map(|t| {
+            let secs = match t.duration_since(std::time::UNIX_EPOCH) {
+                Ok(d) => d.as_secs() as i64,
+                Err(e) => -(e.duration().as_secs() as i64),
+            };
+            output::utc(secs)
+        }),
+        bytes: s.size,
+        encoding: s.encoding,
+        events: None,
+        cwd: s.cwd.clone(),
+        path: s.path.display().to_string(),
+        drift: None,
+        unreadable: None,
+    };
+    if !(args.check_drift || s.size <= CHEAP_BYTES) {
+        return row;
+    }
+    let opts = logfile::Options {
+        strict: false,
+        count_packed: true,
+        needs: crate::log::Needs::STATE,
+    };
+    let log = match logfile::read(&s.path, opts) {
+        Ok(log) => log,
+        Err(e) => {
+            row.unreadable = Some(e.message);
+            return row;
+        }
+    };
+    let header = u64::from(log.header_cwd.is_some());
+    row.events = log
+        .storage
+        .packed
+        .filter(|p| p.uncounted == 0)
+        .map(|p| log.records.saturating_sub(header) - p.rows + p.events);
+    if args.check_drift {
+        let cwd = if args.all { None } else { args.cwd.as_deref() };
+        match crate::env::resolve(ctx.env, &args.config, cwd, Some(&log)) {
+            Ok(settings) => {
+                let kind = super::source_kind(None, Some(&log));
+                let (outcome, _) = super::diff::outcome(&settings, &log, &[], &kind);
+                row.drift = Some(outcome.decision);
+            }
+            Err(e) => row.unreadable = Some(format!("{e:#}")),
+        }
+    }
+    row
+}
+
+/// The word the table shows for a drift decision.
+fn drift_word(decision: Decision) -> &'static str {
+    match decision {
+        Decision::None => "matches",
+        Decision::Delta => "drifted: delta",
+        Decision::Baseline => "drifted: fresh baseline",
+        Decision::Replacement => "drifted: replacement baseline",
+    }
+}
+
+fn table(out: &mut dyn std::io::Write, rows: &[Row], args: &SessionsArgs) -> std::io::Result<()> {
+    let mut head = vec!["ID", "CREATED", "MODIFIED", "SIZE", "ENCODING", "EVENTS"];
+    if args.check_drift {
+        head.push("DRIFT");
+    }
+    if args.all {
+        head.push("CWD");
+    }
+    let unknown = || "?".to_owned();
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut line = vec![
+                output::escape(&r.id).into_owned(),
+                r.created.clone().unwrap_or_else(unknown),
+                r.modified.clone().unwrap_or_else(unknown),
+                r.bytes.to_string(),
+                r.encoding.name().to_owned(),
+                r.events.map_or_else(unknown, |n| n.to_string()),
+            ];
+            if args.check_drift {
+                line.push(r.drift.map_or("unreadable", drift_word).to_owned());
+            }
+            if args.all {
+                line.push(
+                    r.cwd
+                        .as_deref()
+                        .map_or_else(unknown, |c| output::escape(c).into_owned()),
+                );
+            }
+            line
+        })
+        .collect();
+    let width = |i: usize| {
+        cells
+            .iter()
+            .map(|c| c[i].chars().count())
+            .chain([head[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..head.len()).map(width).collect();
+    let head: Vec<String> = head.iter().map(|h| (*h).to_owned()).collect();
+    for line in std::iter::once(&head).chain(&cells) {
+        let mut text = String::new();
+        for (i, cell) in line.iter().enumerate() {
+            if i + 1 == line.len() {
+                text.push_str(cell);
+            } else {
+                let pad = widths[i] - cell.chars().count();
+                text.push_str(cell);
+                text.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        writeln!(out, "{text}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,282 @@
+//! Opening a session log (SPEC 5.1, issue 15). A log is plain JSON Lines,
+//! one JSON array, or dsh's zstd container of JSON Lines; which one is
+//! decided by its first bytes (the Zstandard magic `28 B5 2F FD`), never by
+//! its name, for files and stdin alike.
+//!
+//! 1. Open the file (or stdin) and peek at its first four bytes.
+//! 2. Choose the reader: the file itself (it can rewind for long lines), or
+//!    the decoded text of the container ([`zstd::Container`]), optionally
+//!    through a [`packed::Tap`] that counts and checks packed rows.
+//! 3. Let the line scanner of `crate::log` read it, then add what only the
+//!    container knows: which frame an erroneous line came from, a torn final
+//!    frame (a warning, or an error under `--strict`), a corrupt frame.
+
+pub mod packed;
+pub mod zstd;
+
+use std::fs::File;
+use std::io::{self, Read, Seek};
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::log::{self, Log, LogError, LogSource, ReadOptions};
+use packed::{PackedCount, Tap};
+use zstd::{Container, End, Failure};
+
+/// How a log is stored.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encoding {
+    /// JSON Lines or a JSON array, uncompressed.
+    #[default]
+    Plain,
+    /// dsh's container: Zstandard frames of JSON Lines.
+    Zstd,
+}
+
+impl Encoding {
+    /// The word output uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Plain => "plain",
+            Encoding::Zstd => "zstd",
+        }
+    }
+}
+
+/// What reading a log learnt about its storage.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Storage {
+    pub encoding: Encoding,
+    /// Complete zstd frames read.
+    pub frames: u64,
+    /// What packed rows stand for, when counted (explain, `--strict`).
+    pub packed: Option<PackedCount>,
+}
+
+/// How to read a log.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Parse every line, packed rows included, not only those that can matter.
+    pub strict: bool,
+    /// Count the events packed rows stand for.
+    pub count_packed: bool,
+    /// What the line scanner reads (`crate::log::Needs`).
+    pub needs: log::Needs,
+}
+
+/// Reads the log at `path` (`-` is stdin) in whichever form it is stored.
+pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
+    let name = path.display().to_string();
+    let fail = |e: io::Error| LogError {
+        message: format!("{name}: {e}"),
+        line: None,
+    };
+    if name == "-" {
+        return read_stream(io::stdin(), name, opts);
+    }
+    let meta = std::fs::metadata(path).map_err(fail)?;
+    if meta.is_dir() {
+        return Err(LogError {
+            message: format!("{name}: is a directory, not a session log"),
+            line: None,
+        });
+    }
+    let mut file = File::open(path).map_err(fail)?;
+    let head = Head::peek(&mut file).map_err(fail)?;
+    if !file.can_rewind() {
+        // A FIFO or a device: what was peeked is replayed.
+        return match head.is_zstd() {
+            true => read_container(head.then(file), name, opts, Pass::Only),
+            false => scan(head.then(file), name, opts, Pass::Only),
+        };
+    }
+    // A regular file is read twice (issue 13): pass 1 for the surface, pass
+    // 2, from a fresh open (a container decoded again), for the workspace
+    // events that stay visible.
+    file.rewind().map_err(fail)?;
+    let zstd = head.is_zstd();
+    let mut log = match zstd {
+        true => read_container(file, name.clone(), opts, Pass::Surface),
+        false => scan(file, name.clone(), opts, Pass::Surface),
+    }?;
+    let read_opts = ReadOptions {
+        strict: opts.strict,
+    };
+    let file = File::open(path).map_err(fail)?;
+    match zstd {
+        true => {
+            let mut container = Container::start(file).map_err(fail)?;
+            log::fold_visible(&mut container, &mut log, read_opts)?;
+        }
+        false => log::fold_visible(file, &mut log, read_opts)?,
+    }
+    Ok(log)
+}
+
+/// Which read of a log this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// The only one (a stream): every workspace event held until the end.
+    Only,
+    /// Pass 1 of two: no workspace event held (`log::fold_visible` is pass 2).
+    Surface,
+}
+
+/// Reads a log from a stream that cannot rewind (stdin, a pipe, a fuzzer's
+/// bytes), in whichever form it is; `name` is what messages call it.
+pub fn read_stream<R: Read + Send + 'static>(
+    mut src: R,
+    name: String,
+    opts: Options,
+) -> Result<Log, LogError> {
+    let head = Head::peek(&mut src).map_err(|e| LogError {
+        message: format!("{name}: {e}"),
+        line: None,
+    })?;
+    if head.is_zstd() {
+        read_container(head.then(src), name, opts, Pass::Only)
+    } else {
+        scan(head.then(src), name, opts, Pass::Only)
+    }
+}
+
+/// Runs the line scanner over `src`, through a tap when packed rows are
+/// counted or checked.
+fn scan<R: LogSource>(src: R, name: String, opts: Options, pass: Pass) -> Result<Log, LogError> {
+    let read_opts = ReadOptions {
+        strict: opts.strict,
+    };
+    let read = |src, name| match pass {
+        Pass::Only => log::read_from_with(src, name, read_opts, opts.needs),
+        Pass::Surface => log::read_surface_from(src, name, read_opts, opts.needs),
+    };
+    if !(opts.strict || opts.count_packed) {
+        return read(src, name);
+    }
+    let mut tap = Tap::new(src, name.clone(), opts.strict);
+    let result = match pass {
+        Pass::Only => log::read_from_with(&mut tap, name, read_opts, opts.needs),
+        Pass::Surface => log::read_surface_from(&mut tap, name, read_opts, opts.needs),
+    };
+    if let Some(e) = tap.error() {
+        // The scanner stopped at the misshapen row unless it failed earlier.
+        return Err(result.err().unwrap_or(e));
+    }
+    let mut log = result?;
+    log.storage.packed = Some(tap.count());
+    Ok(log)
+}
+
+impl<R: Read> LogSource for &mut Tap<R> {}
+
+fn read_container<R: Read + Send + 'static>(
+    src: R,
+    name: String,
+    opts: Options,
+    pass: Pass,
+) -> Result<Log, LogError> {
+    let mut container = Container::start(src).map_err(|e| LogError {
+        message: format!("{name}: {e}"),
+        line: None,
+    })?;
+    let result = scan(&mut container, name.clone(), opts, pass);
+    let frame_of = |e: LogError, c: &Container| match e.line.and_then(|l| c.frame_of_line(l)) {
+        Some(offset) => LogError {
+            message: format!("{} (in the zstd frame at byte {offset})", e.message),
+            line: e.line,
+        },
+        None => e,
+    };
+    let mut log = result.map_err(|e| frame_of(e, &container))?;
+    if let Some(failure) = container.take_failure() {
+        let message = match failure {
+            Failure::Corrupt { offset, why } => {
+                format!("{name}: the zstd frame at byte {offset} is corrupt: {why}")
+            }
+            Failure::Io(e) => format!("{name}: {e}"),
+        };
+        return Err(LogError {
+            message,
+            line: None,
+        });
+    }
+    if let Some(End::Torn { offset, bytes }) = container.end() {
+        let bytes = crate::output::plural(*bytes as usize, "byte", "bytes");
+        if opts.strict {
+            return Err(LogError {
+                message: format!(
+                    "{name}: the last zstd frame, at byte {offset}, is incomplete ({bytes}; a writer stopped mid-frame?)"
+                ),
+                line: None,
+            });
+        }
+        log.warnings.push(format!(
+            "{name}: ignoring the incomplete last zstd frame at byte {offset} ({bytes} dropped; a writer stopped mid-frame?)"
+        ));
+    }
+    log.storage.encoding = Encoding::Zstd;
+    log.storage.frames = container.frame_count;
+    Ok(log)
+}
+
+/// The first bytes of a stream, peeked to tell the forms apart.
+#[derive(Debug)]
+struct Head {
+    bytes: [u8; 4],
+    len: usize,
+}
+
+impl Head {
+    fn peek<R: Read>(src: &mut R) -> io::Result<Self> {
+        let mut head = Head {
+            bytes: [0; 4],
+            len: 0,
+        };
+        while head.len < 4 {
+            match src.read(&mut head.bytes[head.len..]) {
+                Ok(0) => break,
+                Ok(n) => head.len += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(head)
+    }
+
+    fn is_zstd(&self) -> bool {
+        self.bytes[..self.len] == zstd::MAGIC
+    }
+
+    /// The stream again from its first byte.
+    fn then<R: Read>(self, rest: R) -> Replayed<R> {
+        Replayed {
+            head: self,
+            at: 0,
+            rest,
+        }
+    }
+}
+
+/// Peeked bytes followed by the rest of their stream.
+#[derive(Debug)]
+struct Replayed<R> {
+    head: Head,
+    at: usize,
+    rest: R,
+}
+
+impl<R: Read> Read for Replayed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at < self.head.len {
+            let n = buf.len().min(self.head.len - self.at);
+            buf[..n].copy_from_slice(&self.head.bytes[self.at..self.at + n]);
+            self.at += n;
+            return Ok(n);
+        }
+        self.rest.read(buf)
+    }
+}
+
+impl<R: Read> LogSource for Replayed<R> {}

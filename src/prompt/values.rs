@@ -1,0 +1,242 @@
+//! Process-specific values in prompt text (SPEC 8): absolute paths and URLs
+//! with an explicit port or a loopback host, found in one linear pass.
+
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use super::ValueKind;
+
+/// A process-specific value found in a text (byte range).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Found {
+    pub start: usize,
+    pub end: usize,
+    pub kind: ValueKind,
+    pub explicit_port: bool,
+    pub loopback: bool,
+}
+
+/// Characters that end a path or URL token.
+fn is_delimiter(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '"' | '\''
+                | '`'
+                | '<'
+                | '>'
+                | '('
+                | ')'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+                | ','
+                | ';'
+                | '|'
+                | '“'
+                | '”'
+                | '‘'
+                | '’'
+                | '「'
+                | '」'
+                | '（'
+                | '）'
+                | '，'
+                | '。'
+                | '、'
+                | '；'
+                | '：'
+        )
+}
+
+/// Characters after which a path may start.
+fn opens_path(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '"' | '\'' | '`' | '(' | '[' | '{' | '=' | ':' | '“' | '‘' | '「' | '（' | '：'
+        )
+}
+
+/// The end of the token starting at `start`: the first delimiter (or `:`,
+/// which separates paths in lists such as `PATH`), then sentence punctuation
+/// trimmed off the end.
+fn token_end(text: &str, start: usize, colon_ends: bool) -> usize {
+    let end = text[start..]
+        .find(|c| is_delimiter(c) || (colon_ends && c == ':'))
+        .map_or(text.len(), |i| start + i);
+    start
+        + text[start..end]
+            .trim_end_matches(['.', ':', '!', '?'])
+            .len()
+}
+
+fn is_loopback(host: &str) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return inner.parse::<Ipv6Addr>().is_ok_and(|a| {
+            a.is_loopback() || a.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        });
+    }
+    host.parse::<Ipv4Addr>().is_ok_and(|a| a.is_loopback())
+}
+
+/// Absolute paths and URLs with an explicit port or a loopback host, in
+/// text order. A path starts with `/` (or a drive such as `C:\`) after a
+/// space, quote or bracket and has at least two named segments, so slash
+/// commands (`/help`) and `and/or` are not paths; `file:` URLs count as
+/// paths; other URLs count when their port is explicit or their host is
+/// loopback, and their path part is never taken for a file path.
+pub(super) fn find_values(text: &str) -> Vec<Found> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut urls: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    // Every step below moves forward: the scheme scan stops at the previous
+    // URL's end, and the path scan walks the URL list with one cursor, so
+    // the search is linear in the text (a prompt of 16,000 URLs included).
+    let mut last_end = 0;
+    while let Some(k) = text[from..].find("://") {
+        let sep = from + k;
+        from = sep + 3;
+        let mut start = sep;
+        while start > last_end
+            && (bytes[start - 1].is_ascii_alphanumeric()
+                || matches!(bytes[start - 1], b'+' | b'-' | b'.'))
+        {
+            start -= 1;
+        }
+        while start < sep && !bytes[start].is_ascii_alphabetic() {
+            start += 1;
+        }
+        if start == sep {
+            continue;
+        }
+        let scheme = &text[start..sep];
+        let auth_start = sep + 3;
+        // A bracketed IPv6 host holds characters that end other tokens.
+        let host_end = match text[auth_start..].strip_prefix('[') {
+            Some(rest) => match rest.find(']') {
+                Some(i) if !rest[..i].contains(char::is_whitespace) => auth_start + i + 2,
+                _ => auth_start,
+            },
+            None => auth_start,
+        };
+        let end = token_end(text, host_end, false).max(host_end);
+        let auth_end = text[host_end..end]
+            .find(['/', '?', '#'])
+            .map_or(end, |i| host_end + i);
+        urls.push((start, end));
+        last_end = end;
+        from = from.max(end);
+        let authority = &text[auth_start..auth_end];
+        let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        let (host, port) = match host_port.rfind(']') {
+            Some(b) if host_port.starts_with('[') => {
+                let (h, rest) = host_port.split_at(b + 1);
+                (h, rest.strip_prefix(':').unwrap_or(""))
+            }
+            _ => host_port.rsplit_once(':').unwrap_or((host_port, "")),
+        };
+        let explicit_port = !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
+        let loopback = is_loopback(host);
+        if scheme.eq_ignore_ascii_case("file") {
+            if text[auth_end..end].len() > 1 {
+                found.push(Found {
+                    start,
+                    end,
+                    kind: ValueKind::AbsolutePath,
+                    explicit_port: false,
+                    loopback: false,
+                });
+            }
+        } else if explicit_port || loopback {
+            found.push(Found {
+                start,
+                end,
+                kind: ValueKind::Url,
+                explicit_port,
+                loopback,
+            });
+        }
+    }
+    // `urls` is in text order and its ranges do not overlap.
+    let mut next_url = urls.iter().peekable();
+    let mut skip_to = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        let before = prev.replace(c);
+        while next_url.peek().is_some_and(|&&(_, e)| e <= i) {
+            next_url.next();
+        }
+        let in_url = next_url.peek().is_some_and(|&&(s, _)| s <= i);
+        if i < skip_to || in_url {
+            continue;
+        }
+        let boundary = before.is_none_or(opens_path);
+        if !boundary {
+            continue;
+        }
+        let rest = &text[i..];
+        let body = if c == '/' && !rest.starts_with("//") {
+            Some(i + 1)
+        } else if c.is_ascii_alphabetic()
+            && matches!(rest.as_bytes().get(1..3), Some([b':', b'\\' | b'/']))
+            && !rest[1..].starts_with("://")
+        {
+            Some(i + 3)
+        } else {
+            None
+        };
+        let Some(body) = body else {
+            continue;
+        };
+        let end = token_end(text, body, true);
+        if end <= body {
+            continue;
+        }
+        let named = text[body..end]
+            .split(['/', '\\'])
+            .filter(|s| !s.is_empty())
+            .count();
+        let needed = if c == '/' { 2 } else { 1 };
+        if named >= needed {
+            found.push(Found {
+                start: i,
+                end,
+                kind: ValueKind::AbsolutePath,
+                explicit_port: false,
+                loopback: false,
+            });
+            skip_to = end;
+        }
+    }
+    found.sort_by_key(|f| f.start);
+    found
+}
+
+/// A paragraph's first words (at most 8 words and 80 characters, `…` when cut).
+pub(super) fn first_words(paragraph: &str) -> String {
+    const WORDS: usize = 8;
+    const CHARS: usize = 80;
+    // At most one word more than shown: enough to know whether it was cut.
+    let words: Vec<&str> = paragraph.split_whitespace().take(WORDS + 1).collect();
+    let mut text = words[..words.len().min(WORDS)].join(" ");
+    let mut cut = words.len() > WORDS;
+    if text.chars().count() > CHARS {
+        text = text
+            .chars()
+            .take(CHARS)
+            .collect::<String>()
+            .trim_end()
+            .to_owned();
+        cut = true;
+    }
+    if cut {
+        text.push('…');
+    }
+    text
+}

@@ -1,0 +1,229 @@
+//! Finding the session logs dsh stores (issue 15).
+//!
+//! 1. The project directory of a cwd is `<root>/--<projectKey(cwd)>--`
+//!    ([`key::project_key`]); with `all`, every `--*--` directory of the root.
+//! 2. Each session directory in it holds `session.jsonl.zstd` or, with
+//!    compression off, `session.jsonl`. Its header line (the container's
+//!    first frame) gives the session's id, cwd and `createdAt`.
+//! 3. The key is lossy, so a session belongs to a cwd only when its header
+//!    cwd equals that cwd. `latest` is the newest such log by modification
+//!    time; an id is matched whole (as [`key::encode_segment`] names its
+//!    directory), else as the unique start of one session's id.
+//!
+//! A root holds one encoding: finding both is an error.
+
+pub mod key;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::Deserialize;
+
+use crate::logfile::{Encoding, zstd::MAGIC};
+
+/// The file names of a stored log, by encoding.
+pub const LOG_NAMES: [(&str, Encoding); 2] = [
+    ("session.jsonl.zstd", Encoding::Zstd),
+    ("session.jsonl", Encoding::Plain),
+];
+
+/// The longest header line read.
+const HEADER_MAX: u64 = 1 << 20;
+
+/// One stored session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// The header's id, else the session directory's name.
+    pub id: String,
+    pub path: PathBuf,
+    pub encoding: Encoding,
+    /// Bytes on disk.
+    pub size: u64,
+    pub modified: Option<SystemTime>,
+    /// The header's `createdAt`, milliseconds since the epoch.
+    pub created_ms: Option<i64>,
+    /// The header's cwd.
+    pub cwd: Option<String>,
+}
+
+/// Which stored session to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick<'a> {
+    Latest,
+    Id(&'a str),
+}
+
+impl<'a> Pick<'a> {
+    pub fn parse(raw: &'a str) -> Self {
+        if raw == "latest" {
+            Pick::Latest
+        } else {
+            Pick::Id(raw)
+        }
+    }
+}
+
+/// Where to look.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    pub root: &'a Path,
+    /// The session cwd, absolute and normalised.
+    pub cwd: &'a Path,
+    /// Every project of the root, not only the cwd's.
+    pub all: bool,
+}
+
+/// Lists the stored sessions of the cwd (or of every project), newest first.
+pub fn list(scope: Scope<'_>) -> Result<Vec<Stored>, String> {
+    let projects = if scope.all {
+        project_dirs(scope.root)?
+    } else {
+        let cwd = scope.cwd.to_string_lossy();
+        vec![scope.root.join(key::project_key(&cwd))]
+    };
+    let mut found = Vec::new();
+    for project in projects {
+        let Ok(entries) = std::fs::read_dir(&project) else {
+            continue;
+        };
+        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+        dirs.sort();
+        for dir in dirs {
+            if let Some(stored) = stored_in(&dir) {
+                found.push(stored);
+            }
+        }
+    }
+    if let (Some(z), Some(p)) = (
+        found.iter().find(|s| s.encoding == Encoding::Zstd),
+        found.iter().find(|s| s.encoding == Encoding::Plain),
+    ) {
+        return Err(format!(
+            "{} holds both zstd and plain session logs ({} and {}); dsh writes one encoding per root",
+            scope.root.display(),
+            z.path.display(),
+            p.path.display()
+        ));
+    }
+    if !scope.all {
+        found.retain(|s| {
+            s.cwd
+                .as_deref()
+                .is_some_and(|c| crate::paths::normalize(Path::new("/"), Path::new(c)) == scope.cwd)
+        });
+    }
+    found.sort_by(|a, b| b.modified.cmp(&a.modified).then_with(|| a.id.cmp(&b.id)));
+    Ok(found)
+}
+
+/// Finds the log of one session of the cwd.
+pub fn find(scope: Scope<'_>, pick: Pick<'_>) -> Result<Stored, String> {
+    let found = list(Scope {
+        all: false,
+        ..scope
+    })?;
+    let whose = || format!("{} under {}", scope.cwd.display(), scope.root.display());
+    let id = match pick {
+        Pick::Latest => {
+            return found
+                .into_iter()
+                .next()
+                .ok_or_else(|| format!("no dsh session of {}", whose()));
+        }
+        Pick::Id(id) => id,
+    };
+    let encoded = key::encode_segment(id);
+    let exact = found.iter().position(|s| {
+        s.id == id || s.path.parent().and_then(Path::file_name) == Some(encoded.as_ref())
+    });
+    if let Some(i) = exact {
+        return Ok(found[i].clone());
+    }
+    let mut prefixed: Vec<&Stored> = found.iter().filter(|s| s.id.starts_with(id)).collect();
+    match prefixed.len() {
+        0 => Err(format!("no dsh session {id:?} of {}", whose())),
+        1 => Ok(prefixed.remove(0).clone()),
+        n => {
+            prefixed.sort_by(|a, b| a.id.cmp(&b.id));
+            let ids: Vec<String> = prefixed
+                .iter()
+                .take(5)
+                .map(|s| format!("{:?}", s.id))
+                .collect();
+            Err(format!(
+                "session id {id:?} is ambiguous: {n} sessions of {} begin with it ({}{})",
+                whose(),
+                ids.join(", "),
+                if n > 5 { ", ..." } else { "" }
+            ))
+        }
+    }
+}
+
+/// The `--*--` directories of a root, sorted.
+fn project_dirs(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_str()?;
+            (name.len() >= 4 && name.starts_with("--") && name.ends_with("--")).then_some(path)
+        })
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// The session stored in `dir`, if it holds a log.
+fn stored_in(dir: &Path) -> Option<Stored> {
+    let (path, encoding, meta) = LOG_NAMES.iter().find_map(|(name, encoding)| {
+        let path = dir.join(name);
+        let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
+        Some((path, *encoding, meta))
+    })?;
+    let header = read_header(&path).unwrap_or_default();
+    let dir_name = dir.file_name()?.to_string_lossy().into_owned();
+    Some(Stored {
+        id: header.id.unwrap_or(dir_name),
+        path,
+        encoding,
+        size: meta.len(),
+        modified: meta.modified().ok(),
+        created_ms: header.created_at,
+        cwd: header.cwd,
+    })
+}
+
+/// The fields of a session header line that listing uses.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Header {
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub id: Option<String>,
+    pub cwd: Option<String>,
+    pub created_at: Option<i64>,
+}
+
+/// Reads the header line of a stored log (its first line, decoded from the
+/// first frame of a container), without reading further.
+pub fn read_header(path: &Path) -> io::Result<Header> {
+    let mut file = File::open(path)?;
+    let mut magic = [0u8; 4];
+    let n = file.read(&mut magic)?;
+    let file = File::open(path)?;
+    let mut line = Vec::new();
+    if magic[..n] == MAGIC {
+        let decoder = zstd::stream::read::Decoder::new(file)?.single_frame();
+        BufReader::new(decoder.take(HEADER_MAX)).read_until(b'\n', &mut line)?;
+    } else {
+        BufReader::new(file.take(HEADER_MAX)).read_until(b'\n', &mut line)?;
+    }
+    let header: Header = serde_json::from_slice(line.trim_ascii()).map_err(io::Error::other)?;
+    if header.kind.as_deref() != Some("session") {
+        return Err(io::Error::other("the first line is not a session header"));
+    }
+    Ok(header)
+}
