@@ -43,11 +43,20 @@ fn a_file_read_keeps_the_visible_events_and_a_capped_shadowed_list() {
     assert!(log.shadowed_baseline && log.any_baseline);
     assert_eq!(log.visible_baseline_event().map(|e| e.seq), Some(10_010));
     assert_eq!(log.latest_baseline_identity.as_deref(), Some("{}"));
+    // A zstd container is decoded twice and keeps the same.
+    let text = std::fs::read_to_string(t.path("s.jsonl")).unwrap();
+    t.file("s.jsonl.zstd", common::zstd_container(&text, 700).0);
+    let packed = read(&t.path("s.jsonl.zstd"), ReadOptions::default()).unwrap();
+    assert_eq!(
+        format!("{:?}{:?}", packed.workspace, packed.shadowed),
+        format!("{:?}{:?}", log.workspace, log.shadowed)
+    );
+    assert_eq!(packed.shadowed_total, 10_000);
 }
 
 /// Runs `agentctx ARGS` with the log given by path, then piped on stdin.
-fn by_path_and_by_pipe(t: &Tree, args: &[&str]) -> [(String, String, i32); 2] {
-    let log = t.path("s.jsonl");
+fn by_path_and_by_pipe(t: &Tree, file: &str, args: &[&str]) -> [(String, String, i32); 2] {
+    let log = t.path(file);
     let by_path = common::run(t.cmd().args(args).arg("--log").arg(&log));
     let mut child = t
         .cmd()
@@ -93,20 +102,24 @@ fn two_passes_and_one_pass_answer_the_same() {
             .open(t.path("s.jsonl"))
             .unwrap();
         writeln!(f, "{bad}").unwrap();
+        let text = std::fs::read_to_string(t.path("s.jsonl")).unwrap();
+        t.file("s.jsonl.zstd", common::zstd_container(&text, 500).0);
         for args in [
             &["diff", "--format", "json", "--precedence", "all"][..],
             &["explain", "--format", "json", "--precedence", "all"],
             &["explain", "--precedence", "all"],
         ] {
-            let [by_path, by_pipe] = by_path_and_by_pipe(&t, args);
-            assert_eq!(by_path, by_pipe, "{args:?} with {shadowed} shadowed");
-            assert_eq!(by_path.2, 0, "{}", by_path.1);
-            assert_eq!(
-                by_path.1.matches("skipped 1 invalid change entry").count(),
-                1,
-                "{}",
-                by_path.1
-            );
+            for file in ["s.jsonl", "s.jsonl.zstd"] {
+                let [by_path, by_pipe] = by_path_and_by_pipe(&t, file, args);
+                assert_eq!(by_path, by_pipe, "{args:?} {file} with {shadowed} shadowed");
+                assert_eq!(by_path.2, 0, "{}", by_path.1);
+                assert_eq!(
+                    by_path.1.matches("skipped 1 invalid change entry").count(),
+                    1,
+                    "{}",
+                    by_path.1
+                );
+            }
         }
     }
 }
