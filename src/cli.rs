@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
-use crate::settings::Precedence;
+use crate::settings::{Overrides, Precedence};
 
 /// The exit codes, shown at the end of every command's help.
 pub const EXIT_CODES: &str = "\
@@ -52,6 +52,17 @@ pub enum ColorWhen {
     Never,
 }
 
+impl ColorWhen {
+    /// `Some` when the flag decides (always, never), `None` for auto.
+    pub fn forced(self) -> Option<bool> {
+        match self {
+            ColorWhen::Always => Some(true),
+            ColorWhen::Never => Some(false),
+            ColorWhen::Auto => None,
+        }
+    }
+}
+
 /// Output format of render, diff and explain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -95,7 +106,40 @@ pub struct ConfigArgs {
     /// loads. `first` is design note 000 and earlier builds: the first
     /// present name of each directory and tier wins.
     #[arg(long, value_enum, value_name = "MODE")]
-    pub precedence: Option<Precedence>,
+    pub precedence: Option<PrecedenceArg>,
+}
+
+impl ConfigArgs {
+    /// The flags as the core takes them.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            dsh_home: self.dsh_home.clone(),
+            max_bytes: self.max_bytes,
+            max_source_bytes: self.max_source_bytes,
+            candidates: self.candidates.as_deref().map(split_list),
+            local_candidates: self.local_candidates.as_deref().map(split_list),
+            root_markers: self.root_markers.as_deref().map(split_list),
+            precedence: self.precedence.map(Precedence::from),
+        }
+    }
+}
+
+/// `--precedence`: how candidates of one directory compete (SPEC 3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PrecedenceArg {
+    /// Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins.
+    First,
+    /// dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse.
+    All,
+}
+
+impl From<PrecedenceArg> for Precedence {
+    fn from(p: PrecedenceArg) -> Self {
+        match p {
+            PrecedenceArg::First => Precedence::First,
+            PrecedenceArg::All => Precedence::All,
+        }
+    }
 }
 
 impl ConfigArgs {

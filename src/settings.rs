@@ -7,6 +7,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use anyhow::{Result, bail};
+
+use crate::discovery::js_trim;
+use crate::env::Env;
+use crate::log::Log;
 use crate::paths;
 
 pub const DEFAULT_MAX_BYTES: i64 = 65_536;
@@ -51,7 +56,7 @@ impl<T> Setting<T> {
 }
 
 /// How candidates of one directory and tier compete (SPEC 3.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Precedence {
     /// Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins.
@@ -109,6 +114,19 @@ impl NameList {
     }
 }
 
+/// The harness settings given as flags, plain (the CLI layer fills it):
+/// `None` where the flag was not given. Lists are already split.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overrides {
+    pub dsh_home: Option<String>,
+    pub max_bytes: Option<i64>,
+    pub max_source_bytes: Option<i64>,
+    pub candidates: Option<Vec<String>>,
+    pub local_candidates: Option<Vec<String>>,
+    pub root_markers: Option<Vec<String>>,
+    pub precedence: Option<Precedence>,
+}
+
 /// Everything discovery and rendering need, resolved.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -150,6 +168,139 @@ impl Settings {
             local_instruction_file_candidates: self.local_candidates.value.names.clone(),
         }
         .to_json()
+    }
+}
+
+impl Settings {
+    /// Resolves the settings for one run: the flags (`overrides`), the
+    /// environment, the log's recorded identity and cwd (when given), then the
+    /// defaults, each value with its origin.
+    pub fn resolve(
+        env: &Env,
+        config: &Overrides,
+        cwd: Option<&Path>,
+        log: Option<&Log>,
+    ) -> Result<Settings> {
+        let logged = log
+            .and_then(|l| l.latest_baseline_identity.as_deref())
+            .map(LoggedSettings::from_identity)
+            .unwrap_or_default();
+
+        let cwd = match (cwd, log.and_then(|l| l.header_cwd.as_deref())) {
+            (Some(flag), _) => Setting::new(env.absolute(flag)?, Origin::Flag),
+            (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
+            (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
+        };
+        let problem = match std::fs::metadata(&cwd.value) {
+            Ok(meta) if meta.is_dir() => None,
+            Ok(_) => Some("not a directory".to_owned()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(problem) = problem {
+            let shown = cwd.value.display();
+            match (cwd.origin, log) {
+                (Origin::Log, Some(log)) => bail!(
+                    "{}: the session cwd {shown} from its header is unusable: {problem} (pass --cwd)",
+                    log.name
+                ),
+                (Origin::Flag, _) => bail!("--cwd {shown}: {problem}"),
+                _ => bail!("the current directory {shown}: {problem}"),
+            }
+        }
+
+        let dsh_home = match (
+            &config.dsh_home,
+            env.dsh_home.as_deref().filter(|v| !js_trim(v).is_empty()),
+        ) {
+            (Some(flag), _) => Setting::new(
+                env.absolute(&paths::expand_tilde(flag, env.home.as_deref()))?,
+                Origin::Flag,
+            ),
+            (None, Some(var)) => Setting::new(
+                env.absolute(&paths::expand_tilde(var, env.home.as_deref()))?,
+                Origin::Env,
+            ),
+            (None, None) => match &env.home {
+                Some(home) => Setting::new(default_dsh_home(home), Origin::Default),
+                None => bail!("no home directory: set HOME, DSH_HOME or --dsh-home"),
+            },
+        };
+
+        let int = |flag: Option<i64>, logged: Option<i64>, default: i64| match (flag, logged) {
+            (Some(v), _) => Setting::new(v, Origin::Flag),
+            (None, Some(v)) => Setting::new(v, Origin::Log),
+            (None, None) => Setting::new(default, Origin::Default),
+        };
+        let list =
+            |flag: &Option<Vec<String>>, logged: &Option<Vec<String>>, default: &[&str]| match (
+                flag, logged,
+            ) {
+                (Some(v), _) => Setting::new(v.clone(), Origin::Flag),
+                (None, Some(v)) => Setting::new(v.clone(), Origin::Log),
+                (None, None) => Setting::new(
+                    default.iter().map(|s| (*s).to_owned()).collect(),
+                    Origin::Default,
+                ),
+            };
+        let max_source_bytes = int(
+            config.max_source_bytes,
+            logged.max_source_bytes,
+            DEFAULT_MAX_SOURCE_BYTES,
+        );
+        if max_source_bytes.value < 1 {
+            let got = max_source_bytes.value;
+            match (max_source_bytes.origin, log) {
+                (Origin::Log, Some(log)) => bail!(
+                    "{}: the latest baseline identity records maxSourceBytes {got}, but it must be at least 1 (override it with --max-source-bytes)",
+                    log.name
+                ),
+                _ => bail!("--max-source-bytes must be at least 1, got {got}"),
+            }
+        }
+        let names = |s: Setting<Vec<String>>| Setting::new(NameList::filter(&s.value), s.origin);
+
+        let precedence = match (config.precedence, log) {
+            (Some(p), _) => Setting::new(p, Origin::Flag),
+            // A log with no change entry infers nothing: the default applies.
+            (None, Some(log)) if log.last_change_scope.is_some() => Setting::new(
+                infer_precedence(log.last_change_scope.as_deref()),
+                Origin::Log,
+            ),
+            (None, _) => Setting::new(Precedence::All, Origin::Default),
+        };
+
+        Ok(Settings {
+            cwd,
+            home: env.home.as_ref().and_then(|h| env.absolute(h).ok()),
+            dsh_home,
+            max_bytes: int(config.max_bytes, logged.max_bytes, DEFAULT_MAX_BYTES),
+            max_source_bytes,
+            candidates: names(list(
+                &config.candidates,
+                &logged.candidates,
+                &DEFAULT_CANDIDATES,
+            )),
+            local_candidates: names(list(
+                &config.local_candidates,
+                &logged.local_candidates,
+                &DEFAULT_LOCAL_CANDIDATES,
+            )),
+            root_markers: list(
+                &config.root_markers,
+                &logged.root_markers,
+                &DEFAULT_ROOT_MARKERS,
+            ),
+            precedence,
+        })
+    }
+}
+
+/// SPEC 6: the precedence a log was written under, from its last change's scope key.
+pub fn infer_precedence(last_scope: Option<&str>) -> Precedence {
+    match last_scope.map(|s| s.split_once('\0')) {
+        None => Precedence::All,
+        Some(Some((_, name))) if name != "local" => Precedence::All,
+        Some(_) => Precedence::First,
     }
 }
 
@@ -251,6 +402,33 @@ mod tests {
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn precedence_is_inferred_from_the_last_scope_key() {
+        assert_eq!(infer_precedence(None), Precedence::All);
+        assert_eq!(infer_precedence(Some("pkg")), Precedence::First);
+        assert_eq!(infer_precedence(Some("pkg\0local")), Precedence::First);
+        assert_eq!(infer_precedence(Some("user-global")), Precedence::First);
+        assert_eq!(infer_precedence(Some("pkg\0CLAUDE.md")), Precedence::All);
+        assert_eq!(
+            infer_precedence(Some("user-global\0AGENTS.md")),
+            Precedence::All
+        );
+    }
+
+    #[test]
+    fn blank_dsh_home_counts_as_unset() {
+        let mut e = crate::env::tests::env();
+        e.dsh_home = Some(" \t\u{feff}".into());
+        let s = Settings::resolve(&e, &Overrides::default(), Some(Path::new("/")), None).unwrap();
+        assert_eq!(s.dsh_home.value, PathBuf::from("/h/.dsh"));
+        assert_eq!(s.dsh_home.origin, Origin::Default);
+        assert_eq!(s.user_global_display(), "~/.dsh/AGENTS.md");
+        e.dsh_home = Some("~/other".into());
+        let s = Settings::resolve(&e, &Overrides::default(), Some(Path::new("/")), None).unwrap();
+        assert_eq!(s.dsh_home.value, PathBuf::from("/h/other"));
+        assert_eq!(s.user_global_display(), "$DSH_HOME/AGENTS.md");
     }
 
     #[test]

@@ -133,7 +133,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
             args.deny_warnings,
         );
     }
-    let settings = crate::env::resolve(ctx.env, &args.config, None, None)?;
+    let settings =
+        crate::settings::Settings::resolve(ctx.env, &args.config.overrides(), None, None)?;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
     let selection = check::targets(&settings, &base, &args.paths)?;
     let opts = Options {

@@ -31,7 +31,7 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// Whether stdout gets colour.
     pub fn stdout_color(&self) -> bool {
-        self.env.color(self.color, self.env.stdout_tty)
+        self.env.color(self.color.forced(), self.env.stdout_tty)
     }
 }
 
@@ -64,7 +64,12 @@ pub fn session(
         }
         None => None,
     };
-    let settings = crate::env::resolve(ctx.env, config, session.cwd.as_deref(), log.as_ref())?;
+    let settings = crate::settings::Settings::resolve(
+        ctx.env,
+        &config.overrides(),
+        session.cwd.as_deref(),
+        log.as_ref(),
+    )?;
     Ok((log, settings))
 }
 
@@ -87,7 +92,8 @@ fn locate(
     config: &crate::cli::ConfigArgs,
     id: &str,
 ) -> Result<crate::sessions::Stored> {
-    let settings = crate::env::resolve(env, config, session.cwd.as_deref(), None)?;
+    let settings =
+        crate::settings::Settings::resolve(env, &config.overrides(), session.cwd.as_deref(), None)?;
     let root = sessions_root(env, session.sessions_root.as_deref(), &settings)?;
     let scope = crate::sessions::Scope {
         root: &root,

@@ -84,7 +84,12 @@ struct Row {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
-    let settings = crate::env::resolve(ctx.env, &args.config, args.cwd.as_deref(), None)?;
+    let settings = crate::settings::Settings::resolve(
+        ctx.env,
+        &args.config.overrides(),
+        args.cwd.as_deref(),
+        None,
+    )?;
     let root = super::sessions_root(ctx.env, args.sessions_root.as_deref(), &settings)?;
     let scope = Scope {
         root: &root,
@@ -156,7 +161,8 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         .map(|p| log.records.saturating_sub(header) - p.rows + p.events);
     if args.check_drift {
         let cwd = if args.all { None } else { args.cwd.as_deref() };
-        match crate::env::resolve(ctx.env, &args.config, cwd, Some(&log)) {
+        match crate::settings::Settings::resolve(ctx.env, &args.config.overrides(), cwd, Some(&log))
+        {
             Ok(settings) => {
                 let kind = super::source_kind(None, Some(&log));
                 let (outcome, _) = super::diff::outcome(&settings, &log, &[], &kind);

@@ -1,6 +1,7 @@
 //! Presentation helpers shared by the subcommands: escaping for people,
 //! JSON documents, and the exact-bytes writer.
 
+pub mod explain;
 pub mod prompt;
 
 use std::borrow::Cow;

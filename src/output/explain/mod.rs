@@ -1,0 +1,644 @@
+//! The text view of `agentctx explain`: aligned sections, coloured when
+//! stdout wants colour. `crate::explain::gather` collects the facts; this
+//! module words them. Every name, path, target and snippet goes through
+//! `output::escape`. It makes no filesystem call.
+
+use owo_colors::{OwoColorize, Style};
+
+use crate::explain::{CandidateReport, DirReport, InMessage, Outcome, Report, Stage, Tier};
+use crate::output::escape;
+use crate::output::prompt::{Level, PromptLines};
+use crate::render::Truncation;
+use crate::settings::{Origin, Precedence};
+
+mod session;
+use session::session_view;
+
+/// How many lines of a part the abbreviated view shows.
+const PART_LINES: usize = 6;
+
+/// Options of the text view.
+#[derive(Debug, Clone, Copy)]
+pub struct TextOptions {
+    pub paint: Paint,
+    /// Print the parts whole.
+    pub full: bool,
+}
+
+/// The colours of the text view, decided once; `on: false` writes no escape
+/// codes at all.
+#[derive(Debug, Clone, Copy)]
+pub struct Paint {
+    pub on: bool,
+}
+
+/// The role of a piece of text, which picks its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tone {
+    Plain,
+    Heading,
+    Name,
+    Good,
+    Warn,
+    Bad,
+    Dim,
+}
+
+impl Paint {
+    fn paint(self, tone: Tone, text: &str) -> String {
+        if !self.on || text.is_empty() {
+            return text.to_owned();
+        }
+        let style = match tone {
+            Tone::Plain => return text.to_owned(),
+            Tone::Heading => Style::new().bold(),
+            Tone::Name => Style::new().cyan(),
+            Tone::Good => Style::new().green(),
+            Tone::Warn => Style::new().yellow(),
+            Tone::Bad => Style::new().red(),
+            Tone::Dim => Style::new().dimmed(),
+        };
+        text.style(style).to_string()
+    }
+}
+
+/// One cell of a row: its text (already escaped) and tone.
+struct Cell {
+    text: String,
+    tone: Tone,
+}
+
+fn cell(text: impl Into<String>, tone: Tone) -> Cell {
+    Cell {
+        text: text.into(),
+        tone,
+    }
+}
+
+fn width(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// The report as text.
+pub fn text(report: &Report, opts: TextOptions) -> String {
+    let mut w = Writer {
+        paint: opts.paint,
+        out: String::new(),
+    };
+    settings(&mut w, report);
+    root_search(&mut w, report);
+    files(&mut w, report);
+    budget(&mut w, report);
+    w.out.push('\n');
+    w.heading("Identity");
+    w.line(2, &[cell(escape(&report.identity), Tone::Plain)]);
+    if let Some(session) = &report.session {
+        session_view(&mut w, session, opts.full);
+    }
+    if let Some(prompt) = &report.prompt {
+        w.out.push('\n');
+        w.heading("System prompt and runtime context");
+        let lines = prompt.lines();
+        if lines.is_empty() {
+            w.line(2, &[cell("nothing to report", Tone::Dim)]);
+        }
+        // The report's lines carry their own indentation (headings at the
+        // margin, items at two spaces, details at four): keep it, under the section.
+        for line in lines {
+            let text = escape(&line.text);
+            let body = text.trim_start_matches(' ');
+            let indent = 2 + text.len() - body.len();
+            match line.level {
+                Level::Heading => w.line(indent, &[cell(body, Tone::Heading)]),
+                Level::Info => w.line(indent, &[cell(body, Tone::Plain)]),
+                Level::Warning => w.line(indent, &[cell(format!("warning: {body}"), Tone::Warn)]),
+            }
+        }
+    }
+    w.out
+}
+
+/// Accumulates the text view.
+struct Writer {
+    paint: Paint,
+    out: String,
+}
+
+impl Writer {
+    fn heading(&mut self, text: &str) {
+        let painted = self.paint.paint(Tone::Heading, text);
+        self.out.push_str(&painted);
+        self.out.push('\n');
+    }
+
+    /// A heading followed by a dimmed note on the same line.
+    fn heading_note(&mut self, text: &str, note: &str) {
+        let head = self.paint.paint(Tone::Heading, text);
+        let note = self.paint.paint(Tone::Dim, note);
+        self.out.push_str(&format!("{head}  {note}\n"));
+    }
+
+    /// A line of cells at `indent`, joined by two spaces, empty cells left out.
+    fn line(&mut self, indent: usize, cells: &[Cell]) {
+        self.row(indent, cells, &[]);
+    }
+
+    /// A row: cells padded to `widths` (where given, except the last shown
+    /// cell), joined by two spaces; empty trailing cells and trailing
+    /// whitespace never appear.
+    fn row(&mut self, indent: usize, cells: &[Cell], widths: &[usize]) {
+        let last = cells.iter().rposition(|c| !c.text.is_empty());
+        let Some(last) = last else {
+            return;
+        };
+        let mut line = " ".repeat(indent);
+        for (i, c) in cells.iter().enumerate().take(last + 1) {
+            let pad = widths.get(i).copied().unwrap_or(0);
+            if c.text.is_empty() && pad == 0 {
+                continue;
+            }
+            line.push_str(&self.paint.paint(c.tone, &c.text));
+            if i < last {
+                line.push_str(&" ".repeat(pad.saturating_sub(width(&c.text))));
+                line.push_str("  ");
+            }
+        }
+        self.out.push_str(&line);
+        self.out.push('\n');
+    }
+}
+
+fn origin(o: Origin) -> String {
+    o.to_string()
+}
+
+/// A list for people: escaped names joined by `, `, or `none`.
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names
+            .iter()
+            .map(|n| escape(n).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Entries shown quoted, so that an empty one is visible.
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("\"{}\"", escape(n)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn settings(w: &mut Writer, r: &Report) {
+    let s = &r.settings;
+    w.heading("Settings");
+    let widths = [16, 7];
+    let row = |w: &mut Writer, name: &str, o: Origin, value: String, tone: Tone| {
+        w.row(
+            2,
+            &[
+                cell(name, Tone::Plain),
+                cell(origin(o), Tone::Dim),
+                cell(value, tone),
+            ],
+            &widths,
+        );
+    };
+    row(
+        w,
+        "cwd",
+        s.cwd.origin,
+        escape(&s.cwd.value).into_owned(),
+        Tone::Name,
+    );
+    row(
+        w,
+        "dsh home",
+        s.dsh_home.origin,
+        format!(
+            "{}  (user-global file shown as {})",
+            escape(&s.dsh_home.value),
+            r.dsh_home.display
+        ),
+        Tone::Plain,
+    );
+    row(
+        w,
+        "max bytes",
+        s.max_bytes.origin,
+        s.max_bytes.value.to_string(),
+        Tone::Plain,
+    );
+    row(
+        w,
+        "max source bytes",
+        s.max_source_bytes.origin,
+        s.max_source_bytes.value.to_string(),
+        Tone::Plain,
+    );
+    let ignored_note = |w: &mut Writer, ignored: &[String]| {
+        if !ignored.is_empty() {
+            w.row(
+                2,
+                &[
+                    cell("", Tone::Plain),
+                    cell("", Tone::Plain),
+                    cell(
+                        format!(
+                            "ignored {}: not a plain file name (empty, \".\", \"..\", or holding \"/\" or \"\\\")",
+                            quoted(ignored)
+                        ),
+                        Tone::Warn,
+                    ),
+                ],
+                &widths,
+            );
+        }
+    };
+    row(
+        w,
+        "candidates",
+        s.candidates.origin,
+        list(&s.candidates.value),
+        Tone::Plain,
+    );
+    ignored_note(w, &s.candidates.ignored);
+    row(
+        w,
+        "local candidates",
+        s.local_candidates.origin,
+        list(&s.local_candidates.value),
+        Tone::Plain,
+    );
+    ignored_note(w, &s.local_candidates.ignored);
+    row(
+        w,
+        "root markers",
+        s.root_markers.origin,
+        list(&s.root_markers.value),
+        Tone::Plain,
+    );
+    let p = s.precedence.value;
+    let why = match s.precedence.origin {
+        Origin::Default => format!("default: {}", p.generation()),
+        Origin::Log => "inferred from the log's scope keys".to_owned(),
+        Origin::Flag | Origin::Env => p.generation().to_owned(),
+    };
+    row(
+        w,
+        "precedence",
+        s.precedence.origin,
+        format!("{}  ({why})", p.as_str()),
+        Tone::Plain,
+    );
+}
+
+fn root_search(w: &mut Writer, r: &Report) {
+    let rs = &r.root_search;
+    w.out.push('\n');
+    w.heading_note(
+        "Root search",
+        &format!("(markers: {}; from the cwd upward)", list(&rs.markers)),
+    );
+    let widths = [12];
+    let found = match &rs.marker {
+        Some(m) => cell(
+            format!(
+                "({} {} found there)",
+                escape(&m.name),
+                if m.is_dir { "directory" } else { "file" }
+            ),
+            Tone::Good,
+        ),
+        None => cell("(no marker found: root = cwd)", Tone::Warn),
+    };
+    w.row(
+        2,
+        &[
+            cell("project root", Tone::Plain),
+            cell(escape(&rs.root), Tone::Name),
+            found,
+        ],
+        &[12, width(&escape(&rs.root))],
+    );
+    for (i, dir) in rs.walked.iter().enumerate() {
+        w.row(
+            2,
+            &[
+                cell(if i == 0 { "walked" } else { "" }, Tone::Plain),
+                cell(escape(dir), Tone::Plain),
+            ],
+            &widths,
+        );
+    }
+}
+
+fn files(w: &mut Writer, r: &Report) {
+    w.out.push('\n');
+    let mode = match r.settings.precedence.value {
+        Precedence::First => {
+            "(precedence first: per directory and tier the first present name wins)"
+        }
+        Precedence::All => {
+            "(precedence all: every present name loads; same trimmed content loads once per directory)"
+        }
+    };
+    w.heading_note("Files", mode);
+    let all: Vec<&CandidateReport> = r.directories.iter().flat_map(|d| &d.candidates).collect();
+    let name_w = all
+        .iter()
+        .map(|c| width(&escape(&c.name)))
+        .max()
+        .unwrap_or(0);
+    let bytes_w = all
+        .iter()
+        .filter_map(|c| c.bytes)
+        .map(|b| b.to_string().len())
+        .max()
+        .unwrap_or(0);
+    let first = r.settings.precedence.value == Precedence::First;
+    for dir in &r.directories {
+        w.row(
+            2,
+            &[
+                cell(escape(&dir.display), Tone::Heading),
+                cell(escape(&dir.path), Tone::Dim),
+            ],
+            &[],
+        );
+        if dir.candidates.len() > 1
+            && dir
+                .candidates
+                .iter()
+                .all(|c| c.outcome == Outcome::Missing && c.symlink.is_none())
+        {
+            w.row(
+                CAND_INDENT,
+                &[
+                    cell("all missing", Tone::Dim),
+                    cell(
+                        list(
+                            &dir.candidates
+                                .iter()
+                                .map(|c| c.name.clone())
+                                .collect::<Vec<_>>(),
+                        ),
+                        Tone::Dim,
+                    ),
+                ],
+                &[],
+            );
+            continue;
+        }
+        let mut last_tier = None;
+        for c in &dir.candidates {
+            let tier = if last_tier == Some(c.tier) {
+                ""
+            } else {
+                match c.tier {
+                    Tier::UserGlobal => "user",
+                    Tier::Base => "base",
+                    Tier::Local => "local",
+                }
+            };
+            last_tier = Some(c.tier);
+            candidate_row(
+                w,
+                dir,
+                c,
+                tier,
+                [name_w, bytes_w],
+                first,
+                r.budget.truncated.as_ref(),
+            );
+        }
+    }
+}
+
+/// Indent of candidate rows, and of the columns before the outcome.
+const CAND_INDENT: usize = 4;
+const TIER_W: usize = 5;
+const OUTCOME_W: usize = 11;
+
+fn candidate_row(
+    w: &mut Writer,
+    dir: &DirReport,
+    c: &CandidateReport,
+    tier: &str,
+    [name_w, bytes_w]: [usize; 2],
+    first: bool,
+    truncation: Option<&Truncation>,
+) {
+    // The winner or earlier file a candidate refers to, by its name.
+    let name_of = |display: &str| -> String {
+        dir.candidates
+            .iter()
+            .find(|o| o.display == display)
+            .map_or_else(
+                || escape(display).into_owned(),
+                |o| escape(&o.name).into_owned(),
+            )
+    };
+    let size = || {
+        c.bytes
+            .map(|b| format!("{b:>bytes_w$} bytes  {}", short(c.digest.as_deref())))
+            .unwrap_or_default()
+    };
+    let (label, tone, detail): (&str, Tone, String) = match &c.outcome {
+        Outcome::Loaded => {
+            let budget = match c.budget {
+                Some(InMessage::Truncated) => {
+                    truncation.filter(|t| t.path == c.display).map_or_else(
+                        || "  truncated by the budget".to_owned(),
+                        |t| {
+                            format!(
+                                "  truncated by the budget to {} of {} bytes",
+                                t.included_bytes, t.original_bytes
+                            )
+                        },
+                    )
+                }
+                Some(InMessage::Omitted) => "  omitted by the budget".to_owned(),
+                Some(InMessage::NotSent) => "  not sent: max bytes <= 0".to_owned(),
+                Some(InMessage::Included) | None => String::new(),
+            };
+            ("loaded", Tone::Good, format!("{}{budget}", size()))
+        }
+        Outcome::Shadowed {
+            by,
+            content_differs,
+        } => {
+            let how = match content_differs {
+                Some(true) => "content differs",
+                Some(false) => "same content",
+                None => "content not compared",
+            };
+            let mut detail = size();
+            if !detail.is_empty() {
+                detail.push_str("  ");
+            }
+            detail.push_str(&format!("by {}, {how}", name_of(by)));
+            ("shadowed", Tone::Warn, detail)
+        }
+        Outcome::Duplicate { of } => (
+            "duplicate",
+            Tone::Warn,
+            format!("{}  of {} (same trimmed content)", size(), name_of(of)),
+        ),
+        Outcome::SamePath => (
+            "same path",
+            Tone::Dim,
+            "already loaded as the user-global file".to_owned(),
+        ),
+        Outcome::Missing => ("missing", Tone::Dim, String::new()),
+        Outcome::DanglingSymlink => ("dangling symlink", Tone::Warn, String::new()),
+        Outcome::NotRegular { file_type } => ("not a file", Tone::Warn, file_type.clone()),
+        Outcome::Oversized {
+            size,
+            max_source_bytes,
+            changed,
+        } => (
+            "oversized",
+            Tone::Bad,
+            format!(
+                "{}{}",
+                if *changed {
+                    format!(
+                        "{size} bytes when probed, grew past {max_source_bytes} while read, not loaded"
+                    )
+                } else {
+                    format!("{size} > {max_source_bytes} bytes, not read")
+                },
+                if first {
+                    "; its tier loads nothing"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        Outcome::Unavailable { error, stage } => (
+            "unavailable",
+            Tone::Bad,
+            match stage {
+                Stage::Stat => format!("{}; skipped", escape(error)),
+                Stage::Read => format!(
+                    "reading failed: {}{}",
+                    escape(error),
+                    if first {
+                        "; its tier loads nothing"
+                    } else {
+                        ""
+                    }
+                ),
+            },
+        ),
+        Outcome::NotProbed => ("not probed", Tone::Dim, String::new()),
+    };
+    let detail = if c.invalid_utf8 {
+        format!("{detail}  invalid UTF-8 replaced with U+FFFD")
+    } else {
+        detail
+    };
+    w.row(
+        CAND_INDENT,
+        &[
+            cell(tier, Tone::Dim),
+            cell(escape(&c.name), Tone::Name),
+            cell(label, tone),
+            cell(detail, Tone::Plain),
+        ],
+        &[TIER_W, name_w, OUTCOME_W],
+    );
+    if let Some(link) = &c.symlink {
+        let where_ = match link.outside_root {
+            Some(true) => "  (outside the project root)",
+            Some(false) => "  (inside the project root)",
+            None => "",
+        };
+        let pad = CAND_INDENT + TIER_W + 2 + name_w + 2;
+        w.line(
+            pad,
+            &[cell(
+                format!("symlink → {}{where_}", escape(&link.target)),
+                if link.outside_root == Some(true) {
+                    Tone::Warn
+                } else {
+                    Tone::Plain
+                },
+            )],
+        );
+    }
+}
+
+/// The first 8 hex digits of a digest.
+fn short(digest: Option<&str>) -> &str {
+    digest.map_or("", |d| d.get(..8).unwrap_or(d))
+}
+
+fn budget(w: &mut Writer, r: &Report) {
+    let b = &r.budget;
+    w.out.push('\n');
+    w.heading("Budget");
+    let widths = [9];
+    let used = match (b.percent, b.headroom_bytes) {
+        _ if b.max_bytes <= 0 => format!(
+            "0 bytes: max bytes {} <= 0 disables loading, no message is sent",
+            b.max_bytes
+        ),
+        _ if !b.sent => format!(
+            "0 of {} bytes: no file loads, no message is sent",
+            b.max_bytes
+        ),
+        (Some(pct), Some(headroom)) => format!(
+            "{} of {} bytes ({pct:.1}%), headroom {headroom} bytes, {}",
+            b.used_bytes,
+            b.max_bytes,
+            crate::output::plural(b.files, "file", "files")
+        ),
+        _ => format!("{} of {} bytes", b.used_bytes, b.max_bytes),
+    };
+    w.row(
+        2,
+        &[cell("used", Tone::Plain), cell(used, Tone::Plain)],
+        &widths,
+    );
+    if !b.sent {
+        return;
+    }
+    let omitted = list(&b.omitted);
+    w.row(
+        2,
+        &[
+            cell("omitted", Tone::Plain),
+            cell(
+                omitted,
+                if b.omitted.is_empty() {
+                    Tone::Dim
+                } else {
+                    Tone::Bad
+                },
+            ),
+        ],
+        &widths,
+    );
+    let truncated = b.truncated.as_ref().map_or_else(
+        || cell("none", Tone::Dim),
+        |t| {
+            cell(
+                format!(
+                    "{} from {} to {} bytes",
+                    escape(&t.path),
+                    t.original_bytes,
+                    t.included_bytes
+                ),
+                Tone::Bad,
+            )
+        },
+    );
+    w.row(2, &[cell("truncated", Tone::Plain), truncated], &widths);
+}
