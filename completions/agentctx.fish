@@ -66,7 +66,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l touch -d 'g
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format: text (the exact message bytes) or json (parts, source, files, budget records)' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
@@ -101,7 +101,7 @@ claude\t'Claude Code: documented behaviour, explain only'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
 all\t'Every exact profile (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l format -d 'Output format' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l format -d 'Output format: text (the exact message bytes) or json (decision, reason, parts, source, budget records)' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
@@ -177,7 +177,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l touch -d 'ge
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'Findings grouped by directory, then a summary line'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format: text, json, github (workflow commands), sarif (SARIF 2.1.0) or markdown (a pull-request comment)' -r -f -a "text\t'Findings grouped by directory, then a summary line'
 json\t'One JSON document: the findings and every checked directory\'s baseline'
 github\t'GitHub Actions workflow commands, so annotations land on the files'
 sarif\t'SARIF 2.1.0, for GitHub code scanning and other SARIF viewers'

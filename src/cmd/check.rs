@@ -61,9 +61,9 @@ pub enum CheckFormat {
 ///
 /// Errors: a baseline that omits or truncates files; a file over
 /// --max-source-bytes; a symlink into /proc, /sys, /dev or the home
-/// directory outside the project. Warnings: drift between AGENTS.md and a
-/// shadowed CLAUDE.md (with --precedence all: two siblings that both load
-/// with different content), a symlink that leaves the project root, a
+/// directory outside the project. Warnings: two siblings that both load
+/// with different content (with --precedence first: drift between AGENTS.md
+/// and the CLAUDE.md it shadows), a symlink that leaves the project root, a
 /// dangling symlink, the same file loaded twice through a symlink, invalid
 /// UTF-8, a literal </system-reminder>, an empty file, a candidate that is
 /// not a regular file, a file whose whole content is a sibling's name (a
@@ -89,35 +89,35 @@ pub struct CheckArgs {
     pub profile: crate::cli::ProfileArgs,
 
     /// Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable).
-    #[arg(long, value_name = "NAME|PATH")]
+    #[arg(long, help_heading = "What to check", value_name = "NAME|PATH")]
     pub exclude: Vec<String>,
 
     /// Walk directories that .gitignore, .git/info/exclude or .agentctxignore ignore.
-    #[arg(long)]
+    #[arg(long, help_heading = "What to check")]
     pub no_ignore: bool,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    /// Output format: text, json, github (workflow commands), sarif (SARIF 2.1.0) or markdown (a pull-request comment).
+    #[arg(long, help_heading = "Output", value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
 
     /// Exit 1 on warnings too, not only on errors.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub deny_warnings: bool,
 
     /// Include the user-global AGENTS.md in every baseline (and check it).
-    #[arg(long)]
+    #[arg(long, help_heading = "What to check")]
     pub include_user_global: bool,
 
     /// Also list every directory that loads anything: bytes, share of max-bytes, largest file, headroom.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub summary: bool,
 
     /// Warn about a baseline that reaches PCT percent of max-bytes.
-    #[arg(long, value_name = "PCT", value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, help_heading = "Output", value_name = "PCT", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub warn_at: Option<u32>,
 
     /// Compare with git revision REV: what the change does to each directory's baseline.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, help_heading = "What to check", value_name = "REV")]
     pub base: Option<String>,
 }
 

@@ -52,12 +52,12 @@ pub struct DiffArgs {
     #[arg(long, value_name = "K")]
     pub source_kind: Option<String>,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: text (the exact message bytes) or json (decision, reason, parts, source, budget records).
+    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
     pub format: Format,
 
     /// Exit 1 when something would be sent.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub exit_code: bool,
 }
 

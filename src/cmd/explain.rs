@@ -33,7 +33,7 @@ use crate::output::{self};
 ///
 /// Names, paths and snippets are shown with control and bidi characters
 /// escaped (`\x1b`, `\u{202e}`). --format json prints the same facts as one
-/// JSON document with stable camelCase field names (listed in the README).
+/// JSON document with stable camelCase field names (listed in docs/JSON.md).
 #[derive(Debug, Args)]
 #[command(after_long_help = AFTER_HELP, after_help = crate::cli::EXIT_CODES)]
 pub struct ExplainArgs {
@@ -51,11 +51,11 @@ pub struct ExplainArgs {
     pub profile: ProfileArgs,
 
     /// With --log, print the parts diff would send whole instead of their first lines.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub full: bool,
 
     /// Output format: a readable report, or one JSON document.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 

@@ -42,11 +42,11 @@ pub struct RenderArgs {
     pub source_kind: Option<String>,
 
     /// Exit 1 when anything was omitted or truncated by the byte budget.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub check: bool,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: text (the exact message bytes) or json (parts, source, files, budget records).
+    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 

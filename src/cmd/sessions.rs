@@ -30,11 +30,11 @@ pub struct SessionsArgs {
     pub cwd: Option<PathBuf>,
 
     /// List the sessions of every project under the root, with their cwd.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub all: bool,
 
     /// Read each log and say whether its visible baseline matches the workspace.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub check_drift: bool,
 
     /// Where dsh stores session logs [default: $DSH_HOME/sessions].
@@ -45,7 +45,7 @@ pub struct SessionsArgs {
     pub config: ConfigArgs,
 
     /// Output format: a table, or one JSON document.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 
