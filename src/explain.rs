@@ -329,8 +329,15 @@ pub struct SessionReport {
     pub visible_baseline: Option<VisibleBaseline>,
     /// The visible scopes, in the order they were first set.
     pub scopes: Vec<VisibleScope>,
-    /// Workspace events compaction took off the surface.
+    /// Workspace events compaction took off the surface (the latest
+    /// `log::SHADOWED_CAP` of them).
     pub shadowed: Vec<ShadowedEvent>,
+    /// How many earlier shadowed events `shadowed` leaves out, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shadowed_not_listed: Option<u64>,
+    /// Whether compaction shadowed a baseline event (listed or not).
+    #[serde(skip)]
+    pub shadowed_baseline: bool,
     pub decision: Decision,
     pub reason: String,
     /// The parts diff would send, in order.
@@ -671,15 +678,14 @@ fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> 
         frames: (log.storage.encoding == crate::logfile::Encoding::Zstd)
             .then_some(log.storage.frames),
         packed: log.storage.packed,
-        workspace_events: log.workspace.len(),
+        workspace_events: log.workspace_events as usize,
         invalid_changes: log.invalid_changes,
         source_kind: kind,
         visible_baseline,
         scopes: visible_scopes(log),
         shadowed: log
-            .workspace
+            .shadowed
             .iter()
-            .filter(|e| e.surfaced && !e.visible)
             .map(|e| ShadowedEvent {
                 seq: e.seq,
                 baseline: e.baseline,
@@ -687,6 +693,9 @@ fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> 
                 changes: e.changes.clone(),
             })
             .collect(),
+        shadowed_not_listed: (log.shadowed_total > log.shadowed.len() as u64)
+            .then(|| log.shadowed_total - log.shadowed.len() as u64),
+        shadowed_baseline: log.shadowed_baseline,
         decision: outcome.decision,
         reason: outcome.reason.clone(),
         source: outcome.source(),

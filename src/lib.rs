@@ -16,6 +16,7 @@ pub mod explain;
 pub mod log;
 mod log_chunk;
 mod log_event;
+mod log_keep;
 mod log_scan;
 mod log_surface;
 pub mod logfile;

@@ -8,6 +8,7 @@
 //! prompt versions and the latest runtime snapshot are retained.
 
 use std::borrow::Cow;
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
@@ -18,6 +19,8 @@ use crate::baseline::Change;
 use crate::log_chunk::{self, Outcome};
 pub use crate::log_event::Needs;
 use crate::log_event::{self, Op, Record};
+pub use crate::log_keep::SHADOWED_CAP;
+use crate::log_keep::{self, Fold};
 use crate::log_scan;
 
 /// Bytes whose presence makes a JSONL line worth parsing (SPEC 5.1).
@@ -97,7 +100,19 @@ pub struct Log {
     pub streamed: u64,
     /// Long lines whose marker showed up late, so they were read again whole.
     pub reread: u64,
+    /// The visible workspace events, in log order (every one in a legacy log).
     pub workspace: Vec<WorkspaceEvent>,
+    /// How many workspace events the log holds, visible or not.
+    pub workspace_events: u64,
+    /// The latest workspace events compaction took off the surface, in log
+    /// order: at most [`SHADOWED_CAP`] of them.
+    pub shadowed: VecDeque<WorkspaceEvent>,
+    /// How many workspace events compaction took off the surface.
+    pub shadowed_total: u64,
+    /// Whether compaction took a baseline event off the surface.
+    pub shadowed_baseline: bool,
+    /// Whether any workspace event is a baseline, visible or not.
+    pub any_baseline: bool,
     pub surface: Surface,
     /// Whether any event carried a surfaceOp (else the log is legacy).
     pub surfaced: bool,
@@ -115,6 +130,7 @@ pub struct Log {
     pub latest_snapshot: Option<Snapshot>,
     pub snapshots: u64,
     /// The seq of the visible baseline event (index into `workspace`).
+    /// Set only when a baseline is visible.
     pub visible_baseline: Option<usize>,
     /// How the log was stored (filled in by `crate::logfile`).
     pub storage: crate::logfile::Storage,
@@ -200,6 +216,46 @@ pub fn read_from<R: LogSource>(
     read_from_with(reader, name, opts, Needs::ALL)
 }
 
+/// Pass 1 of reading a seekable log twice: everything [`read_from_with`]
+/// reads except the workspace events, which are only counted (and their
+/// running values kept). [`fold_visible`] is pass 2.
+pub fn read_surface_from<R: LogSource>(
+    reader: R,
+    name: String,
+    opts: ReadOptions,
+    needs: Needs,
+) -> Result<Log, LogError> {
+    let mut scan = Scanner::new(name, needs, Keep::Count);
+    scan_stream(reader, &mut scan, opts)?;
+    Ok(scan.finish())
+}
+
+/// Pass 2: reads the same log again from `reader` and keeps in `log` (pass
+/// 1's) the workspace events on its final surface and the latest shadowed
+/// ones. Pass 1 said every warning; pass 2's are dropped.
+pub fn fold_visible<R: LogSource>(
+    reader: R,
+    log: &mut Log,
+    opts: ReadOptions,
+) -> Result<(), LogError> {
+    let fold = Fold::new(std::mem::take(&mut log.surface), log.is_legacy());
+    let keep = Keep::Fold(Box::new(fold));
+    let mut second = Scanner::new(log.name.clone(), Needs::STATE, keep);
+    let read = scan_stream(reader, &mut second, opts);
+    if let Keep::Fold(fold) = std::mem::replace(&mut second.keep, Keep::Count) {
+        log.surface = fold.finish(&mut second.log);
+    }
+    read?;
+    if (second.log.lines, second.log.records) != (log.lines, log.records) {
+        return Err(LogError {
+            message: format!("{}: the log changed while it was read", log.name),
+            line: None,
+        });
+    }
+    log_keep::take_kept(log, &mut second.log);
+    Ok(())
+}
+
 /// Reads from any byte stream only what `needs` asks for.
 pub fn read_from_with<R: LogSource>(
     reader: R,
@@ -207,7 +263,17 @@ pub fn read_from_with<R: LogSource>(
     opts: ReadOptions,
     needs: Needs,
 ) -> Result<Log, LogError> {
-    let mut scan = Scanner::new(name, needs);
+    let mut scan = Scanner::new(name, needs, Keep::All);
+    scan_stream(reader, &mut scan, opts)?;
+    Ok(scan.finish())
+}
+
+/// Reads a whole stream into `scan`.
+fn scan_stream<R: LogSource>(
+    reader: R,
+    scan: &mut Scanner,
+    opts: ReadOptions,
+) -> Result<(), LogError> {
     let mut reader = reader;
     let mut buf = vec![0u8; CHUNK];
     let mut len = 0usize;
@@ -241,12 +307,11 @@ pub fn read_from_with<R: LogSource>(
     let first = buf[..len].iter().find(|b| !is_ws(**b));
     if first == Some(&b'[') {
         let head = io::Cursor::new(buf[..len].to_vec());
-        read_array(head.chain(reader), &mut scan, blank_lines)?;
+        read_array(head.chain(reader), scan, blank_lines)
     } else {
         scan.log.lines = blank_lines;
-        read_lines(reader, buf, len, eof, &mut scan, opts)?;
+        read_lines(reader, buf, len, eof, scan, opts)
     }
-    Ok(scan.finish())
 }
 
 fn read_some<R: Read>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
@@ -641,9 +706,21 @@ enum At {
     Element(u64),
 }
 
+/// What a read keeps of the workspace events.
+enum Keep {
+    /// Every event, sorted at the end (one pass: a pipe).
+    All,
+    /// None: only the running values and the count (pass 1).
+    Count,
+    /// The visible events and the latest shadowed ones, sorted as read
+    /// against pass 1's final surface (pass 2).
+    Fold(Box<Fold>),
+}
+
 struct Scanner {
     log: Log,
     needs: Needs,
+    keep: Keep,
     /// The first line that held a lone surrogate, and how many did.
     lone: Option<(String, u64)>,
     pending_final_warning: Option<String>,
@@ -660,13 +737,14 @@ impl std::ops::Deref for Scanner {
 }
 
 impl Scanner {
-    fn new(name: String, needs: Needs) -> Self {
+    fn new(name: String, needs: Needs, keep: Keep) -> Self {
         Scanner {
             log: Log {
                 name,
                 ..Log::default()
             },
             needs,
+            keep,
             lone: None,
             pending_final_warning: None,
             not_workspace: None,
@@ -835,6 +913,8 @@ impl Scanner {
         };
         let surfaced = match &r.op {
             None => false,
+            // Pass 2: pass 1 built the surface and checked every op.
+            Some(_) if matches!(self.keep, Keep::Fold(_)) => true,
             Some(op) => {
                 self.log.surfaced = true;
                 let Some(seq) = seq else {
@@ -913,8 +993,14 @@ impl Scanner {
                 self.log.latest_baseline_identity = Some(id.clone());
             }
         }
+        self.log.any_baseline |= ws.baseline;
+        self.log.workspace_events += 1;
+        if matches!(self.keep, Keep::Count) {
+            self.log.last_kind = Some(ws.kind);
+            return;
+        }
         self.log.last_kind = Some(ws.kind.clone());
-        self.log.workspace.push(WorkspaceEvent {
+        let ev = WorkspaceEvent {
             seq,
             line,
             kind: ws.kind,
@@ -923,7 +1009,11 @@ impl Scanner {
             changes: ws.changes,
             surfaced,
             visible: false,
-        });
+        };
+        match &mut self.keep {
+            Keep::Fold(fold) => fold.keep(&mut self.log, ev),
+            _ => self.log.workspace.push(ev),
+        }
     }
 
     fn finish(mut self) -> Log {
@@ -948,25 +1038,9 @@ impl Scanner {
                 n => format!("{first}: ignored, with {} more like it", n - 1),
             });
         }
-        let legacy = self.log.is_legacy();
-        let ordinals = self.log.surface.ordinals();
-        let mut best: Option<((usize, u64), usize)> = None;
-        for (i, ev) in self.log.workspace.iter_mut().enumerate() {
-            let pos = if legacy {
-                Some((0, i as u64))
-            } else if ev.surfaced {
-                self.log.surface.position(&ordinals, ev.seq)
-            } else {
-                None
-            };
-            ev.visible = pos.is_some();
-            if let (Some(pos), true) = (pos, ev.baseline) {
-                if best.is_none_or(|(b, _)| pos >= b) {
-                    best = Some((pos, i));
-                }
-            }
+        if matches!(self.keep, Keep::All) {
+            log_keep::sort_held(&mut self.log);
         }
-        self.log.visible_baseline = best.map(|(_, i)| i);
         if self.log.invalid_changes > 0 {
             let n = self.log.invalid_changes;
             self.log.warnings.push(format!(

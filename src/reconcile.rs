@@ -210,7 +210,7 @@ pub fn diff(req: &Request<'_>) -> Outcome {
     out.outside = outside_scopes(&state);
     match visible {
         None => {
-            let why = if req.log.workspace.iter().any(|e| e.baseline) {
+            let why = if req.log.any_baseline {
                 "the baseline was shadowed by compaction"
             } else {
                 "the log has no workspace baseline"

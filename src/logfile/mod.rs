@@ -88,15 +88,40 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
     if !file.can_rewind() {
         // A FIFO or a device: what was peeked is replayed.
         return match head.is_zstd() {
-            true => read_container(head.then(file), name, opts),
-            false => scan(head.then(file), name, opts),
+            true => read_container(head.then(file), name, opts, Pass::Only),
+            false => scan(head.then(file), name, opts, Pass::Only),
         };
     }
+    // A regular file is read twice (issue 13): pass 1 for the surface, pass
+    // 2, from a fresh open (a container decoded again), for the workspace
+    // events that stay visible.
     file.rewind().map_err(fail)?;
-    match head.is_zstd() {
-        true => read_container(file, name, opts),
-        false => scan(file, name, opts),
+    let zstd = head.is_zstd();
+    let mut log = match zstd {
+        true => read_container(file, name.clone(), opts, Pass::Surface),
+        false => scan(file, name.clone(), opts, Pass::Surface),
+    }?;
+    let read_opts = ReadOptions {
+        strict: opts.strict,
+    };
+    let file = File::open(path).map_err(fail)?;
+    match zstd {
+        true => {
+            let mut container = Container::start(file).map_err(fail)?;
+            log::fold_visible(&mut container, &mut log, read_opts)?;
+        }
+        false => log::fold_visible(file, &mut log, read_opts)?,
     }
+    Ok(log)
+}
+
+/// Which read of a log this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// The only one (a stream): every workspace event held until the end.
+    Only,
+    /// Pass 1 of two: no workspace event held (`log::fold_visible` is pass 2).
+    Surface,
 }
 
 /// Reads a log from a stream that cannot rewind (stdin, a pipe, a fuzzer's
@@ -111,23 +136,30 @@ pub fn read_stream<R: Read + Send + 'static>(
         line: None,
     })?;
     if head.is_zstd() {
-        read_container(head.then(src), name, opts)
+        read_container(head.then(src), name, opts, Pass::Only)
     } else {
-        scan(head.then(src), name, opts)
+        scan(head.then(src), name, opts, Pass::Only)
     }
 }
 
 /// Runs the line scanner over `src`, through a tap when packed rows are
 /// counted or checked.
-fn scan<R: LogSource>(src: R, name: String, opts: Options) -> Result<Log, LogError> {
+fn scan<R: LogSource>(src: R, name: String, opts: Options, pass: Pass) -> Result<Log, LogError> {
     let read_opts = ReadOptions {
         strict: opts.strict,
     };
+    let read = |src, name| match pass {
+        Pass::Only => log::read_from_with(src, name, read_opts, opts.needs),
+        Pass::Surface => log::read_surface_from(src, name, read_opts, opts.needs),
+    };
     if !(opts.strict || opts.count_packed) {
-        return log::read_from_with(src, name, read_opts, opts.needs);
+        return read(src, name);
     }
     let mut tap = Tap::new(src, name.clone(), opts.strict);
-    let result = log::read_from_with(&mut tap, name, read_opts, opts.needs);
+    let result = match pass {
+        Pass::Only => log::read_from_with(&mut tap, name, read_opts, opts.needs),
+        Pass::Surface => log::read_surface_from(&mut tap, name, read_opts, opts.needs),
+    };
     if let Some(e) = tap.error() {
         // The scanner stopped at the misshapen row unless it failed earlier.
         return Err(result.err().unwrap_or(e));
@@ -143,12 +175,13 @@ fn read_container<R: Read + Send + 'static>(
     src: R,
     name: String,
     opts: Options,
+    pass: Pass,
 ) -> Result<Log, LogError> {
     let mut container = Container::start(src).map_err(|e| LogError {
         message: format!("{name}: {e}"),
         line: None,
     })?;
-    let result = scan(&mut container, name.clone(), opts);
+    let result = scan(&mut container, name.clone(), opts, pass);
     let frame_of = |e: LogError, c: &Container| match e.line.and_then(|l| c.frame_of_line(l)) {
         Some(offset) => LogError {
             message: format!("{} (in the zstd frame at byte {offset})", e.message),

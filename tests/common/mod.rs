@@ -323,3 +323,55 @@ pub fn case_dirs(cases: &Path) -> Vec<PathBuf> {
 pub fn read_json(path: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
+
+/// Writes a session log of `shadowed` workspace events that compaction takes
+/// off the surface (a baseline, then deltas, with a compaction every 1,000
+/// events and one after the last), then `visible` events that stay on it (a
+/// baseline and deltas). Issue 13's memory shape.
+pub fn compaction_log(cwd: &Path, shadowed: u64, visible: u64, out: &mut impl std::io::Write) {
+    let event = |seq: u64, baseline: bool, scope: &str, op: Value| {
+        let dir = scope.trim_end_matches("\u{0}AGENTS.md");
+        let path = if dir == "." {
+            "AGENTS.md".to_owned()
+        } else {
+            format!("{dir}/AGENTS.md")
+        };
+        let mut source = serde_json::json!({"kind": "workspace-instructions", "form": "instructions",
+            "changes": [{"action": "set", "scope": scope, "path": path,
+                "digest": format!("{seq:040x}")}]});
+        if baseline {
+            source["baseline"] = Value::Bool(true);
+            source["baselineIdentity"] = Value::String("{}".into());
+        }
+        serde_json::json!({"type": "user/message", "seq": seq,
+            "data": {"role": "user", "content": [{"type": "text", "text": "<system-reminder>"}], "source": source},
+            "surfaceOp": op})
+        .to_string()
+    };
+    writeln!(out, "{}", header(cwd)).unwrap();
+    let mut head = 0;
+    let mut seq = 0;
+    for k in 0..shadowed {
+        let scope = format!("d{}\u{0}AGENTS.md", k % 50);
+        writeln!(out, "{}", event(seq, k == 0, &scope, "append".into())).unwrap();
+        seq += 1;
+        if (k + 1) % 1000 == 0 || k + 1 == shadowed {
+            let op = serde_json::json!({"op": "replace", "start": head, "end": seq - 1});
+            let summary = serde_json::json!({"type": "user/message", "seq": seq,
+                "data": {"role": "user", "content": [{"type": "text", "text": "Summary."}],
+                    "source": {"kind": "compaction"}}, "surfaceOp": op});
+            writeln!(out, "{summary}").unwrap();
+            head = seq;
+            seq += 1;
+        }
+    }
+    for k in 0..visible {
+        let scope = if k == 0 {
+            ".\u{0}AGENTS.md".to_owned()
+        } else {
+            format!("v{k}\u{0}AGENTS.md")
+        };
+        writeln!(out, "{}", event(seq, k == 0, &scope, "append".into())).unwrap();
+        seq += 1;
+    }
+}

@@ -107,7 +107,7 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             ),
             Tone::Warn,
         ),
-        None if s.shadowed.iter().any(|e| e.baseline) => (
+        None if s.shadowed_baseline => (
             "none: compaction shadowed the baseline".to_owned(),
             Tone::Warn,
         ),
@@ -177,6 +177,16 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
     w.heading("Shadowed by compaction");
     if s.shadowed.is_empty() {
         w.line(2, &[cell("none", Tone::Dim)]);
+    }
+    if let Some(n) = s.shadowed_not_listed {
+        let what = if n == 1 { "event" } else { "events" };
+        w.line(
+            2,
+            &[cell(
+                format!("and {n} earlier shadowed {what}, not listed"),
+                Tone::Dim,
+            )],
+        );
     }
     let seq_w = s
         .shadowed
