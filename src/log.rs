@@ -113,6 +113,9 @@ pub struct Log {
     pub shadowed_baseline: bool,
     /// Whether any workspace event is a baseline, visible or not.
     pub any_baseline: bool,
+    /// Pass 1 held more workspace events than [`HELD_EVENTS`] and dropped
+    /// them: the visible ones must be read again ([`fold_visible`]).
+    pub needs_second_pass: bool,
     pub surface: Surface,
     /// Whether any event carried a surfaceOp (else the log is legacy).
     pub surfaced: bool,
@@ -216,16 +219,22 @@ pub fn read_from<R: LogSource>(
     read_from_with(reader, name, opts, Needs::ALL)
 }
 
-/// Pass 1 of reading a seekable log twice: everything [`read_from_with`]
-/// reads except the workspace events, which are only counted (and their
-/// running values kept). [`fold_visible`] is pass 2.
+/// How many workspace events pass 1 holds before it drops them and asks for
+/// a second pass: a real session's few (reading once, at full speed) are
+/// far below it, a hostile log's million far above (bounded memory).
+pub const HELD_EVENTS: usize = 10_000;
+
+/// Pass 1 of reading a seekable log: everything [`read_from_with`] reads,
+/// the workspace events included while there are at most [`HELD_EVENTS`];
+/// past that they are only counted (their running values kept) and
+/// `needs_second_pass` says that [`fold_visible`] must read them again.
 pub fn read_surface_from<R: LogSource>(
     reader: R,
     name: String,
     opts: ReadOptions,
     needs: Needs,
 ) -> Result<Log, LogError> {
-    let mut scan = Scanner::new(name, needs, Keep::Count);
+    let mut scan = Scanner::new(name, needs, Keep::Bounded);
     scan_stream(reader, &mut scan, opts)?;
     Ok(scan.finish())
 }
@@ -710,6 +719,10 @@ enum At {
 enum Keep {
     /// Every event, sorted at the end (one pass: a pipe).
     All,
+    /// Every event while there are at most [`HELD_EVENTS`] (then the log
+    /// is read once, as with `All`); past that none, and the log asks for
+    /// pass 2 (`Log::needs_second_pass`).
+    Bounded,
     /// None: only the running values and the count (pass 1).
     Count,
     /// The visible events and the latest shadowed ones, sorted as read
@@ -1012,6 +1025,11 @@ impl Scanner {
         };
         match &mut self.keep {
             Keep::Fold(fold) => fold.keep(&mut self.log, ev),
+            Keep::Bounded if self.log.workspace.len() >= HELD_EVENTS => {
+                self.log.workspace = Vec::new();
+                self.log.needs_second_pass = true;
+                self.keep = Keep::Count;
+            }
             _ => self.log.workspace.push(ev),
         }
     }
@@ -1038,7 +1056,7 @@ impl Scanner {
                 n => format!("{first}: ignored, with {} more like it", n - 1),
             });
         }
-        if matches!(self.keep, Keep::All) {
+        if matches!(self.keep, Keep::All | Keep::Bounded) {
             log_keep::sort_held(&mut self.log);
         }
         if self.log.invalid_changes > 0 {

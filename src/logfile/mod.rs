@@ -92,15 +92,18 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
             false => scan(head.then(file), name, opts, Pass::Only),
         };
     }
-    // A regular file is read twice (issue 13): pass 1 for the surface, pass
-    // 2, from a fresh open (a container decoded again), for the workspace
-    // events that stay visible.
+    // A regular file with more workspace events than pass 1 holds is read
+    // twice (issue 13): pass 2, from a fresh open (a container decoded
+    // again), keeps the workspace events that stay visible.
     file.rewind().map_err(fail)?;
     let zstd = head.is_zstd();
     let mut log = match zstd {
         true => read_container(file, name.clone(), opts, Pass::Surface),
         false => scan(file, name.clone(), opts, Pass::Surface),
     }?;
+    if !log.needs_second_pass {
+        return Ok(log);
+    }
     let read_opts = ReadOptions {
         strict: opts.strict,
     };
@@ -120,7 +123,8 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
 enum Pass {
     /// The only one (a stream): every workspace event held until the end.
     Only,
-    /// Pass 1 of two: no workspace event held (`log::fold_visible` is pass 2).
+    /// Pass 1 of one or two: workspace events held up to a bound, past it
+    /// none (then `log::fold_visible` is pass 2).
     Surface,
 }
 
