@@ -43,41 +43,66 @@ impl Place {
     }
 }
 
-/// The real paths a symlink's place is judged against, computed once.
+/// The real paths a symlink's place is judged against: resolved on the
+/// first symlink judged, so a workspace without links costs no `realpath`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Realms {
+    /// The lexical paths: project root (none for the user-global
+    /// directory), home, dsh home.
+    lexical: [Option<PathBuf>; 3],
+    real: std::cell::OnceCell<RealPaths>,
+}
+
+/// [`Realms`] resolved.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct RealPaths {
     /// The project root (none for the user-global directory).
-    pub root: Option<PathBuf>,
+    root: Option<PathBuf>,
     /// The home directory.
-    pub home: Option<PathBuf>,
+    home: Option<PathBuf>,
     /// The dsh home: a link into it is the user's own instructions.
-    pub dsh_home: Option<PathBuf>,
+    dsh_home: Option<PathBuf>,
 }
 
 impl Realms {
-    /// Real paths of `root` (when given), the home and the dsh home.
+    /// The realms of `root` (when given), the home and the dsh home.
     pub fn new(root: Option<&Path>, settings: &Settings) -> Self {
-        let real = |p: &Path| fs::canonicalize(p).ok();
         Realms {
-            root: root.and_then(real),
-            home: settings.home.as_deref().and_then(real),
-            dsh_home: real(&settings.dsh_home.value),
+            lexical: [
+                root.map(Path::to_path_buf),
+                settings.home.clone(),
+                Some(settings.dsh_home.value.clone()),
+            ],
+            real: std::cell::OnceCell::new(),
         }
+    }
+
+    fn real(&self) -> &RealPaths {
+        self.real.get_or_init(|| {
+            let real = |p: &Option<PathBuf>| p.as_deref().and_then(|p| fs::canonicalize(p).ok());
+            let [root, home, dsh_home] = &self.lexical;
+            RealPaths {
+                root: real(root),
+                home: real(home),
+                dsh_home: real(dsh_home),
+            }
+        })
     }
 
     /// Classifies a resolved link target.
     pub fn place(&self, resolved: &Path) -> Place {
+        let real = self.real();
         let inside = |p: &Option<PathBuf>| p.as_deref().is_some_and(|p| resolved.starts_with(p));
         if ["/proc", "/sys", "/dev"]
             .iter()
             .any(|s| resolved.starts_with(s))
         {
             Place::System
-        } else if inside(&self.root) {
+        } else if inside(&real.root) {
             Place::Inside
-        } else if self.root.is_some() && inside(&self.home) && !inside(&self.dsh_home) {
+        } else if real.root.is_some() && inside(&real.home) && !inside(&real.dsh_home) {
             Place::Home
-        } else if self.root.is_some() {
+        } else if real.root.is_some() {
             Place::Outside
         } else {
             Place::Unknown
