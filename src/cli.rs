@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
 use crate::settings::{Overrides, Precedence};
@@ -94,6 +94,16 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
 #[command(name = "agentctx", version, about, long_about = None, after_help = MANUAL.exit_help())]
 #[command(propagate_version = true, max_term_width = 100)]
 pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The flags every subcommand takes.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
     /// When to colour human-facing output.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true, value_name = "WHEN")]
     pub color: ColorWhen,
@@ -101,9 +111,35 @@ pub struct Cli {
     /// Print no warnings on stderr.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+}
 
-    #[command(subcommand)]
-    pub command: Command,
+impl Cli {
+    /// Parses the command line. `render` runs on every keystroke of an
+    /// editor integration, so a successful `render` command line is parsed
+    /// against that subcommand alone (building every subcommand's flags is
+    /// most of the start-up); anything else, and every error, help or
+    /// version request, goes through the whole definition, so what is
+    /// printed does not change.
+    pub fn parse_args(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+        if args.get(1).is_some_and(|a| a == "render") {
+            let root = GlobalArgs::augment_args(clap::Command::new("agentctx")).subcommand(
+                cmd::render::RenderArgs::augment_args(clap::Command::new("render")),
+            );
+            if let Ok(matches) = root.try_get_matches_from(&args) {
+                let global = GlobalArgs::from_arg_matches(&matches);
+                let render = matches
+                    .subcommand_matches("render")
+                    .map(cmd::render::RenderArgs::from_arg_matches);
+                if let (Ok(global), Some(Ok(render))) = (global, render) {
+                    return Ok(Cli {
+                        global,
+                        command: Command::Render(render),
+                    });
+                }
+            }
+        }
+        <Cli as Parser>::try_parse_from(args)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -413,6 +449,60 @@ mod tests {
             split_list(" a,,b"),
             vec![" a".to_owned(), String::new(), "b".to_owned()]
         );
+    }
+
+    /// The `render` fast path reads a command line exactly as the whole
+    /// definition does, and leaves errors, help and version to it.
+    #[test]
+    fn the_render_fast_path_parses_as_the_whole_definition() {
+        let lines: [&[&str]; 4] = [
+            &["agentctx", "render"],
+            &[
+                "agentctx",
+                "render",
+                "--cwd",
+                "x",
+                "--max-bytes",
+                "-1",
+                "--color",
+                "never",
+                "-q",
+            ],
+            &[
+                "agentctx",
+                "render",
+                "--profile",
+                "codex",
+                "--project-doc-max-bytes",
+                "7",
+                "--format",
+                "json",
+            ],
+            &[
+                "agentctx",
+                "render",
+                "--precedence",
+                "first",
+                "--candidates",
+                "",
+                "--check",
+            ],
+        ];
+        for line in lines {
+            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            let fast = Cli::parse_args(args.clone()).unwrap();
+            let whole = <Cli as Parser>::try_parse_from(args).unwrap();
+            assert_eq!(format!("{fast:?}"), format!("{whole:?}"), "{line:?}");
+        }
+        for line in [
+            &["agentctx", "render", "--help"][..],
+            &["agentctx", "render", "--bogus"],
+        ] {
+            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            let fast = Cli::parse_args(args.clone()).unwrap_err();
+            let whole = <Cli as Parser>::try_parse_from(args).unwrap_err();
+            assert_eq!(fast.render().to_string(), whole.render().to_string());
+        }
     }
 
     #[test]

@@ -42,8 +42,8 @@ use env::Env;
 pub fn run(cli: &Cli, env: &Env, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8> {
     let mut ctx = Ctx {
         env,
-        color: cli.color,
-        quiet: cli.quiet,
+        color: cli.global.color,
+        quiet: cli.global.quiet,
         out,
         err,
     };

@@ -1,7 +1,6 @@
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
 
 use agentctx::cli::Cli;
@@ -9,7 +8,7 @@ use agentctx::env::Env;
 use agentctx::output::PipeOut;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::parse_args(std::env::args_os().collect()) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
