@@ -8,7 +8,7 @@
 //! one a single thread gives.
 
 use crate::log::MarkerSearch;
-use crate::log_event::{self, Needs, Record};
+use crate::log::event::{self, Needs, Record};
 
 /// What one line turned out to be (blank lines and lines that hold no marker
 /// leave no item; they are only counted).
@@ -187,7 +187,7 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
             return fault;
         }
     }
-    match log_event::extract(text, mode.needs) {
+    match event::extract(text, mode.needs) {
         Ok(record) => Outcome::Event(record),
         Err(_) => syntax(text).unwrap_or(Outcome::Malformed(
             None,

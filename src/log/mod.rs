@@ -7,6 +7,12 @@
 //! is kept as runs of consecutive seqs, and only workspace events, system
 //! prompt versions and the latest runtime snapshot are retained.
 
+mod chunk;
+pub(crate) mod event;
+mod keep;
+mod scan;
+mod surface;
+
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -16,12 +22,11 @@ use std::path::Path;
 use serde_json::value::RawValue;
 
 use crate::baseline::Change;
-use crate::log_chunk::{self, Outcome};
-pub use crate::log_event::Needs;
-use crate::log_event::{self, Op, Record};
-pub use crate::log_keep::SHADOWED_CAP;
-use crate::log_keep::{self, Fold};
-use crate::log_scan;
+use chunk::Outcome;
+pub use event::Needs;
+use event::{Op, Record};
+use keep::Fold;
+pub use keep::SHADOWED_CAP;
 
 /// Bytes whose presence makes a JSONL line worth parsing (SPEC 5.1).
 pub const MARKERS: [&str; 8] = [
@@ -84,7 +89,7 @@ pub struct WorkspaceEvent {
     pub visible: bool,
 }
 
-pub use crate::log_surface::Surface;
+pub use crate::log::surface::Surface;
 use crate::prompt::{PromptOrigin, Snapshot, SystemVersion};
 
 /// What a log holds that agentctx needs.
@@ -261,7 +266,7 @@ pub fn fold_visible<R: LogSource>(
             line: None,
         });
     }
-    log_keep::take_kept(log, &mut second.log);
+    keep::take_kept(log, &mut second.log);
     Ok(())
 }
 
@@ -374,11 +379,11 @@ fn read_lines<R: LogSource>(
             None => 0,
         };
         if complete > 0 {
-            let mode = log_chunk::Mode {
+            let mode = chunk::Mode {
                 strict: opts.strict,
                 needs: scan.needs,
             };
-            for part in log_chunk::read(&buf[..complete], &markers, mode) {
+            for part in chunk::read(&buf[..complete], &markers, mode) {
                 scan.apply(part)?;
             }
             buf.copy_within(complete..len, 0);
@@ -804,7 +809,7 @@ impl Scanner {
     }
 
     /// Applies one part of a buffer of lines, in log order.
-    fn apply(&mut self, part: log_chunk::Part) -> Result<(), LogError> {
+    fn apply(&mut self, part: chunk::Part) -> Result<(), LogError> {
         let (lines, records) = (self.log.lines, self.log.records);
         for item in part.items {
             let line_no = lines + item.line + 1;
@@ -873,11 +878,11 @@ impl Scanner {
         self.log.records += 1;
         self.log.parsed += 1;
         let at = At::Element(index);
-        if !log_scan::is_object(raw.as_bytes()) {
+        if !scan::is_object(raw.as_bytes()) {
             return Err(self.err(at, None, "an event must be a JSON object"));
         }
         // The array's deserializer checked the element's syntax.
-        match log_event::extract(raw.as_bytes(), self.needs) {
+        match event::extract(raw.as_bytes(), self.needs) {
             Ok(record) => self.event(record, at),
             Err(_) => Err(self.err(at, None, "malformed event: a value does not end")),
         }
@@ -996,7 +1001,7 @@ impl Scanner {
         }
     }
 
-    fn workspace(&mut self, ws: log_event::Workspace, seq: u64, line: u64, surfaced: bool) {
+    fn workspace(&mut self, ws: event::Workspace, seq: u64, line: u64, surfaced: bool) {
         self.log.invalid_changes += ws.invalid_changes;
         if let Some(last) = ws.changes.last() {
             self.log.last_change_scope = Some(last.scope.clone());
@@ -1057,7 +1062,7 @@ impl Scanner {
             });
         }
         if matches!(self.keep, Keep::All | Keep::Bounded) {
-            log_keep::sort_held(&mut self.log);
+            keep::sort_held(&mut self.log);
         }
         if self.log.invalid_changes > 0 {
             let n = self.log.invalid_changes;

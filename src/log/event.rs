@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 
 use crate::baseline::{Action, Change};
-use crate::log_scan::{self, Bad};
+use crate::log::scan::{self, Bad};
 use crate::prompt::{PromptOrigin, Section};
 
 /// What the reader needs from a log, which decides what is read.
@@ -108,7 +108,7 @@ fn text(raw: Option<&[u8]>, lone: &mut bool) -> Option<String> {
 
 /// A string field decoded without copying when it holds no escape.
 fn str_of<'a>(raw: Option<&'a [u8]>, lone: &mut bool) -> Option<Cow<'a, str>> {
-    let (s, l) = log_scan::string(raw?)?;
+    let (s, l) = scan::string(raw?)?;
     *lone |= l;
     Some(s)
 }
@@ -120,7 +120,7 @@ fn object<'a, const N: usize>(
     names: &[&str; N],
 ) -> Result<Option<[Option<&'a [u8]>; N]>, Bad> {
     match raw {
-        Some(r) if log_scan::is_object(r) => log_scan::fields(r, names).map(Some),
+        Some(r) if scan::is_object(r) => scan::fields(r, names).map(Some),
         _ => Ok(None),
     }
 }
@@ -128,7 +128,7 @@ fn object<'a, const N: usize>(
 /// The elements of `raw` when it is an array; `Err` when it is a malformed one.
 fn array(raw: Option<&[u8]>) -> Result<Option<Vec<&[u8]>>, Bad> {
     match raw {
-        Some(r) if r.first() == Some(&b'[') => log_scan::elements(r).map(Some),
+        Some(r) if r.first() == Some(&b'[') => scan::elements(r).map(Some),
         _ => Ok(None),
     }
 }
@@ -136,7 +136,7 @@ fn array(raw: Option<&[u8]>) -> Result<Option<Vec<&[u8]>>, Bad> {
 /// Reads one event from its raw JSON (one object). `Err` when it is not an
 /// object or a value in it does not end.
 pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
-    let fields = log_scan::fields(raw, &["type", "seq", "data", "surfaceOp", "cwd"])?;
+    let fields = scan::fields(raw, &["type", "seq", "data", "surfaceOp", "cwd"])?;
     // A null member is an absent one (`"seq":null` is no seq).
     let [kind, seq, data, op, cwd] = fields.map(|f| f.filter(|v| *v != b"null"));
     let mut r = Record::default();
@@ -147,7 +147,7 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
         let cwd = text(cwd, &mut cwd_lone);
         r.extra().session_cwd = Some(cwd.map(|c| if cwd_lone { Err(()) } else { Ok(c) }));
     }
-    r.seq = seq.map(|s| log_scan::seq(s).ok_or_else(|| String::from_utf8_lossy(s).into_owned()));
+    r.seq = seq.map(|s| scan::seq(s).ok_or_else(|| String::from_utf8_lossy(s).into_owned()));
     r.op = op.map(|op| surface_op(op, &mut lone));
     match kind.as_deref() {
         Some("user/message") => {
@@ -183,14 +183,14 @@ fn surface_op(raw: &[u8], lone: &mut bool) -> Op {
             other => Op::Unknown(format!("{other:?}")),
         };
     }
-    if !log_scan::is_object(raw) {
+    if !scan::is_object(raw) {
         return unknown();
     }
-    let Ok([op, start, end]) = log_scan::fields(raw, &["op", "start", "end"]) else {
+    let Ok([op, start, end]) = scan::fields(raw, &["op", "start", "end"]) else {
         return unknown();
     };
     match text(op, lone).as_deref() {
-        Some("replace") => match (start.and_then(log_scan::seq), end.and_then(log_scan::seq)) {
+        Some("replace") => match (start.and_then(scan::seq), end.and_then(scan::seq)) {
             (Some(start), Some(end)) => Op::Replace { start, end },
             _ => unknown(),
         },
