@@ -1,4 +1,4 @@
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
@@ -50,7 +50,12 @@ fn usage_error(e: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
         let mut out = PipeOut::new(io::stdout().lock());
-        let text = e.render().to_string();
+        // Styled on a terminal, as clap itself would print it.
+        let text = if io::stdout().is_terminal() {
+            e.render().ansi().to_string()
+        } else {
+            e.render().to_string()
+        };
         if let Err(err) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             return fail(&err.to_string());
         }

@@ -298,13 +298,10 @@ pub fn diff(req: &Request<'_>) -> Outcome {
         pending: Vec::new(),
     };
     if let Some(sent) = &out.baseline {
-        // The files a fresh or replacement baseline represents are loaded.
-        let fresh = if out.decision == Decision::Baseline {
-            current.files.clone()
-        } else {
-            baseline::files(ws, settings)
-        };
-        let represented = fresh.iter().zip(&sent.fit.represented);
+        // The files a fresh or replacement baseline represents are loaded
+        // (both hold `current`'s files; only the intro, and so the budget's
+        // cut, differs).
+        let represented = current.files.iter().zip(&sent.fit.represented);
         pass.claimed.extend(
             represented
                 .filter(|(_, r)| **r)

@@ -300,11 +300,6 @@ impl<W: Write> PipeOut<W> {
         }
     }
 
-    /// Whether the reader closed the pipe.
-    pub fn is_closed(&self) -> bool {
-        self.closed
-    }
-
     fn settle<T>(&mut self, result: io::Result<T>, done: T) -> io::Result<T> {
         match result {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
