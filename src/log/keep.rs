@@ -16,7 +16,7 @@ use crate::log::{Log, Surface, WorkspaceEvent};
 pub const SHADOWED_CAP: usize = 100;
 
 /// Sorts workspace events, in log order, against a final surface.
-pub(crate) struct Fold {
+pub(crate) struct Sorter {
     surface: Surface,
     ordinals: Vec<usize>,
     legacy: bool,
@@ -27,10 +27,10 @@ pub(crate) struct Fold {
     best: Option<((usize, u64), usize)>,
 }
 
-impl Fold {
+impl Sorter {
     pub(crate) fn new(surface: Surface, legacy: bool) -> Self {
         let ordinals = surface.ordinals();
-        Fold {
+        Sorter {
             surface,
             ordinals,
             legacy,
@@ -84,11 +84,11 @@ pub(crate) fn sort_held(log: &mut Log) {
     log.shadowed = VecDeque::new();
     log.shadowed_total = 0;
     log.shadowed_baseline = false;
-    let mut fold = Fold::new(std::mem::take(&mut log.surface), log.is_legacy());
+    let mut sorter = Sorter::new(std::mem::take(&mut log.surface), log.is_legacy());
     for ev in held {
-        fold.keep(log, ev);
+        sorter.keep(log, ev);
     }
-    log.surface = fold.finish(log);
+    log.surface = sorter.finish(log);
 }
 
 /// Moves what the second pass kept into the first pass's log.

@@ -1,0 +1,380 @@
+//! Framing a log's bytes (SPEC 5.1): JSON Lines or one JSON array, told apart
+//! by the first non-blank byte, read in large chunks.
+//!
+//! Whole lines go to [`chunk::read`] to be searched and decoded; a long line
+//! that holds no marker is streamed through (when the source can rewind)
+//! rather than held, and read again whole if a marker turns up late. What
+//! the lines say is folded into the log by the [`Fold`].
+
+use std::io::{self, BufReader, Read};
+
+use serde_json::value::RawValue;
+
+use crate::log::chunk::{self, is_ws, strip_position};
+use crate::log::fold::{At, Fold};
+use crate::log::markers::MarkerSearch;
+use crate::log::{CHUNK, LogError, LogSource, ReadOptions};
+
+/// Reads a whole stream into `fold`.
+pub(super) fn read_stream<R: LogSource>(
+    reader: R,
+    fold: &mut Fold,
+    opts: ReadOptions,
+) -> Result<(), LogError> {
+    let mut reader = reader;
+    let mut buf = vec![0u8; CHUNK];
+    let mut len = 0usize;
+    let mut eof = false;
+    // Blank lines before the first event: counted, never held (a gigabyte
+    // of them costs no memory).
+    let mut blank_lines = 0u64;
+    // Decide the form from the first non-whitespace byte.
+    loop {
+        let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(e))?;
+        if n == 0 {
+            eof = true;
+            break;
+        }
+        len += n;
+        // Only the new bytes: a pipe delivers small reads, and rescanning
+        // a long whitespace run on each one would be quadratic.
+        if buf[len - n..len].iter().any(|b| !is_ws(*b)) {
+            break;
+        }
+        if let Some(i) = memchr::memrchr(b'\n', &buf[..len]) {
+            blank_lines += memchr::memchr_iter(b'\n', &buf[..=i]).count() as u64;
+            buf.copy_within(i + 1..len, 0);
+            len -= i + 1;
+        }
+        if len == buf.len() {
+            // A run of spaces with no newline: keep one.
+            len = 1;
+        }
+    }
+    let first = buf[..len].iter().find(|b| !is_ws(**b));
+    if first == Some(&b'[') {
+        let head = io::Cursor::new(buf[..len].to_vec());
+        read_array(head.chain(reader), fold, blank_lines)
+    } else {
+        fold.log.lines = blank_lines;
+        read_lines(reader, buf, len, eof, fold, opts)
+    }
+}
+
+fn read_some<R: Read>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+/// A partial line this long that holds no marker yet is streamed (when the
+/// source can rewind) instead of held: SPEC 5.1 bounds memory by a constant
+/// plus the longest line that must be parsed.
+#[cfg(not(test))]
+const LONG_LINE: usize = 8 << 20;
+#[cfg(test)]
+const LONG_LINE: usize = 64 << 10;
+
+/// The bytes kept between reads while streaming a line, so that a marker
+/// split across two reads is still found.
+const MARKER_OVERLAP: usize = 15;
+
+fn read_lines<R: LogSource>(
+    mut reader: R,
+    mut buf: Vec<u8>,
+    mut len: usize,
+    mut eof: bool,
+    fold: &mut Fold,
+    opts: ReadOptions,
+) -> Result<(), LogError> {
+    let markers = MarkerSearch::new(fold.needs.prompts);
+    let mut hot: Vec<usize> = Vec::new();
+    // `buf[..searched]` is known to hold no newline: searching only the new
+    // bytes keeps a long line arriving in small pipe reads linear.
+    let mut searched = 0;
+    // The stream offset of `buf[0]`, always the start of a line.
+    let mut offset: u64 = 0;
+    // The line at `buf[0]` holds a marker: it must be held and parsed.
+    let mut must_parse = opts.strict;
+    let can_rewind = reader.can_rewind();
+    loop {
+        // Complete lines are those up to the last newline in the buffer.
+        let complete = match memchr::memrchr(b'\n', &buf[searched..len]) {
+            Some(i) => searched + i + 1,
+            None if eof => len,
+            None => 0,
+        };
+        if complete > 0 {
+            let mode = chunk::Mode {
+                strict: opts.strict,
+                needs: fold.needs,
+            };
+            for part in chunk::read(&buf[..complete], &markers, mode) {
+                fold.apply(part)?;
+            }
+            buf.copy_within(complete..len, 0);
+            len -= complete;
+            offset += complete as u64;
+            must_parse = opts.strict;
+        }
+        searched = len;
+        if eof {
+            return Ok(());
+        }
+        // Once per long line (a pipe cannot rewind: there the line is held).
+        if can_rewind && len >= LONG_LINE && !must_parse {
+            markers.find(&buf[..len], &mut hot);
+            if hot.is_empty() {
+                match stream_line(&mut reader, &mut buf, &mut len, &markers, fold)? {
+                    Streamed::Done { bytes } => offset += bytes,
+                    Streamed::MustParse => {
+                        fold.log.reread += 1;
+                        reader.rewind_to(offset).map_err(|e| fold.io(e))?;
+                        len = 0;
+                        eof = false;
+                        must_parse = true;
+                    }
+                    Streamed::Eof => return Ok(()),
+                }
+                searched = 0;
+                continue;
+            }
+            must_parse = true;
+        }
+        if len == buf.len() {
+            // A line is not an event once its first non-blank byte is not
+            // `{`: reject it before holding more of it (`--log /dev/zero`).
+            match buf[..len].iter().find(|b| !is_ws(**b)) {
+                Some(b'{') => buf.resize(buf.len() * 2, 0),
+                Some(_) => {
+                    let at = At::Line(fold.log.lines + 1);
+                    return Err(fold.err(at, None, "malformed line: not a JSON object"));
+                }
+                // Blanks cost nothing.
+                None => {
+                    len = 0;
+                    searched = 0;
+                }
+            }
+        }
+        let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(e))?;
+        if n == 0 {
+            eof = true;
+        }
+        len += n;
+    }
+}
+
+/// How streaming a long line ended.
+enum Streamed {
+    /// The line ended (its newline consumed) after `bytes` bytes; what follows
+    /// it is at the front of the buffer.
+    Done { bytes: u64 },
+    /// A marker turned up: the line must be re-read whole and parsed.
+    MustParse,
+    /// The stream ended inside the line (a final line without a newline).
+    Eof,
+}
+
+/// Reads on through a long line that holds no marker so far, keeping only
+/// its first and last non-whitespace bytes (for the brace check) and a few
+/// bytes of overlap, never the line itself.
+fn stream_line<R: LogSource>(
+    reader: &mut R,
+    buf: &mut [u8],
+    len: &mut usize,
+    markers: &MarkerSearch,
+    fold: &mut Fold,
+) -> Result<Streamed, LogError> {
+    let non_ws = |bytes: &[u8]| bytes.iter().position(|b| !is_ws(*b));
+    let mut first = non_ws(&buf[..*len]).map(|i| buf[i]);
+    let mut last = buf[..*len].iter().rposition(|b| !is_ws(*b)).map(|i| buf[i]);
+    let mut bytes = *len as u64;
+    let mut hot = Vec::new();
+    loop {
+        let keep = MARKER_OVERLAP.min(*len);
+        buf.copy_within(*len - keep..*len, 0);
+        *len = keep;
+        let n = read_some(reader, &mut buf[keep..]).map_err(|e| fold.io(e))?;
+        if n == 0 {
+            fold.streamed_line(first, last, false)?;
+            return Ok(Streamed::Eof);
+        }
+        *len = keep + n;
+        let newline = memchr::memchr(b'\n', &buf[keep..*len]).map(|i| keep + i);
+        let end = newline.unwrap_or(*len);
+        markers.find(&buf[..end], &mut hot);
+        if !hot.is_empty() {
+            return Ok(Streamed::MustParse);
+        }
+        if first.is_none() {
+            first = non_ws(&buf[keep..end]).map(|i| buf[keep + i]);
+        }
+        if let Some(i) = buf[keep..end].iter().rposition(|b| !is_ws(*b)) {
+            last = Some(buf[keep + i]);
+        }
+        match newline {
+            Some(nl) => {
+                bytes += (nl + 1 - keep) as u64;
+                fold.streamed_line(first, last, true)?;
+                buf.copy_within(nl + 1..*len, 0);
+                *len -= nl + 1;
+                return Ok(Streamed::Done { bytes });
+            }
+            None => bytes += n as u64,
+        }
+    }
+}
+
+fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(), LogError> {
+    use serde::de::{Deserializer as _, SeqAccess, Visitor};
+
+    struct Each<'s> {
+        fold: &'s mut Fold,
+        failure: Option<LogError>,
+    }
+    impl<'de> Visitor<'de> for &mut Each<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON array of events")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut index = 0u64;
+            while let Some(raw) = seq.next_element::<Box<RawValue>>()? {
+                index += 1;
+                if let Err(e) = self.fold.array_element(raw.get(), index) {
+                    self.failure = Some(e);
+                    return Err(serde::de::Error::custom("stopped"));
+                }
+            }
+            Ok(())
+        }
+    }
+
+    let name = fold.log.name.clone();
+    let mut de = serde_json::Deserializer::from_reader(BufReader::with_capacity(CHUNK, reader));
+    let mut each = Each {
+        fold,
+        failure: None,
+    };
+    let result = (&mut de).deserialize_seq(&mut each).and_then(|()| de.end());
+    if let Some(failure) = each.failure {
+        return Err(failure);
+    }
+    result.map_err(|e| LogError {
+        line: None,
+        message: format!(
+            "{name}:{}:{}: malformed JSON array: {}",
+            e.line() as u64 + blank_lines,
+            e.column(),
+            strip_position(&e)
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::{Log, read_from};
+    use pretty_assertions::assert_eq;
+
+    /// A rewindable reader that hands out at most `step` bytes per read, so
+    /// that markers and newlines fall across read boundaries.
+    struct Trickle {
+        data: Vec<u8>,
+        pos: usize,
+        step: usize,
+    }
+
+    impl Read for Trickle {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(out.len()).min(self.data.len() - self.pos);
+            out[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    impl LogSource for Trickle {
+        fn can_rewind(&self) -> bool {
+            true
+        }
+        fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
+            self.pos = offset as usize;
+            Ok(())
+        }
+    }
+
+    fn trickle(text: &str, step: usize, strict: bool) -> Result<Log, LogError> {
+        let reader = Trickle {
+            data: text.as_bytes().to_vec(),
+            pos: 0,
+            step,
+        };
+        read_from(reader, "t.jsonl".into(), ReadOptions { strict })
+    }
+
+    fn long_chunk(text_len: usize) -> String {
+        format!(
+            r#"{{"type":"assistant/chunk","seq":1,"data":{{"text":"{}"}}}}"#,
+            "y".repeat(text_len)
+        )
+    }
+
+    const BASELINE: &str = r#"{"type":"user/message","seq":2,"data":{"source":{"kind":"workspace-instructions","form":"instructions","baseline":true,"baselineIdentity":"{}","changes":[{"action":"set","scope":".","path":"AGENTS.md","digest":"d"}]}},"surfaceOp":"append"}"#;
+
+    /// Lines longer than LONG_LINE are streamed when they hold no marker, and
+    /// re-read whole when a marker turns up late; either way the log reads as
+    /// a full parse reads it.
+    #[test]
+    fn long_lines_stream_and_decide_as_a_full_parse() {
+        let header = r#"{"type":"session","cwd":"/x"}"#;
+        let late_marker = format!(
+            r#"{{"pad":"{}","type":"user/message","seq":3,"data":{{"source":{{"kind":"workspace-instructions","changes":[{{"action":"remove","scope":".","path":"AGENTS.md"}}]}}}},"surfaceOp":"append"}}"#,
+            "z".repeat(LONG_LINE + 100)
+        );
+        let text = format!(
+            "{header}\n{}\n{BASELINE}\n{late_marker}\n{}\n",
+            long_chunk(LONG_LINE * 2),
+            long_chunk(LONG_LINE * 3)
+        );
+        let full = trickle(&text, 1 << 20, true).unwrap();
+        for step in [CHUNK, 4099, 1 << 20] {
+            let fast = trickle(&text, step, false).unwrap();
+            assert_eq!((fast.streamed, fast.reread), (2, 1), "step {step}");
+            assert_eq!(fast.lines, 5, "step {step}");
+            assert_eq!(fast.records, 5, "step {step}");
+            assert_eq!(fast.parsed, 3, "step {step}");
+            assert_eq!(
+                format!("{:?}", fast.workspace),
+                format!("{:?}", full.workspace)
+            );
+            assert_eq!(fast.workspace.len(), 2);
+            assert_eq!(fast.visible_baseline, Some(0));
+        }
+    }
+
+    #[test]
+    fn a_long_malformed_line_is_named_and_a_long_final_one_is_a_warning() {
+        let bad = format!("{}x", long_chunk(LONG_LINE + 10));
+        let text = format!("{BASELINE}\n{bad}\n{BASELINE}\n");
+        let err = trickle(&text, 1 << 20, false).unwrap_err();
+        assert_eq!(err.message, "t.jsonl:2: malformed line: not a JSON object");
+        let text = format!("{BASELINE}\n{bad}");
+        let log = trickle(&text, 1 << 20, false).unwrap();
+        assert_eq!(
+            log.warnings,
+            vec!["t.jsonl:2: ignoring a final line without a newline that is not valid JSON (a writer stopped mid-line?)".to_owned()]
+        );
+        // Whitespace around a long line does not hide its braces.
+        let text = format!("  {}  \n", long_chunk(LONG_LINE + 10));
+        let log = trickle(&text, 4099, false).unwrap();
+        assert_eq!((log.records, log.streamed), (1, 1));
+        // A source that cannot rewind (a pipe) holds the line instead.
+        let log = read_from(text.as_bytes(), "t".into(), ReadOptions::default()).unwrap();
+        assert_eq!((log.records, log.streamed), (1, 0));
+    }
+}
