@@ -51,10 +51,7 @@ pub struct Mode {
 }
 
 /// A buffer smaller than this is read on one thread.
-#[cfg(not(test))]
-const PARALLEL_MIN: usize = 256 << 10;
-#[cfg(test)]
-const PARALLEL_MIN: usize = 4 << 10;
+const PARALLEL_MIN: usize = if cfg!(test) { 4 << 10 } else { 256 << 10 };
 
 /// Reads `region` (whole lines, starting at a line's start; only the last may
 /// lack its newline) in one or two parts, in log order.

@@ -92,13 +92,23 @@ impl Record {
 /// What only a few events say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Extra {
-    /// `Some` when the event's type is `session`: its cwd, if a string
-    /// (`Err(())` when the cwd held a lone surrogate).
-    pub session_cwd: Option<Option<Result<String, ()>>>,
+    /// `Some` when the event's type is `session`: what it says of its cwd.
+    pub session_cwd: Option<SessionCwd>,
     pub workspace: Option<Workspace>,
     pub not_workspace: Option<NotWorkspace>,
     pub prompt: Option<(PromptOrigin, String)>,
     pub snapshot: Option<Vec<Section>>,
+}
+
+/// What a session header says of its cwd.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionCwd {
+    /// A string, which names a path.
+    Path(String),
+    /// A string that holds a lone surrogate escape, so it names no path.
+    LoneSurrogate,
+    /// No string cwd.
+    Missing,
 }
 
 /// A string field decoded, noting lone surrogates.
@@ -145,7 +155,11 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
     if kind.as_deref() == Some("session") {
         let mut cwd_lone = false;
         let cwd = text(cwd, &mut cwd_lone);
-        r.extra().session_cwd = Some(cwd.map(|c| if cwd_lone { Err(()) } else { Ok(c) }));
+        r.extra().session_cwd = Some(match cwd {
+            Some(_) if cwd_lone => SessionCwd::LoneSurrogate,
+            Some(path) => SessionCwd::Path(path),
+            None => SessionCwd::Missing,
+        });
     }
     r.seq = seq.map(|s| scan::seq(s).ok_or_else(|| String::from_utf8_lossy(s).into_owned()));
     r.op = op.map(|op| surface_op(op, &mut lone));

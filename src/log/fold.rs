@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::io;
 
 use crate::log::chunk::{self, Outcome};
-use crate::log::event::{self, Needs, Op, Record};
+use crate::log::event::{self, Needs, Op, Record, SessionCwd};
 use crate::log::keep::{self, Sorter};
 use crate::log::{HELD_EVENTS, Log, LogError, PROMPT_VERSIONS_KEPT, WorkspaceEvent, scan};
 use crate::prompt::{PromptOrigin, Snapshot, SystemVersion};
@@ -61,7 +61,7 @@ impl Fold {
         }
     }
 
-    pub(super) fn io(&self, e: io::Error) -> LogError {
+    pub(super) fn io(&self, e: &io::Error) -> LogError {
         LogError {
             message: format!("{}: {e}", self.log.name),
             line: None,
@@ -85,18 +85,12 @@ impl Fold {
     /// Counts a message of a workspace kind that is not a workspace event
     /// (SPEC 5.2), keeping where the first one was and why.
     fn not_workspace(&mut self, at: At, kind: &str, why: &str) {
-        match &mut self.not_workspace {
-            Some((_, n)) => *n += 1,
-            None => {
-                let first = self
-                    .err(
-                        at,
-                        None,
-                        &format!("a message of kind {kind} {why} is not a workspace event"),
-                    )
-                    .message;
-                self.not_workspace = Some((first, 1));
-            }
+        if let Some((_, n)) = &mut self.not_workspace {
+            *n += 1;
+        } else {
+            let what = format!("a message of kind {kind} {why} is not a workspace event");
+            let first = self.err(at, None, &what).message;
+            self.not_workspace = Some((first, 1));
         }
     }
 
@@ -186,28 +180,16 @@ impl Fold {
             At::Line(l) | At::Element(l) => l,
         };
         if r.lone_surrogate {
-            match &mut self.lone {
-                Some((_, n)) => *n += 1,
-                None => {
-                    let w = self.err(at, None, "a lone surrogate escape (such as \\ud800) is read as U+FFFD, as JSON.parse reads it").message;
-                    self.lone = Some((w, 1));
-                }
+            if let Some((_, n)) = &mut self.lone {
+                *n += 1;
+            } else {
+                let w = self.err(at, None, "a lone surrogate escape (such as \\ud800) is read as U+FFFD, as JSON.parse reads it").message;
+                self.lone = Some((w, 1));
             }
         }
         let extra = r.extra.map(|e| *e).unwrap_or_default();
-        if let (true, Some(cwd)) = (first, &extra.session_cwd) {
-            self.log.header_cwd = cwd.clone().and_then(Result::ok);
-            let why = match cwd {
-                Some(Ok(_)) => None,
-                Some(Err(())) => Some(
-                    "the session header's cwd holds a lone surrogate escape, so it names no path; the process cwd is used (pass --cwd)",
-                ),
-                None => Some("the session header has no string cwd"),
-            };
-            if let Some(why) = why {
-                let w = self.err(at, None, why);
-                self.log.warnings.push(w.message);
-            }
+        if let (true, Some(cwd)) = (first, extra.session_cwd) {
+            self.session_header(cwd, at);
             return Ok(());
         }
         let seq = match r.seq {
@@ -257,6 +239,22 @@ impl Fold {
             self.workspace(ws, seq, line, surfaced);
         }
         Ok(())
+    }
+
+    /// Takes the header's cwd, or says why there is none.
+    fn session_header(&mut self, cwd: SessionCwd, at: At) {
+        let why = match cwd {
+            SessionCwd::Path(path) => {
+                self.log.header_cwd = Some(path);
+                return;
+            }
+            SessionCwd::LoneSurrogate => {
+                "the session header's cwd holds a lone surrogate escape, so it names no path; the process cwd is used (pass --cwd)"
+            }
+            SessionCwd::Missing => "the session header has no string cwd",
+        };
+        let w = self.err(at, None, why);
+        self.log.warnings.push(w.message);
     }
 
     /// Records a system prompt; an empty text is no version (a consolidated

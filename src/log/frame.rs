@@ -30,7 +30,7 @@ pub(super) fn read_stream<R: LogSource>(
     let mut blank_lines = 0u64;
     // Decide the form from the first non-whitespace byte.
     loop {
-        let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(e))?;
+        let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(&e))?;
         if n == 0 {
             eof = true;
             break;
@@ -61,10 +61,11 @@ pub(super) fn read_stream<R: LogSource>(
     }
 }
 
-fn read_some<R: Read>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+/// One `read`, retried when a signal interrupts it.
+pub(crate) fn read_some<R: Read>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
     loop {
         match reader.read(buf) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             other => return other,
         }
     }
@@ -73,10 +74,7 @@ fn read_some<R: Read>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
 /// A partial line this long that holds no marker yet is streamed (when the
 /// source can rewind) instead of held: SPEC 5.1 bounds memory by a constant
 /// plus the longest line that must be parsed.
-#[cfg(not(test))]
-const LONG_LINE: usize = 8 << 20;
-#[cfg(test)]
-const LONG_LINE: usize = 64 << 10;
+const LONG_LINE: usize = if cfg!(test) { 64 << 10 } else { 8 << 20 };
 
 /// The bytes kept between reads while streaming a line, so that a marker
 /// split across two reads is still found.
@@ -132,7 +130,7 @@ fn read_lines<R: LogSource>(
                     Streamed::Done { bytes } => offset += bytes,
                     Streamed::MustParse => {
                         fold.log.reread += 1;
-                        reader.rewind_to(offset).map_err(|e| fold.io(e))?;
+                        reader.rewind_to(offset).map_err(|e| fold.io(&e))?;
                         len = 0;
                         eof = false;
                         must_parse = true;
@@ -160,7 +158,7 @@ fn read_lines<R: LogSource>(
                 }
             }
         }
-        let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(e))?;
+        let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(&e))?;
         if n == 0 {
             eof = true;
         }
@@ -198,7 +196,7 @@ fn stream_line<R: LogSource>(
         let keep = MARKER_OVERLAP.min(*len);
         buf.copy_within(*len - keep..*len, 0);
         *len = keep;
-        let n = read_some(reader, &mut buf[keep..]).map_err(|e| fold.io(e))?;
+        let n = read_some(reader, &mut buf[keep..]).map_err(|e| fold.io(&e))?;
         if n == 0 {
             fold.streamed_line(first, last, false)?;
             return Ok(Streamed::Eof);
@@ -303,7 +301,7 @@ mod tests {
             true
         }
         fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
-            self.pos = offset as usize;
+            self.pos = usize::try_from(offset).map_err(io::Error::other)?;
             Ok(())
         }
     }
@@ -326,7 +324,7 @@ mod tests {
 
     const BASELINE: &str = r#"{"type":"user/message","seq":2,"data":{"source":{"kind":"workspace-instructions","form":"instructions","baseline":true,"baselineIdentity":"{}","changes":[{"action":"set","scope":".","path":"AGENTS.md","digest":"d"}]}},"surfaceOp":"append"}"#;
 
-    /// Lines longer than LONG_LINE are streamed when they hold no marker, and
+    /// Lines longer than `LONG_LINE` are streamed when they hold no marker, and
     /// re-read whole when a marker turns up late; either way the log reads as
     /// a full parse reads it.
     #[test]

@@ -6,6 +6,19 @@
 //! it needs as raw JSON). Every line's braces are still checked. The surface
 //! is kept as runs of consecutive seqs, and only workspace events, system
 //! prompt versions and the latest runtime snapshot are retained.
+//!
+//! This file holds the public types and the entry points; the work is done,
+//! in the order the bytes meet it, by:
+//!
+//! - `frame`: framing the bytes into lines (or array elements), streaming
+//!   long lines that hold no marker;
+//! - `markers`: finding the lines that hold a marker ([`MARKERS`]);
+//! - `chunk`: reading a buffer of lines into records, on two threads;
+//! - `event` (with `scan`, the raw JSON walk): decoding one line into a
+//!   record;
+//! - `fold`: folding the records, in log order, into a [`Log`];
+//! - `surface`: the surface the events build;
+//! - `keep`: which workspace events a read keeps (one pass or two).
 
 mod chunk;
 pub(crate) mod event;
@@ -24,6 +37,7 @@ use std::path::Path;
 use crate::baseline::Change;
 pub use event::Needs;
 use fold::{Fold, Keep};
+pub(crate) use frame::read_some;
 pub use keep::SHADOWED_CAP;
 use keep::Sorter;
 
@@ -39,10 +53,8 @@ pub const MARKERS: [&str; 8] = [
     "\\/",
 ];
 
-#[cfg(not(test))]
-const CHUNK: usize = 4 << 20;
-#[cfg(test)]
-const CHUNK: usize = 16 << 10;
+/// Bytes read at a time (small in unit tests, so lines cross reads).
+const CHUNK: usize = if cfg!(test) { 16 << 10 } else { 4 << 20 };
 
 /// How to read a log.
 #[derive(Debug, Clone, Copy, Default)]
@@ -76,11 +88,17 @@ impl std::error::Error for LogError {}
 /// A workspace instruction event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkspaceEvent {
+    /// The event's seq (its place in the session).
     pub seq: u64,
+    /// The JSONL line it is on (its index, from 1, in an array log).
     pub line: u64,
+    /// The `source.kind` it carries.
     pub kind: String,
+    /// Whether it is a baseline (the whole set, not a change to it).
     pub baseline: bool,
+    /// Its `baselineIdentity`, when it has one.
     pub identity: Option<String>,
+    /// Its valid change entries, in order.
     pub changes: Vec<Change>,
     /// Whether the event itself carried a surfaceOp.
     pub surfaced: bool,
@@ -92,13 +110,21 @@ pub use crate::log::surface::Surface;
 use crate::prompt::{Snapshot, SystemVersion};
 
 /// What a log holds that agentctx needs.
+// Its flags are independent facts about the log that commands report, not
+// states of one machine: an enum would not make them clearer.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, Default)]
 pub struct Log {
     /// The name errors use: the path as given, or `-`.
     pub name: String,
+    /// The session header's cwd, when it names a path.
     pub header_cwd: Option<String>,
+    /// JSONL lines read, blank ones included (none in an array log).
     pub lines: u64,
+    /// Lines whose braces enclose them, or array elements.
     pub records: u64,
+    /// Lines or elements parsed (a line only when it holds a marker, unless
+    /// `strict`).
     pub parsed: u64,
     /// Long lines read through without being held (no marker in them).
     pub streamed: u64,
@@ -129,12 +155,17 @@ pub struct Log {
     pub last_kind: Option<String>,
     /// The identity of the last baseline event, visible or not.
     pub latest_baseline_identity: Option<String>,
+    /// Change entries skipped as invalid.
     pub invalid_changes: u64,
+    /// What the log's reader warns about, in the order said.
     pub warnings: Vec<String>,
+    /// The system prompt versions kept, in log order.
     pub system: Vec<SystemVersion>,
     /// System prompt versions counted but not kept (see [`PROMPT_VERSIONS_KEPT`]).
     pub system_not_kept: u64,
+    /// The latest runtime context snapshot.
     pub latest_snapshot: Option<Snapshot>,
+    /// How many runtime context snapshots the log holds.
     pub snapshots: u64,
     /// The seq of the visible baseline event (index into `workspace`).
     /// Set only when a baseline is visible.
@@ -145,16 +176,24 @@ pub struct Log {
 
 impl Log {
     /// Whether the log is legacy (no surfaceOp at all).
+    #[must_use]
     pub fn is_legacy(&self) -> bool {
         !self.surfaced
     }
 
+    /// The workspace event of the visible baseline, if one is visible.
+    #[must_use]
     pub fn visible_baseline_event(&self) -> Option<&WorkspaceEvent> {
         self.visible_baseline.map(|i| &self.workspace[i])
     }
 }
 
 /// Reads a log from `path` (`-` is stdin), everything a command can need.
+///
+/// # Errors
+///
+/// When the log cannot be read or is not a log (SPEC 5): the error names
+/// the log and, where it is about one, the line.
 pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
     read_with(path, opts, Needs::ALL)
 }
@@ -162,6 +201,11 @@ pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
 /// Reads from `path` only what `needs` asks for (`diff` needs no system
 /// prompts, so it parses no `request/header` line): plain or dsh's zstd
 /// container, told apart by its first bytes (see `crate::logfile`).
+///
+/// # Errors
+///
+/// When the log cannot be read or is not a log (SPEC 5): the error names
+/// the log and, where it is about one, the line.
 pub fn read_with(path: &Path, opts: ReadOptions, needs: Needs) -> Result<Log, LogError> {
     let opts = crate::logfile::Options {
         strict: opts.strict,
@@ -181,6 +225,10 @@ pub trait LogSource: Read {
     }
 
     /// Repositions the stream `offset` bytes from its start.
+    ///
+    /// # Errors
+    ///
+    /// When the stream cannot seek (by default: `Unsupported`).
     fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
         let _ = offset;
         Err(io::Error::from(io::ErrorKind::Unsupported))
@@ -215,6 +263,11 @@ impl<T: AsRef<[u8]>> LogSource for io::Cursor<T> {
 }
 
 /// Reads a log from any byte stream, everything a command can need.
+///
+/// # Errors
+///
+/// When the log cannot be read or is not a log (SPEC 5): the error names
+/// the log and, where it is about one, the line.
 pub fn read_from<R: LogSource>(
     reader: R,
     name: String,
@@ -232,21 +285,19 @@ pub const HELD_EVENTS: usize = 10_000;
 /// the workspace events included while there are at most [`HELD_EVENTS`];
 /// past that they are only counted (their running values kept) and
 /// `needs_second_pass` says that [`fold_visible`] must read them again.
-pub fn read_surface_from<R: LogSource>(
+pub(crate) fn read_surface_from<R: LogSource>(
     reader: R,
     name: String,
     opts: ReadOptions,
     needs: Needs,
 ) -> Result<Log, LogError> {
-    let mut fold = Fold::new(name, needs, Keep::Bounded);
-    frame::read_stream(reader, &mut fold, opts)?;
-    Ok(fold.finish())
+    read_keeping(reader, Fold::new(name, needs, Keep::Bounded), opts)
 }
 
 /// Pass 2: reads the same log again from `reader` and keeps in `log` (pass
 /// 1's) the workspace events on its final surface and the latest shadowed
 /// ones. Pass 1 said every warning; pass 2's are dropped.
-pub fn fold_visible<R: LogSource>(
+pub(crate) fn fold_visible<R: LogSource>(
     reader: R,
     log: &mut Log,
     opts: ReadOptions,
@@ -270,13 +321,21 @@ pub fn fold_visible<R: LogSource>(
 }
 
 /// Reads from any byte stream only what `needs` asks for.
-pub fn read_from_with<R: LogSource>(
+pub(crate) fn read_from_with<R: LogSource>(
     reader: R,
     name: String,
     opts: ReadOptions,
     needs: Needs,
 ) -> Result<Log, LogError> {
-    let mut fold = Fold::new(name, needs, Keep::All);
+    read_keeping(reader, Fold::new(name, needs, Keep::All), opts)
+}
+
+/// Reads a whole stream into `fold` and hands over its log.
+fn read_keeping<R: LogSource>(
+    reader: R,
+    mut fold: Fold,
+    opts: ReadOptions,
+) -> Result<Log, LogError> {
     frame::read_stream(reader, &mut fold, opts)?;
     Ok(fold.finish())
 }

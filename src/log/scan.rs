@@ -107,40 +107,63 @@ pub fn fields<'a, const N: usize>(
     names: &[&str; N],
 ) -> Result<[Option<&'a [u8]>; N], Bad> {
     let mut out = [None; N];
-    let mut i = skip_ws(s, 0);
-    if s.get(i) != Some(&b'{') {
-        return Err(Bad);
-    }
-    i = skip_ws(s, i + 1);
-    if s.get(i) == Some(&b'}') {
-        return end_of(s, i + 1).map(|()| out);
-    }
-    loop {
+    walk(s, b'{', b'}', |i| {
         if s.get(i) != Some(&b'"') {
             return Err(Bad);
         }
         let key_end = string_end(s, i + 1)?;
         let key = &s[i..key_end];
-        i = skip_ws(s, key_end);
-        if s.get(i) != Some(&b':') {
+        let colon = skip_ws(s, key_end);
+        if s.get(colon) != Some(&b':') {
             return Err(Bad);
         }
-        let v = skip_ws(s, i + 1);
+        let v = skip_ws(s, colon + 1);
         let v_end = skip_value(s, v)?;
         if let Some(k) = which(key, names) {
             out[k] = Some(&s[v..v_end]);
         }
-        i = skip_ws(s, v_end);
-        match s.get(i) {
-            Some(b',') => i = skip_ws(s, i + 1),
-            Some(b'}') => return end_of(s, i + 1).map(|()| out),
-            _ => return Err(Bad),
-        }
-    }
+        Ok(v_end)
+    })?;
+    Ok(out)
 }
 
-fn end_of(s: &[u8], i: usize) -> Result<(), Bad> {
-    if skip_ws(s, i) == s.len() {
+/// The elements of the array `s`; `Err` when it is not an array.
+pub fn elements(s: &[u8]) -> Result<Vec<&[u8]>, Bad> {
+    let mut out = Vec::new();
+    walk(s, b'[', b']', |i| {
+        let end = skip_value(s, i)?;
+        out.push(&s[i..end]);
+        Ok(end)
+    })?;
+    Ok(out)
+}
+
+/// Walks the one container `s` (whitespace around it allowed) that `open`
+/// and `close` delimit: `member` reads the member starting at the index it
+/// is given and returns the index past it. `Err` when `s` is not one such
+/// container or a member does not end.
+fn walk(
+    s: &[u8],
+    open: u8,
+    close: u8,
+    mut member: impl FnMut(usize) -> Result<usize, Bad>,
+) -> Result<(), Bad> {
+    let mut i = skip_ws(s, 0);
+    if s.get(i) != Some(&open) {
+        return Err(Bad);
+    }
+    i = skip_ws(s, i + 1);
+    if s.get(i) != Some(&close) {
+        loop {
+            i = skip_ws(s, member(i)?);
+            match s.get(i) {
+                Some(b',') => i = skip_ws(s, i + 1),
+                Some(&b) if b == close => break,
+                _ => return Err(Bad),
+            }
+        }
+    }
+    if skip_ws(s, i + 1) == s.len() {
         Ok(())
     } else {
         Err(Bad)
@@ -155,29 +178,6 @@ fn which<const N: usize>(key: &[u8], names: &[&str; N]) -> Option<usize> {
     }
     let (decoded, _) = string(key)?;
     names.iter().position(|n| *n == decoded)
-}
-
-/// The elements of the array `s`; `Err` when it is not an array.
-pub fn elements(s: &[u8]) -> Result<Vec<&[u8]>, Bad> {
-    let mut out = Vec::new();
-    let mut i = skip_ws(s, 0);
-    if s.get(i) != Some(&b'[') {
-        return Err(Bad);
-    }
-    i = skip_ws(s, i + 1);
-    if s.get(i) == Some(&b']') {
-        return end_of(s, i + 1).map(|()| out);
-    }
-    loop {
-        let end = skip_value(s, i)?;
-        out.push(&s[i..end]);
-        i = skip_ws(s, end);
-        match s.get(i) {
-            Some(b',') => i = skip_ws(s, i + 1),
-            Some(b']') => return end_of(s, i + 1).map(|()| out),
-            _ => return Err(Bad),
-        }
-    }
 }
 
 /// Whether the raw value is an object (only objects are objects: an array
@@ -286,9 +286,11 @@ pub fn number(raw: &[u8]) -> Option<f64> {
 /// non-negative integer (`1.0`, `1e0` are 1; `-0` is 0; 2^53 + 1 is 2^53).
 /// Doubles of 2^64 and beyond do not fit a seq and are refused.
 pub fn seq(raw: &[u8]) -> Option<u64> {
-    let d = number(raw)?;
     // 2^64 as a double: `as u64` would saturate there.
     const LIMIT: f64 = 18_446_744_073_709_551_616.0;
+    let d = number(raw)?;
+    // A whole number in (-1, 2^64): exactly a u64 (`-0.0` is 0).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     (d.fract() == 0.0 && d > -1.0 && d < LIMIT).then_some(d as u64)
 }
 

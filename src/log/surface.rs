@@ -59,31 +59,38 @@ impl Eq for Surface {}
 
 impl Surface {
     /// Whether `seq` is on the surface.
+    #[must_use]
     pub fn contains(&self, seq: u64) -> bool {
         self.members.contains(seq)
     }
 
     /// The number of entries on the surface.
+    #[must_use]
     pub fn len(&self) -> u64 {
         self.members.len()
     }
 
+    /// Whether no entry is on the surface.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.members.is_empty()
     }
 
     /// How many segments the surface holds (its memory besides the bitmap).
+    #[must_use]
     pub fn runs(&self) -> usize {
         self.by_lo.len()
     }
 
     /// The work done so far (segments visited, map operations): tests bound
     /// it to show that updates stay near-linear.
+    #[must_use]
     pub fn work(&self) -> u64 {
         self.work
     }
 
     /// The seqs in surface order (for tests and small surfaces).
+    #[must_use]
     pub fn to_vec(&self) -> Vec<u64> {
         let mut out = Vec::new();
         let mut at = self.head;
@@ -114,15 +121,12 @@ impl Surface {
             prev: NIL,
             next: NIL,
         };
-        let i = match self.free.pop() {
-            Some(i) => {
-                self.slab[i] = seg;
-                i
-            }
-            None => {
-                self.slab.push(seg);
-                self.slab.len() - 1
-            }
+        let i = if let Some(i) = self.free.pop() {
+            self.slab[i] = seg;
+            i
+        } else {
+            self.slab.push(seg);
+            self.slab.len() - 1
         };
         self.by_lo.insert(lo, i);
         self.top = self.top.max(hi);
@@ -137,20 +141,13 @@ impl Surface {
         } else {
             self.slab[next].prev
         };
-        self.slab[i].prev = prev;
-        self.slab[i].next = next;
-        match prev {
-            NIL => self.head = i,
-            p => self.slab[p].next = i,
-        }
-        match next {
-            NIL => self.tail = i,
-            n => self.slab[n].prev = i,
-        }
+        self.join(prev, i);
+        self.join(i, next);
     }
 
-    fn unlink(&mut self, i: usize) {
-        let Segment { lo, prev, next, .. } = self.slab[i];
+    /// Makes `next` follow `prev` in surface order (`NIL` on either side:
+    /// the list's head or tail).
+    fn join(&mut self, prev: usize, next: usize) {
         match prev {
             NIL => self.head = next,
             p => self.slab[p].next = next,
@@ -159,6 +156,11 @@ impl Surface {
             NIL => self.tail = prev,
             n => self.slab[n].prev = prev,
         }
+    }
+
+    fn unlink(&mut self, i: usize) {
+        let Segment { lo, prev, next, .. } = self.slab[i];
+        self.join(prev, next);
         self.by_lo.remove(&lo);
         self.free.push(i);
         self.work += 1;
@@ -195,7 +197,8 @@ impl Surface {
         None
     }
 
-    pub fn append(&mut self, seq: u64) -> Result<(), String> {
+    /// Appends `seq` to the surface; `Err` says why it cannot be.
+    pub(crate) fn append(&mut self, seq: u64) -> Result<(), String> {
         if !self.members.insert(seq) {
             return Err(format!("seq {seq} is already on the surface"));
         }
@@ -230,7 +233,9 @@ impl Surface {
         self.covering(seq)
     }
 
-    pub fn replace(&mut self, start: u64, end: u64, seq: u64) -> Result<(), String> {
+    /// Replaces the surface from `start` to `end` (inclusive) by `seq`;
+    /// `Err` says why it cannot.
+    pub(crate) fn replace(&mut self, start: u64, end: u64, seq: u64) -> Result<(), String> {
         let a = self
             .segment_of(start)
             .ok_or_else(|| format!("replace start {start} is not on the surface"))?;
@@ -391,7 +396,7 @@ mod tests {
                 prop_assert_eq!(s.to_vec(), model.clone());
                 let ord = s.ordinals();
                 let mut keys: Vec<(usize, u64)> = model.iter().map(|&q| s.position(&ord, q).unwrap()).collect();
-                let sorted = { let mut k = keys.clone(); k.sort(); k };
+                let sorted = { let mut k = keys.clone(); k.sort_unstable(); k };
                 prop_assert_eq!(&keys, &sorted);
                 keys.dedup();
                 prop_assert_eq!(keys.len(), model.len());

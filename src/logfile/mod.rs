@@ -37,6 +37,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// The word output uses.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Plain => "plain",
@@ -67,6 +68,11 @@ pub struct Options {
 }
 
 /// Reads the log at `path` (`-` is stdin) in whichever form it is stored.
+///
+/// # Errors
+///
+/// When the log cannot be read or is not a log: the error names the log
+/// and, where it is about one, the line (and a container's frame).
 pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
     let name = path.display().to_string();
     let fail = |e: io::Error| LogError {
@@ -87,9 +93,10 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
     let head = Head::peek(&mut file).map_err(fail)?;
     if !file.can_rewind() {
         // A FIFO or a device: what was peeked is replayed.
-        return match head.is_zstd() {
-            true => read_container(head.then(file), name, opts, Pass::Only),
-            false => scan(head.then(file), name, opts, Pass::Only),
+        return if head.is_zstd() {
+            read_container(head.then(file), &name, opts, Pass::Only)
+        } else {
+            scan(head.then(file), name, opts, Pass::Only)
         };
     }
     // A regular file with more workspace events than pass 1 holds is read
@@ -97,9 +104,10 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
     // again), keeps the workspace events that stay visible.
     file.rewind().map_err(fail)?;
     let zstd = head.is_zstd();
-    let mut log = match zstd {
-        true => read_container(file, name.clone(), opts, Pass::Surface),
-        false => scan(file, name.clone(), opts, Pass::Surface),
+    let mut log = if zstd {
+        read_container(file, &name, opts, Pass::Surface)
+    } else {
+        scan(file, name.clone(), opts, Pass::Surface)
     }?;
     if !log.needs_second_pass {
         return Ok(log);
@@ -108,12 +116,11 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
         strict: opts.strict,
     };
     let file = File::open(path).map_err(fail)?;
-    match zstd {
-        true => {
-            let mut container = Container::start(file).map_err(fail)?;
-            log::fold_visible(&mut container, &mut log, read_opts)?;
-        }
-        false => log::fold_visible(file, &mut log, read_opts)?,
+    if zstd {
+        let mut container = Container::start(file).map_err(fail)?;
+        log::fold_visible(&mut container, &mut log, read_opts)?;
+    } else {
+        log::fold_visible(file, &mut log, read_opts)?;
     }
     Ok(log)
 }
@@ -130,6 +137,11 @@ enum Pass {
 
 /// Reads a log from a stream that cannot rewind (stdin, a pipe, a fuzzer's
 /// bytes), in whichever form it is; `name` is what messages call it.
+///
+/// # Errors
+///
+/// When the log cannot be read or is not a log: the error names the log
+/// and, where it is about one, the line (and a container's frame).
 pub fn read_stream<R: Read + Send + 'static>(
     mut src: R,
     name: String,
@@ -140,7 +152,7 @@ pub fn read_stream<R: Read + Send + 'static>(
         line: None,
     })?;
     if head.is_zstd() {
-        read_container(head.then(src), name, opts, Pass::Only)
+        read_container(head.then(src), &name, opts, Pass::Only)
     } else {
         scan(head.then(src), name, opts, Pass::Only)
     }
@@ -152,18 +164,11 @@ fn scan<R: LogSource>(src: R, name: String, opts: Options, pass: Pass) -> Result
     let read_opts = ReadOptions {
         strict: opts.strict,
     };
-    let read = |src, name| match pass {
-        Pass::Only => log::read_from_with(src, name, read_opts, opts.needs),
-        Pass::Surface => log::read_surface_from(src, name, read_opts, opts.needs),
-    };
     if !(opts.strict || opts.count_packed) {
-        return read(src, name);
+        return read_pass(src, name, read_opts, opts.needs, pass);
     }
     let mut tap = Tap::new(src, name.clone(), opts.strict);
-    let result = match pass {
-        Pass::Only => log::read_from_with(&mut tap, name, read_opts, opts.needs),
-        Pass::Surface => log::read_surface_from(&mut tap, name, read_opts, opts.needs),
-    };
+    let result = read_pass(&mut tap, name, read_opts, opts.needs, pass);
     if let Some(e) = tap.error() {
         // The scanner stopped at the misshapen row unless it failed earlier.
         return Err(result.err().unwrap_or(e));
@@ -173,11 +178,25 @@ fn scan<R: LogSource>(src: R, name: String, opts: Options, pass: Pass) -> Result
     Ok(log)
 }
 
+/// Reads `src` as `pass` reads it.
+fn read_pass<R: LogSource>(
+    src: R,
+    name: String,
+    opts: ReadOptions,
+    needs: log::Needs,
+    pass: Pass,
+) -> Result<Log, LogError> {
+    match pass {
+        Pass::Only => log::read_from_with(src, name, opts, needs),
+        Pass::Surface => log::read_surface_from(src, name, opts, needs),
+    }
+}
+
 impl<R: Read> LogSource for &mut Tap<R> {}
 
 fn read_container<R: Read + Send + 'static>(
     src: R,
-    name: String,
+    name: &str,
     opts: Options,
     pass: Pass,
 ) -> Result<Log, LogError> {
@@ -185,7 +204,7 @@ fn read_container<R: Read + Send + 'static>(
         message: format!("{name}: {e}"),
         line: None,
     })?;
-    let result = scan(&mut container, name.clone(), opts, pass);
+    let result = scan(&mut container, name.to_owned(), opts, pass);
     let frame_of = |e: LogError, c: &Container| match e.line.and_then(|l| c.frame_of_line(l)) {
         Some(offset) => LogError {
             message: format!("{} (in the zstd frame at byte {offset})", e.message),
@@ -207,7 +226,8 @@ fn read_container<R: Read + Send + 'static>(
         });
     }
     if let Some(End::Torn { offset, bytes }) = container.end() {
-        let bytes = crate::output::plural(*bytes as usize, "byte", "bytes");
+        let bytes = usize::try_from(*bytes).unwrap_or(usize::MAX);
+        let bytes = crate::output::plural(bytes, "byte", "bytes");
         if opts.strict {
             return Err(LogError {
                 message: format!(

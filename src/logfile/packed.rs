@@ -67,7 +67,7 @@ pub enum Row {
 }
 
 /// Reads one trimmed JSONL line as a packed row.
-pub fn row(line: &[u8]) -> Row {
+fn row(line: &[u8]) -> Row {
     if memchr::memmem::find(line, b"-chunks\"").is_none() {
         return Row::Not;
     }

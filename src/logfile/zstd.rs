@@ -19,6 +19,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
+use crate::log::read_some;
+
 /// The first bytes of a Zstandard frame.
 pub const MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 
@@ -30,10 +32,7 @@ const IN_FLIGHT: usize = 3;
 const INPUT: usize = 256 << 10;
 /// Decoded bytes of recent frames whose line ranges are kept, beyond twice
 /// the largest frame: the scanner never lags further behind than that.
-#[cfg(not(test))]
-const LINE_MAP_WINDOW: u64 = 16 << 20;
-#[cfg(test)]
-const LINE_MAP_WINDOW: u64 = 4 << 10;
+const LINE_MAP_WINDOW: u64 = if cfg!(test) { 4 << 10 } else { 16 << 20 };
 
 /// How a container ended, once it is read to the end.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,15 +137,6 @@ impl<R: Read> Frames<R> {
     }
 }
 
-fn read_some<R: Read>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    loop {
-        match reader.read(buf) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            other => return other,
-        }
-    }
-}
-
 /// The decoder thread's loop: whole frames, batched.
 fn decode<R: Read>(src: R, tx: &SyncSender<Message>, spare: &Receiver<Vec<u8>>) {
     let mut frames = match Frames::new(src) {
@@ -229,6 +219,10 @@ pub struct Container {
 impl Container {
     /// Starts decoding `src` (positioned at the container's first byte) on
     /// its own thread.
+    ///
+    /// # Errors
+    ///
+    /// When the decoder or its thread cannot be set up.
     pub fn start<R: Read + Send + 'static>(src: R) -> io::Result<Self> {
         let (tx, rx) = sync_channel(IN_FLIGHT);
         let (spare, spare_rx) = sync_channel(IN_FLIGHT);
@@ -254,6 +248,7 @@ impl Container {
     }
 
     /// How the container ended (after the scanner saw its end).
+    #[must_use]
     pub fn end(&self) -> Option<&End> {
         self.end.as_ref()
     }
@@ -265,6 +260,7 @@ impl Container {
 
     /// The compressed offset of the frame holding the start of `line`, if
     /// that frame is still remembered.
+    #[must_use]
     pub fn frame_of_line(&self, line: u64) -> Option<u64> {
         let k = self.recent.partition_point(|f| f.first_line <= line);
         let mut i = k.checked_sub(1)?;
