@@ -35,11 +35,15 @@ pub(super) enum Keep {
 
 /// Folds events into the log it owns, which [`Fold::finish`] hands over.
 pub(super) struct Fold {
+    /// The log being built: each step writes its fields by name.
     pub(super) log: Log,
+    /// What the events are read for.
     pub(super) needs: Needs,
+    /// What is kept of the workspace events.
     pub(super) keep: Keep,
     /// The first line that held a lone surrogate, and how many did.
     lone: Option<(String, u64)>,
+    /// The warning for a final line that is not JSON (said at the end).
     pending_final_warning: Option<String>,
     /// Messages of a workspace kind that are not workspace events (no
     /// changes array, no seq): the first one's place and why, and how many.
