@@ -3,10 +3,9 @@
 //! module words them. Every name, path, target and snippet goes through
 //! `output::escape`. It makes no filesystem call.
 
-use owo_colors::{OwoColorize, Style};
-
 use crate::explain::{CandidateReport, DirReport, InMessage, Outcome, Report, Stage, Tier};
 use crate::output::escape;
+use crate::output::palette::{Palette, Tone};
 use crate::output::prompt::{Level, PromptLines};
 use crate::render::Truncation;
 use crate::settings::{Origin, Precedence};
@@ -20,46 +19,9 @@ const PART_LINES: usize = 6;
 /// Options of the text view.
 #[derive(Debug, Clone, Copy)]
 pub struct TextOptions {
-    pub paint: Paint,
+    pub palette: Palette,
     /// Print the parts whole.
     pub full: bool,
-}
-
-/// The colours of the text view, decided once; `on: false` writes no escape
-/// codes at all.
-#[derive(Debug, Clone, Copy)]
-pub struct Paint {
-    pub on: bool,
-}
-
-/// The role of a piece of text, which picks its colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tone {
-    Plain,
-    Heading,
-    Name,
-    Good,
-    Warn,
-    Bad,
-    Dim,
-}
-
-impl Paint {
-    fn paint(self, tone: Tone, text: &str) -> String {
-        if !self.on || text.is_empty() {
-            return text.to_owned();
-        }
-        let style = match tone {
-            Tone::Plain => return text.to_owned(),
-            Tone::Heading => Style::new().bold(),
-            Tone::Name => Style::new().cyan(),
-            Tone::Good => Style::new().green(),
-            Tone::Warn => Style::new().yellow(),
-            Tone::Bad => Style::new().red(),
-            Tone::Dim => Style::new().dimmed(),
-        };
-        text.style(style).to_string()
-    }
 }
 
 /// One cell of a row: its text (already escaped) and tone.
@@ -82,7 +44,7 @@ fn width(text: &str) -> usize {
 /// The report as text.
 pub fn text(report: &Report, opts: TextOptions) -> String {
     let mut w = Writer {
-        paint: opts.paint,
+        palette: opts.palette,
         out: String::new(),
     };
     settings(&mut w, report);
@@ -120,21 +82,21 @@ pub fn text(report: &Report, opts: TextOptions) -> String {
 
 /// Accumulates the text view.
 struct Writer {
-    paint: Paint,
+    palette: Palette,
     out: String,
 }
 
 impl Writer {
     fn heading(&mut self, text: &str) {
-        let painted = self.paint.paint(Tone::Heading, text);
+        let painted = self.palette.paint(Tone::Heading, text);
         self.out.push_str(&painted);
         self.out.push('\n');
     }
 
     /// A heading followed by a dimmed note on the same line.
     fn heading_note(&mut self, text: &str, note: &str) {
-        let head = self.paint.paint(Tone::Heading, text);
-        let note = self.paint.paint(Tone::Dim, note);
+        let head = self.palette.paint(Tone::Heading, text);
+        let note = self.palette.paint(Tone::Dim, note);
         self.out.push_str(&format!("{head}  {note}\n"));
     }
 
@@ -157,7 +119,7 @@ impl Writer {
             if c.text.is_empty() && pad == 0 {
                 continue;
             }
-            line.push_str(&self.paint.paint(c.tone, &c.text));
+            line.push_str(&self.palette.paint(c.tone, &c.text));
             if i < last {
                 line.push_str(&" ".repeat(pad.saturating_sub(width(&c.text))));
                 line.push_str("  ");
