@@ -64,12 +64,10 @@ pub fn text(report: &Report, opts: TextOptions) -> String {
         if lines.is_empty() {
             w.line(2, &[cell("nothing to report", Tone::Dim)]);
         }
-        // The report's lines carry their own indentation (headings at the
-        // margin, items at two spaces, details at four): keep it, under the section.
+        // Each line keeps its own indentation, two spaces in under the section.
         for line in lines {
-            let text = escape(&line.text);
-            let body = text.trim_start_matches(' ');
-            let indent = 2 + text.len() - body.len();
+            let body = escape(&line.text);
+            let indent = 2 + line.indent;
             match line.level {
                 Level::Heading => w.line(indent, &[cell(body, Tone::Heading)]),
                 Level::Info => w.line(indent, &[cell(body, Tone::Plain)]),
