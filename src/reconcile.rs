@@ -469,7 +469,7 @@ impl Pass<'_> {
                     return Now::Nothing;
                 }
                 self.claimed.insert(cand.path.clone());
-                match discovery::load(&cand.path, size, discovery::max_source(self.settings)) {
+                match discovery::load(&cand.path, size, self.settings.max_source()) {
                     Load::Text(text) => Now::Loaded(cand, Cow::Owned(text)),
                     Load::Oversized { .. } | Load::Unreadable(_) => Now::Nothing,
                 }
