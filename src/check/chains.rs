@@ -363,7 +363,7 @@ impl<'a> Checker<'a> {
 
     /// A path as shown: relative to where check was started.
     pub fn shown(&self, path: &Path) -> String {
-        super::relative(&self.opts.base, path)
+        crate::paths::relative(&self.opts.base, path)
     }
 }
 
