@@ -191,45 +191,8 @@ impl Settings {
             .map(LoggedSettings::from_identity)
             .unwrap_or_default();
 
-        let cwd = match (cwd, log.and_then(|l| l.header_cwd.as_deref())) {
-            (Some(flag), _) => Setting::new(env.absolute(flag)?, Origin::Flag),
-            (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
-            (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
-        };
-        let problem = match std::fs::metadata(&cwd.value) {
-            Ok(meta) if meta.is_dir() => None,
-            Ok(_) => Some("not a directory".to_owned()),
-            Err(e) => Some(e.to_string()),
-        };
-        if let Some(problem) = problem {
-            let shown = cwd.value.display();
-            match (cwd.origin, log) {
-                (Origin::Log, Some(log)) => bail!(
-                    "{}: the session cwd {shown} from its header is unusable: {problem} (pass --cwd)",
-                    log.name
-                ),
-                (Origin::Flag, _) => bail!("--cwd {shown}: {problem}"),
-                _ => bail!("the current directory {shown}: {problem}"),
-            }
-        }
-
-        let dsh_home = match (
-            &config.dsh_home,
-            env.dsh_home.as_deref().filter(|v| !js_trim(v).is_empty()),
-        ) {
-            (Some(flag), _) => Setting::new(
-                env.absolute(&paths::expand_tilde(flag, env.home.as_deref()))?,
-                Origin::Flag,
-            ),
-            (None, Some(var)) => Setting::new(
-                env.absolute(&paths::expand_tilde(var, env.home.as_deref()))?,
-                Origin::Env,
-            ),
-            (None, None) => match &env.home {
-                Some(home) => Setting::new(default_dsh_home(home), Origin::Default),
-                None => bail!("no home directory: set HOME, DSH_HOME or --dsh-home"),
-            },
-        };
+        let cwd = resolve_cwd(env, cwd, log)?;
+        let dsh_home = resolve_dsh_home(env, config)?;
 
         let int = |flag: Option<i64>, logged: Option<i64>, default: i64| match (flag, logged) {
             (Some(v), _) => Setting::new(v, Origin::Flag),
@@ -298,6 +261,50 @@ impl Settings {
             precedence,
         })
     }
+}
+
+/// The cwd: the flag, else the log header's, else the process's; it must
+/// be a directory.
+fn resolve_cwd(env: &Env, cwd: Option<&Path>, log: Option<&Log>) -> Result<Setting<PathBuf>> {
+    let cwd = match (cwd, log.and_then(|l| l.header_cwd.as_deref())) {
+        (Some(flag), _) => Setting::new(env.absolute(flag)?, Origin::Flag),
+        (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
+        (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
+    };
+    let problem = match std::fs::metadata(&cwd.value) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some("not a directory".to_owned()),
+        Err(e) => Some(e.to_string()),
+    };
+    if let Some(problem) = problem {
+        let shown = cwd.value.display();
+        match (cwd.origin, log) {
+            (Origin::Log, Some(log)) => bail!(
+                "{}: the session cwd {shown} from its header is unusable: {problem} (pass --cwd)",
+                log.name
+            ),
+            (Origin::Flag, _) => bail!("--cwd {shown}: {problem}"),
+            _ => bail!("the current directory {shown}: {problem}"),
+        }
+    }
+    Ok(cwd)
+}
+
+/// The dsh home: the flag, else `DSH_HOME` (unless blank), else `~/.dsh`.
+fn resolve_dsh_home(env: &Env, config: &Overrides) -> Result<Setting<PathBuf>> {
+    let var = env.dsh_home.as_deref().filter(|v| !js_trim(v).is_empty());
+    let (raw, origin) = match (config.dsh_home.as_deref(), var) {
+        (Some(flag), _) => (flag, Origin::Flag),
+        (None, Some(var)) => (var, Origin::Env),
+        (None, None) => {
+            let Some(home) = &env.home else {
+                bail!("no home directory: set HOME, DSH_HOME or --dsh-home");
+            };
+            return Ok(Setting::new(default_dsh_home(home), Origin::Default));
+        }
+    };
+    let path = paths::expand_tilde(raw, env.home.as_deref());
+    Ok(Setting::new(env.absolute(&path)?, origin))
 }
 
 /// SPEC 6: the precedence a log was written under, from its last change's scope key.
