@@ -266,7 +266,7 @@ fn snippet(w: &mut Writer, text: &str, full: bool) {
         shown += line.len() + 1;
         let escaped: Cow<'_, str> = escape(line);
         w.out.push_str("    ");
-        w.out.push_str(&w.paint.paint(Tone::Dim, "│"));
+        w.out.push_str(&w.palette.paint(Tone::Dim, "│"));
         if !escaped.is_empty() {
             w.out.push(' ');
             w.out.push_str(&escaped);
@@ -275,7 +275,7 @@ fn snippet(w: &mut Writer, text: &str, full: bool) {
     }
     let rest = text.len().saturating_sub(shown);
     if rest > 0 {
-        let more = w.paint.paint(
+        let more = w.palette.paint(
             Tone::Dim,
             &format!(
                 "… {}",
