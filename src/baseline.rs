@@ -220,17 +220,22 @@ pub fn file_of(
     }
 }
 
-/// Renders the baseline of a workspace with `intro` (INTRO, or REPLACE + INTRO).
-pub fn render(ws: &Workspace, settings: &Settings, intro: &str) -> Baseline {
-    let files = files(ws, settings);
-    let items: Vec<Item<'_>> = files
+/// The baseline's files as the budget sees them: path, heading, content.
+pub fn items(files: &[File]) -> Vec<Item<'_>> {
+    files
         .iter()
         .map(|f| Item {
             path: &f.path,
             head: render::baseline_head(&f.path),
             content: &f.text,
         })
-        .collect();
+        .collect()
+}
+
+/// Renders the baseline of a workspace with `intro` (INTRO, or REPLACE + INTRO).
+pub fn render(ws: &Workspace, settings: &Settings, intro: &str) -> Baseline {
+    let files = files(ws, settings);
+    let items = items(&files);
     let fit = render::fit(&items, intro, render::COMPACT, settings.max_bytes.value);
     Baseline {
         identity: settings.identity(ws.root()),

@@ -121,6 +121,16 @@ pub struct Reconciliation {
 }
 
 impl Reconciliation {
+    /// Sends a whole baseline (fresh or replacement): its changes become
+    /// the visible state the delta is computed against.
+    fn send_baseline(&mut self, decision: Decision, part: Part, state: &mut VisibleScopes) {
+        for c in &part.changes {
+            state.set(c.clone());
+        }
+        self.baseline = Some(part);
+        self.decision = decision;
+    }
+
     pub fn parts(&self) -> Vec<&str> {
         self.baseline
             .iter()
@@ -279,16 +289,12 @@ fn send_fresh(
         format!("{why}, and no instruction file loads now: there is no baseline to send")
     };
     if let Some(text) = current.fit.text.clone() {
-        let changes = current.changes();
-        for c in &changes {
-            state.set(c.clone());
-        }
-        out.baseline = Some(Part {
+        let part = Part {
             text,
             fit: current.fit.clone(),
-            changes,
-        });
-        out.decision = Decision::Baseline;
+            changes: current.changes(),
+        };
+        out.send_baseline(Decision::Baseline, part, state);
     }
 }
 
@@ -338,15 +344,12 @@ fn send_replacement(
         );
     }
     if let Some(text) = text {
-        for c in &changes {
-            state.set(c.clone());
-        }
-        out.baseline = Some(Part {
+        let part = Part {
             text,
             fit: fresh.fit.clone(),
             changes,
-        });
-        out.decision = Decision::Replacement;
+        };
+        out.send_baseline(Decision::Replacement, part, state);
     }
 }
 
