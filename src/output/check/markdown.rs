@@ -4,8 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::check::{View, summary_line};
-use crate::check::Severity;
+use super::{View, summary_line, word};
 use crate::check::impact::{DirChange, Impact};
 use crate::check::summary::Row;
 use crate::output;
@@ -72,6 +71,7 @@ fn file_counts(c: &DirChange) -> String {
 }
 
 /// The whole comment: the impact when there is one, else the findings.
+#[must_use]
 pub fn render(view: &View<'_>) -> String {
     let report = view.report;
     let mut s = String::from("### agentctx check\n\n");
@@ -89,10 +89,7 @@ pub fn render(view: &View<'_>) -> String {
     if !report.findings.is_empty() {
         s.push_str("| | File | Finding |\n|---|---|---|\n");
         for f in &report.findings {
-            let level = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
+            let level = word(f.severity);
             let _ = writeln!(s, "| {level} | {} | {} |", md(&f.file), md(&f.message));
         }
         s.push('\n');
@@ -196,6 +193,7 @@ fn summary_md(s: &mut String, rows: &[Row]) {
 }
 
 /// The summary table of the text output; a bar per row on a terminal.
+#[must_use]
 pub fn summary_table(rows: &[Row], tty: bool) -> String {
     let head = ["directory", "bytes", "of max", "largest file", "headroom"];
     let cells: Vec<[String; 5]> = rows
@@ -247,6 +245,7 @@ pub fn summary_table(rows: &[Row], tty: bool) -> String {
 }
 
 /// The impact section of the text output.
+#[must_use]
 pub fn impact_text(impact: &Impact) -> String {
     let n = impact.directories.len();
     let mut s = format!(
