@@ -50,9 +50,9 @@ impl Manual {
         let mut out = String::from("Examples:\n");
         for (command, what) in self.examples {
             if what.is_empty() {
-                let _ = write!(out, "  agentctx {command}\n");
+                let _ = writeln!(out, "  agentctx {command}");
             } else {
-                let _ = write!(out, "  agentctx {command:width$}  # {what}\n");
+                let _ = writeln!(out, "  agentctx {command:width$}  # {what}");
             }
         }
         out.push('\n');
