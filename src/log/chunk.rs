@@ -9,6 +9,7 @@
 
 use crate::log::event::{self, Needs, Record};
 use crate::log::markers::MarkerSearch;
+use crate::log::scan;
 
 /// What one line turned out to be (blank lines and lines that hold no marker
 /// leave no item; they are only counted).
@@ -170,10 +171,10 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
 fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
     let syntax = |text: &[u8]| match std::str::from_utf8(text) {
         Err(_) => Some(Outcome::NotUtf8),
-        Ok(text) => check_syntax(text).err().map(|e| {
+        Ok(text) => scan::check_syntax(text).err().map(|e| {
             Outcome::Malformed(
                 Some(e.column() + offset),
-                format!("malformed JSON: {}", strip_position(&e)),
+                format!("malformed JSON: {}", scan::strip_position(&e)),
             )
         }),
     };
@@ -191,32 +192,5 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
             None,
             "malformed JSON: a value does not end".to_owned(),
         )),
-    }
-}
-/// Checks that `text` is one JSON object, with no depth limit (values are
-/// skipped iteratively) and `serde_json`'s messages ("trailing comma").
-fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
-    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
-    struct Object;
-    impl<'de> Visitor<'de> for Object {
-        type Value = ();
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a JSON object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(())
-        }
-    }
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.deserialize_map(Object)?;
-    de.end()
-}
-
-pub(super) fn strip_position(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at line ") {
-        Some(i) => text[..i].to_owned(),
-        None => text,
     }
 }

@@ -10,9 +10,10 @@ use std::io::{self, BufReader, Read};
 
 use serde_json::value::RawValue;
 
-use crate::log::chunk::{self, is_ws, strip_position};
+use crate::log::chunk::{self, is_ws};
 use crate::log::fold::{At, Fold};
 use crate::log::markers::MarkerSearch;
+use crate::log::scan::strip_position;
 use crate::log::{CHUNK, LogError, LogSource, ReadOptions};
 
 /// Reads a whole stream into `fold`.

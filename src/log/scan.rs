@@ -294,6 +294,34 @@ pub fn seq(raw: &[u8]) -> Option<u64> {
     (d.fract() == 0.0 && d > -1.0 && d < LIMIT).then_some(d as u64)
 }
 
+/// Checks that `text` is one JSON object, with no depth limit (values are
+/// skipped iteratively) and `serde_json`'s messages ("trailing comma").
+pub(super) fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
+    struct Object;
+    impl<'de> Visitor<'de> for Object {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_map(Object)?;
+    de.end()
+}
+
+pub(super) fn strip_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
