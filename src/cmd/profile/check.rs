@@ -13,7 +13,7 @@ use crate::cli::ProfileArgs;
 use crate::env::Env;
 use crate::output::{escape, plural};
 use crate::paths;
-use crate::profile::check::{self, Options, ProfileReport, Severity};
+use crate::profile::check::{self, Options, ProfileReport};
 use crate::profile::{Profile, Report, codex, gemini, opencode};
 
 /// Each profile's inputs with a placeholder cwd, and its candidate names.
@@ -114,7 +114,7 @@ struct Json<'a> {
 
 /// Runs `check --profile`. `json` picks JSON over text.
 #[allow(clippy::too_many_arguments)]
-pub fn run(
+pub(crate) fn run(
     ctx: &mut Ctx<'_>,
     args: &ProfileArgs,
     profiles: &[Profile],
@@ -166,10 +166,7 @@ pub fn run(
 fn text(out: &mut dyn Write, reports: &[ProfileReport]) -> std::io::Result<()> {
     for r in reports {
         for f in &r.findings {
-            let word = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
+            let word = f.severity.name();
             writeln!(out, "{}: {word}: {}", r.profile, escape(&f.message))?;
         }
         writeln!(

@@ -8,13 +8,12 @@ use owo_colors::{OwoColorize, Style};
 use serde::Serialize;
 
 use crate::output::{escape, plural};
-use crate::profile::check::Severity;
 use crate::profile::{FileEntry, Profile, Report, Settings, Status, Why};
 
 /// The JSON document of 10.2.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Json<'a> {
+pub(crate) struct Json<'a> {
     profile: Profile,
     exact: bool,
     parts: Vec<&'a str>,
@@ -24,7 +23,8 @@ pub struct Json<'a> {
     warnings: &'a [String],
 }
 
-pub fn json(report: &Report) -> Json<'_> {
+/// The JSON of one report.
+pub(crate) fn json(report: &Report) -> Json<'_> {
     Json {
         profile: report.profile,
         exact: report.exact,
@@ -37,7 +37,7 @@ pub fn json(report: &Report) -> Json<'_> {
 }
 
 /// The label of a profile's fidelity.
-pub fn label(report: &Report) -> &'static str {
+pub(crate) fn label(report: &Report) -> &'static str {
     if report.profile.is_listing() {
         "documented behaviour, not byte-exact"
     } else if report.exact {
@@ -76,7 +76,7 @@ impl Paint {
 }
 
 /// The explain text of one report.
-pub fn text(report: &Report, cwd: &Path, color: bool) -> String {
+pub(crate) fn text(report: &Report, cwd: &Path, color: bool) -> String {
     let paint = Paint(color);
     let mut out = String::new();
     let _ = writeln!(
@@ -133,31 +133,22 @@ pub fn text(report: &Report, cwd: &Path, color: bool) -> String {
         out.push_str(&paint.heading("Findings (as check reports them):"));
         out.push('\n');
         for f in &findings {
-            let word = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
-            let _ = writeln!(out, "  {word}: {}", escape(&f.message));
+            let _ = writeln!(out, "  {}: {}", f.severity.name(), escape(&f.message));
         }
     }
     out
 }
 
 fn parts(report: &Report, paint: &Paint, out: &mut String) {
-    if report.profile.is_listing() {
-        let _ = writeln!(
-            out,
-            "{} not modelled (the files above are what the documentation says loads)",
-            paint.heading("Parts:")
-        );
-        return;
-    }
-    if report.parts.is_empty() {
-        let _ = writeln!(
-            out,
-            "{} none (the harness sends nothing)",
-            paint.heading("Parts:")
-        );
+    let instead = if report.profile.is_listing() {
+        Some("not modelled (the files above are what the documentation says loads)")
+    } else if report.parts.is_empty() {
+        Some("none (the harness sends nothing)")
+    } else {
+        None
+    };
+    if let Some(instead) = instead {
+        let _ = writeln!(out, "{} {instead}", paint.heading("Parts:"));
         return;
     }
     out.push_str(&paint.heading("Parts:"));
@@ -174,9 +165,10 @@ fn parts(report: &Report, paint: &Paint, out: &mut String) {
 }
 
 fn size(f: &FileEntry) -> String {
+    let bytes = |n: u64| plural(usize::try_from(n).unwrap_or(usize::MAX), "byte", "bytes");
     match (f.bytes, f.truncated) {
-        (Some(n), Some(kept)) => format!("{}, {kept} kept", plural(n as usize, "byte", "bytes")),
-        (Some(n), None) => plural(n as usize, "byte", "bytes"),
+        (Some(n), Some(kept)) => format!("{}, {kept} kept", bytes(n)),
+        (Some(n), None) => bytes(n),
         (None, _) if f.status == Status::UrlNotFetched => "not fetched".to_owned(),
         (None, _) => "not a regular file".to_owned(),
     }
