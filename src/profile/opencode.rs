@@ -314,29 +314,11 @@ fn config_instructions(path: &Path, vars: &Vars) -> Result<Option<Vec<String>>> 
 }
 
 /// `{env:NAME}` -> the variable's value, or `""` when unset.
+#[must_use]
 pub fn substitute_env(text: &str, vars: &Vars) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("{env:") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 5..];
-        match after.find('}') {
-            Some(end) if is_env_name(&after[..end]) => {
-                out.push_str(vars.get(&after[..end]).unwrap_or(""));
-                rest = &after[end + 1..];
-            }
-            _ => {
-                out.push_str("{env:");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-fn is_env_name(name: &str) -> bool {
-    !name.is_empty()
+    super::replace_refs(text, "{env:", |name| {
+        (!name.is_empty()).then(|| vars.get(name).unwrap_or("").to_owned())
+    })
 }
 
 #[cfg(test)]
