@@ -34,6 +34,7 @@ pub struct Input {
 }
 
 /// Rule 1: the nearest ancestor-or-self holding `.git`, else `/`.
+#[must_use]
 pub fn worktree(cwd: &Path) -> PathBuf {
     cwd.ancestors()
         .find(|d| std::fs::metadata(d.join(".git")).is_ok())
@@ -64,6 +65,11 @@ fn exists(path: &Path) -> Option<bool> {
 }
 
 /// What opencode loads for `input.cwd`.
+///
+/// # Errors
+///
+/// A config file that exists but cannot be read or parsed, or whose
+/// `instructions` is not a list of strings.
 pub fn load(input: &Input) -> Result<Report> {
     let tree = worktree(&input.cwd);
     let (instructions, origin) = instructions(input, &tree)?;
