@@ -171,12 +171,23 @@ fn minimal(mut targets: Vec<Target>) -> Vec<Target> {
         .collect()
 }
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How serious a finding is (of dsh's check and of a profile's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
+}
+
+impl Severity {
+    /// Its name, as the JSON spells it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 /// What a finding is about, with its facts.

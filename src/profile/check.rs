@@ -12,25 +12,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::{FileEntry, ImportProblem, NoteKind, Profile, Report, Status, Why};
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-impl Severity {
-    /// Its name, as the JSON spells it.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
+use crate::check::Severity;
 
 /// One problem, with the file it is about (as the harness writes paths).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
