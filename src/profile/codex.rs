@@ -257,13 +257,9 @@ fn unreadable(report: &mut Report, shown: String, size: Option<u64>, e: &io::Err
 /// The candidate names of every directory (rule 5).
 #[must_use]
 pub fn names(fallbacks: &[String]) -> Vec<String> {
-    let mut names = vec![OVERRIDE.to_owned(), AGENTS.to_owned()];
-    for name in fallbacks {
-        if !name.is_empty() && !names.contains(name) {
-            names.push(name.clone());
-        }
-    }
-    names
+    let fallbacks = fallbacks.iter().filter(|n| !n.is_empty()).cloned();
+    let fixed = [OVERRIDE, AGENTS].map(str::to_owned);
+    super::first_occurrences(fixed.into_iter().chain(fallbacks))
 }
 
 /// Why project discovery stopped (rule 7).

@@ -14,7 +14,7 @@ pub mod jsonc;
 pub mod listings;
 pub mod opencode;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
@@ -408,4 +408,14 @@ pub(crate) fn replace_refs(
     }
     out.push_str(rest);
     out
+}
+
+/// `items` in order, each kept at its first occurrence only (a set
+/// remembers what was kept, so long lists stay linear).
+pub(crate) fn first_occurrences(items: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(item.clone()))
+        .collect()
 }

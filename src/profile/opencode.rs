@@ -272,19 +272,16 @@ fn instructions(input: &Input, tree: &Path) -> Result<(Vec<String>, Origin)> {
             files.extend(chain.iter().map(|d| d.join(name)));
         }
     }
-    let mut out: Vec<String> = Vec::new();
+    let mut entries: Vec<String> = Vec::new();
     let mut from = Vec::new();
     for file in files {
         let Some(list) = config_instructions(&file, &input.vars)? else {
             continue;
         };
         from.push(super::show(&file));
-        for entry in list {
-            if !out.contains(&entry) {
-                out.push(entry);
-            }
-        }
+        entries.extend(list);
     }
+    let out = super::first_occurrences(entries);
     let origin = match from.len() {
         0 => Origin::Default,
         _ => Origin::Config(from.join(",")),

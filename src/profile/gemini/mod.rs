@@ -95,17 +95,8 @@ pub fn node_join(dir: &Path, name: &str) -> PathBuf {
 /// Rule 1: the context file names.
 #[must_use]
 pub fn names(raw: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for name in raw {
-        let t = js_trim(name);
-        if t.is_empty() {
-            continue;
-        }
-        let n = posix_normalize(t);
-        if !out.contains(&n) {
-            out.push(n);
-        }
-    }
+    let trimmed = raw.iter().map(|n| js_trim(n)).filter(|t| !t.is_empty());
+    let mut out = super::first_occurrences(trimmed.map(posix_normalize));
     if !out.iter().any(|n| n == DEFAULT_NAME) {
         out.push(DEFAULT_NAME.to_owned());
     }
