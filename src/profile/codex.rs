@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::{
-    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, Report, Setting, Settings, Status, Why,
+    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting,
+    Status, Why,
 };
 
 pub const DEFAULT_MAX_BYTES: u64 = 32_768;
@@ -48,13 +49,13 @@ pub struct Config {
 /// # Errors
 ///
 /// `config.toml` exists but cannot be read, or is not UTF-8 TOML.
-pub fn resolve(input: &Input) -> Result<(Config, Settings, Vec<String>)> {
+pub fn resolve(input: &Input) -> Result<(Config, ProfileSettings, Vec<String>)> {
     let path = input.home.join("config.toml");
     let table = read_config(&path)?;
     let shown = super::show(&path);
     let from_config = |key: &str| table.as_ref().and_then(|t| t.get(key));
     let mut warnings = Vec::new();
-    let mut settings = Settings::default();
+    let mut settings = ProfileSettings::default();
     settings.push(
         "codex_home",
         Setting::new(super::show(&input.home), input.home_origin.clone()),

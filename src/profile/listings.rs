@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{FileEntry, Origin, Profile, Report, Setting, Settings, Status, Why};
+use super::{FileEntry, Origin, Profile, ProfileSettings, Report, Setting, Status, Why};
 
 /// The inputs of a listing.
 #[derive(Debug, Clone)]
@@ -17,7 +17,11 @@ pub struct Input {
 
 /// The report of a listing: each documented path that is a regular file
 /// (links followed) gets an entry, in order, with the rule that loads it.
-fn listing(profile: Profile, settings: Settings, named: Vec<(PathBuf, &'static str)>) -> Report {
+fn listing(
+    profile: Profile,
+    settings: ProfileSettings,
+    named: Vec<(PathBuf, &'static str)>,
+) -> Report {
     let mut report = Report::new(profile, settings);
     report.exact = false;
     for (path, rule) in named {
@@ -43,8 +47,8 @@ fn markdown_under(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     out
 }
 
-fn settings(input: &Input) -> Settings {
-    let mut s = Settings::default();
+fn settings(input: &Input) -> ProfileSettings {
+    let mut s = ProfileSettings::default();
     s.push(
         "home",
         Setting::new(super::show(&input.home), input.home_origin.clone()),

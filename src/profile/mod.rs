@@ -210,17 +210,18 @@ impl Setting {
     }
 }
 
-/// Settings in the order the profile resolves them.
+/// A profile's settings in the order it resolves them, each with its origin
+/// (not the dsh `crate::settings::Settings`).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Settings(pub Vec<(String, Setting)>);
+pub struct ProfileSettings(pub Vec<(String, Setting)>);
 
-impl Settings {
+impl ProfileSettings {
     pub fn push(&mut self, name: &str, setting: Setting) {
         self.0.push((name.to_owned(), setting));
     }
 }
 
-impl Serialize for Settings {
+impl Serialize for ProfileSettings {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for (name, setting) in &self.0 {
@@ -283,7 +284,7 @@ pub struct Report {
     pub exact: bool,
     pub parts: Vec<Part>,
     pub files: Vec<FileEntry>,
-    pub settings: Settings,
+    pub settings: ProfileSettings,
     pub warnings: Vec<String>,
     pub notes: Vec<Note>,
 }
@@ -291,7 +292,7 @@ pub struct Report {
 impl Report {
     /// An empty report: nothing loaded, no warnings.
     #[must_use]
-    pub fn new(profile: Profile, settings: Settings) -> Self {
+    pub fn new(profile: Profile, settings: ProfileSettings) -> Self {
         Report {
             profile,
             exact: !profile.is_listing(),

@@ -8,8 +8,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::{
-    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, Report, Setting, Settings, Status,
-    Vars, Why,
+    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting,
+    Status, Vars, Why,
 };
 use crate::paths;
 
@@ -73,7 +73,7 @@ fn exists(path: &Path) -> Option<bool> {
 pub fn load(input: &Input) -> Result<Report> {
     let tree = worktree(&input.cwd);
     let (instructions, origin) = instructions(input, &tree)?;
-    let mut settings = Settings::default();
+    let mut settings = ProfileSettings::default();
     settings.push(
         "config_dir",
         Setting::new(

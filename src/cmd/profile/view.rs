@@ -8,7 +8,7 @@ use owo_colors::{OwoColorize, Style};
 use serde::Serialize;
 
 use crate::output::{escape, plural};
-use crate::profile::{FileEntry, Profile, Report, Settings, Status, Why};
+use crate::profile::{FileEntry, Profile, ProfileSettings, Report, Status, Why};
 
 /// The JSON document of 10.2.
 #[derive(Debug, Serialize)]
@@ -19,7 +19,7 @@ pub(crate) struct Json<'a> {
     parts: Vec<&'a str>,
     part_kinds: Vec<&'a str>,
     files: &'a [FileEntry],
-    settings: &'a Settings,
+    settings: &'a ProfileSettings,
     warnings: &'a [String],
 }
 

@@ -13,8 +13,8 @@ use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
 use super::{
-    FileEntry, Note, NoteKind, Origin, Part, Profile, Report, Setting, Settings, Status, Tier,
-    Vars, Why,
+    FileEntry, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting, Status,
+    Tier, Vars, Why,
 };
 use crate::discovery::js_trim;
 use crate::paths;
@@ -185,9 +185,9 @@ fn settings_files(input: &Input, workspace: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn resolve(input: &Input, workspace: &Path) -> Result<(Config, Settings)> {
+fn resolve(input: &Input, workspace: &Path) -> Result<(Config, ProfileSettings)> {
     let ctx = settings::read(&settings_files(input, workspace), &input.vars)?;
-    let mut s = Settings::default();
+    let mut s = ProfileSettings::default();
     s.push(
         "gemini_home",
         Setting::new(super::show(&input.gh), input.gh_origin.clone()),
