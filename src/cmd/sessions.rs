@@ -89,7 +89,7 @@ struct Row {
     unreadable: Option<String>,
 }
 
-pub fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
     let settings = crate::settings::Settings::resolve(
         ctx.env,
         &args.config.overrides(),

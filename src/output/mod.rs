@@ -49,11 +49,13 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 }
 
 /// `n` and the word for it: `1 file`, `2 files`, `1 entry`, `3 entries`.
+#[must_use]
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A UTC time, to the second, as `2026-12-01T09:30:00Z`.
+#[must_use]
 pub fn utc(secs: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
@@ -76,6 +78,9 @@ pub fn utc(secs: i64) -> String {
 }
 
 /// Writes a JSON document and a newline.
+///
+/// # Errors
+/// Whatever writing to `out` returns.
 pub fn json<T: Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::other)?;
     writeln!(out)
@@ -83,6 +88,9 @@ pub fn json<T: Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
 
 /// Writes message parts exactly, separated by one `\n`, with a final `\n`
 /// only for a terminal (SPEC 1, 6).
+///
+/// # Errors
+/// Whatever writing to `out` returns.
 pub fn parts(out: &mut dyn Write, parts: &[&str], tty: bool) -> io::Result<()> {
     for (i, part) in parts.iter().enumerate() {
         if i > 0 {
@@ -97,6 +105,9 @@ pub fn parts(out: &mut dyn Write, parts: &[&str], tty: bool) -> io::Result<()> {
 }
 
 /// Writes warnings (unless quiet), each as one `agentctx: warning: ...` line.
+///
+/// # Errors
+/// Whatever writing to `err` returns.
 pub fn warnings(err: &mut dyn Write, quiet: bool, warnings: &[String]) -> io::Result<()> {
     if quiet {
         return Ok(());
@@ -110,6 +121,7 @@ pub fn warnings(err: &mut dyn Write, quiet: bool, warnings: &[String]) -> io::Re
 /// Folds clap's multi-line usage error into the one line SPEC 1 wants: the
 /// message, its indented details and tips, without the usage block and the
 /// help hint, then a pointer to `--help`. The caller escapes it.
+#[must_use]
 pub fn usage_line(rendered: &str) -> String {
     let mut line = String::new();
     for raw in rendered.lines() {
@@ -168,6 +180,7 @@ pub fn secret_link(display: &str, probe: Option<&Probe>, link: Option<&Symlink>)
 }
 
 /// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`.
+#[must_use]
 pub fn secret_link_warning(display: &str, target: &str, resolved: &str, system: bool) -> String {
     let shown = if system || resolved == target || resolved.is_empty() {
         target.to_owned()
@@ -269,6 +282,7 @@ mod tests {
 
 /// One warning per logged scope outside the project root (SPEC 6: it is
 /// reconciled as logged).
+#[must_use]
 pub fn outside_scope_warnings(
     log: &str,
     outside: &[crate::reconcile::OutsideScope],

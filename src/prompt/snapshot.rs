@@ -22,6 +22,9 @@ pub struct RuntimeSource {
 }
 
 /// Parses `NAME=TEXT` values (split at the first `=`; NAME must not be empty).
+///
+/// # Errors
+/// An entry without `=`, or with an empty NAME.
 pub fn parse_values(raw: &[String]) -> Result<Vec<Section>> {
     raw.iter()
         .map(|r| match r.split_once('=') {
@@ -38,6 +41,7 @@ pub fn parse_values(raw: &[String]) -> Result<Vec<Section>> {
 /// logged one: all sections, updated ones replaced, new ones appended (a
 /// name given twice takes its last value). None when the result equals the
 /// latest snapshot.
+#[must_use]
 pub fn snapshot_update(latest: Option<&Snapshot>, values: &[Section]) -> Option<Runtime> {
     let logged: &[Section] = latest.map_or(&[], |s| &s.sections);
     let mut sections = logged.to_vec();

@@ -3,6 +3,8 @@
 //! module words them. Every name, path, target and snippet goes through
 //! `output::escape`. It makes no filesystem call.
 
+use std::fmt::Write as _;
+
 use crate::explain::{CandidateReport, DirReport, InMessage, Outcome, Report, Stage, Tier};
 use crate::output::escape;
 use crate::output::palette::{Palette, Tone};
@@ -42,6 +44,7 @@ fn width(text: &str) -> usize {
 }
 
 /// The report as text.
+#[must_use]
 pub fn text(report: &Report, opts: TextOptions) -> String {
     let mut w = Writer {
         palette: opts.palette,
@@ -95,7 +98,7 @@ impl Writer {
     fn heading_note(&mut self, text: &str, note: &str) {
         let head = self.palette.paint(Tone::Heading, text);
         let note = self.palette.paint(Tone::Dim, note);
-        self.out.push_str(&format!("{head}  {note}\n"));
+        let _ = write!(self.out, "{head}  {note}\n");
     }
 
     /// A line of cells at `indent`, joined by two spaces, empty cells left out.
@@ -471,7 +474,7 @@ fn described(
             if !detail.is_empty() {
                 detail.push_str("  ");
             }
-            detail.push_str(&format!("by {}, {how}", name_of(by)));
+            let _ = write!(detail, "by {}, {how}", name_of(by));
             ("shadowed", Tone::Warn, detail)
         }
         Outcome::Duplicate { of } => (

@@ -2,6 +2,7 @@
 //! scopes, what diff would send, and the prompt report.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use super::{PART_LINES, Tone, Writer, cell, list, short, width};
 use crate::baseline::Change;
@@ -242,15 +243,16 @@ fn what_diff_sends(w: &mut Writer, s: &SessionReport, full: bool) {
         };
         let mut about = format!("{role}, {} bytes: {}", p.bytes, changes(&p.changes));
         if !p.omitted.is_empty() {
-            about.push_str(&format!("; omitted {}", list(&p.omitted)));
+            let _ = write!(about, "; omitted {}", list(&p.omitted));
         }
         if let Some(t) = &p.truncated {
-            about.push_str(&format!(
+            let _ = write!(
+                about,
                 "; truncated {} from {} to {} bytes",
                 escape(&t.path),
                 t.original_bytes,
                 t.included_bytes
-            ));
+            );
         }
         w.row(
             2,
