@@ -95,8 +95,7 @@ fn man_page(page: clap::Command, manual: &Manual) -> io::Result<(String, Vec<u8>
         .unwrap_or_default();
     let rest = long
         .strip_prefix(about.trim_end_matches('.'))
-        .map(|r| r.trim_start_matches('.').trim_start())
-        .unwrap_or(&long)
+        .map_or(long.as_str(), |r| r.trim_start_matches('.').trim_start())
         .to_owned();
     let synopsis = synopsis(&page);
     let page = page

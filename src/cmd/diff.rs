@@ -104,6 +104,7 @@ struct Json<'a> {
 
 /// What a resumed session of `log` would receive now, and the discovery
 /// warnings on the way (shared with `sessions --check-drift`).
+#[must_use]
 pub fn outcome(
     settings: &crate::settings::Settings,
     log: &crate::log::Log,

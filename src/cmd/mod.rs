@@ -29,6 +29,7 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Whether stdout gets colour.
+    #[must_use]
     pub fn stdout_color(&self) -> bool {
         self.env.color(self.color.forced(), self.env.stdout_tty)
     }
@@ -123,6 +124,7 @@ pub fn source_kind(flag: Option<&str>, log: Option<&Log>) -> String {
 
 /// The examples and exit codes of a command by name (`agentctx` itself for
 /// any other name).
+#[must_use]
 pub fn manual(name: &str) -> &'static crate::cli::Manual {
     match name {
         "render" => &render::MANUAL,

@@ -1,4 +1,7 @@
 //! `agentctx sessions`: the session logs dsh stored for a directory.
+// The doc comments of the flags are their --help text, read by people:
+// environment variables and names stay unquoted there.
+#![allow(clippy::doc_markdown)]
 
 use std::path::PathBuf;
 
@@ -131,8 +134,8 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         created: s.created_ms.map(|ms| output::utc(ms.div_euclid(1000))),
         modified: s.modified.map(|t| {
             let secs = match t.duration_since(std::time::UNIX_EPOCH) {
-                Ok(d) => d.as_secs() as i64,
-                Err(e) => -(e.duration().as_secs() as i64),
+                Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+                Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
             };
             output::utc(secs)
         }),

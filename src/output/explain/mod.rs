@@ -98,7 +98,7 @@ impl Writer {
     fn heading_note(&mut self, text: &str, note: &str) {
         let head = self.palette.paint(Tone::Heading, text);
         let note = self.palette.paint(Tone::Dim, note);
-        let _ = write!(self.out, "{head}  {note}\n");
+        let _ = writeln!(self.out, "{head}  {note}");
     }
 
     /// A line of cells at `indent`, joined by two spaces, empty cells left out.
@@ -166,7 +166,7 @@ fn settings(w: &mut Writer, r: &Report) {
         Origin::Log => "inferred from the log's scope keys".to_owned(),
         Origin::Flag | Origin::Env => p.generation().to_owned(),
     };
-    let none: &[String] = &[];
+    let no_entries: &[String] = &[];
     // Name, origin, value and its tone, and the entries the setting ignored.
     let rows = [
         (
@@ -174,7 +174,7 @@ fn settings(w: &mut Writer, r: &Report) {
             s.cwd.origin,
             escape(&s.cwd.value).into_owned(),
             Tone::Name,
-            none,
+            no_entries,
         ),
         (
             "dsh home",
@@ -185,21 +185,21 @@ fn settings(w: &mut Writer, r: &Report) {
                 r.dsh_home.display
             ),
             Tone::Plain,
-            none,
+            no_entries,
         ),
         (
             "max bytes",
             s.max_bytes.origin,
             s.max_bytes.value.to_string(),
             Tone::Plain,
-            none,
+            no_entries,
         ),
         (
             "max source bytes",
             s.max_source_bytes.origin,
             s.max_source_bytes.value.to_string(),
             Tone::Plain,
-            none,
+            no_entries,
         ),
         (
             "candidates",
@@ -220,14 +220,14 @@ fn settings(w: &mut Writer, r: &Report) {
             s.root_markers.origin,
             list(&s.root_markers.value),
             Tone::Plain,
-            none,
+            no_entries,
         ),
         (
             "precedence",
             s.precedence.origin,
             format!("{}  ({why})", p.as_str()),
             Tone::Plain,
-            none,
+            no_entries,
         ),
     ];
     let widths = [16, 7];

@@ -64,7 +64,11 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             "storage",
             format!(
                 "zstd container, {}",
-                crate::output::plural(frames as usize, "frame", "frames")
+                crate::output::plural(
+                    usize::try_from(frames).unwrap_or(usize::MAX),
+                    "frame",
+                    "frames"
+                )
             ),
             Tone::Plain,
         );
@@ -80,7 +84,11 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             format!(
                 "{}, standing for {}{uncounted}",
                 p.rows,
-                crate::output::plural(p.events as usize, "chunk event", "chunk events")
+                crate::output::plural(
+                    usize::try_from(p.events).unwrap_or(usize::MAX),
+                    "chunk event",
+                    "chunk events"
+                )
             ),
             Tone::Plain,
         );
@@ -93,6 +101,18 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             Tone::Warn,
         );
     }
+    baseline_rows(w, s);
+    visible_scopes(w, s);
+    shadowed(w, s);
+    what_diff_sends(w, s, full);
+}
+
+/// The source kind and the visible baseline.
+fn baseline_rows(w: &mut Writer, s: &SessionReport) {
+    let widths = [16];
+    let kv = |w: &mut Writer, key: &str, value: String, tone: Tone| {
+        w.row(2, &[cell(key, Tone::Plain), cell(value, tone)], &widths);
+    };
     let kind = match crate::settings::kind_generation(&s.source_kind) {
         Some(generation) => format!("{}  ({generation})", s.source_kind),
         None => escape(&s.source_kind).into_owned(),
@@ -118,9 +138,6 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         ),
     };
     kv(w, "visible baseline", visible, tone);
-    visible_scopes(w, s);
-    shadowed(w, s);
-    what_diff_sends(w, s, full);
 }
 
 fn visible_scopes(w: &mut Writer, s: &SessionReport) {
