@@ -596,12 +596,12 @@ impl Workspace {
     }
 }
 
-/// Discovers the workspace for the settings' cwd (stages 1 to 3).
+/// Discovers the workspace for the settings' cwd (stages 1 to 3): the
+/// user-global directory first, then the chain from the root to the cwd.
 #[must_use]
-pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool) -> Workspace {
+pub fn discover(settings: &Settings, probe_all: bool) -> Workspace {
     let cwd = &settings.cwd.value;
     let search = find_root(cwd, &settings.root_markers.value);
-    let mut dirs = Vec::new();
     let user_realms = Realms::new(None, settings);
     let base_opts = ScanOptions {
         precedence: settings.precedence.value,
@@ -610,13 +610,11 @@ pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool)
         loaded_path: None,
         realms: Some(&user_realms),
     };
-    if include_user_global {
-        dirs.push(scan_user_global(
-            &settings.dsh_home.value,
-            settings.user_global_display(),
-            base_opts,
-        ));
-    }
+    let dirs = vec![scan_user_global(
+        &settings.dsh_home.value,
+        settings.user_global_display(),
+        base_opts,
+    )];
     let realms = Realms::new(Some(&search.root), settings);
     let mut ws = Workspace {
         search,
