@@ -16,110 +16,18 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::Stdio;
 
-use common::{Tree, header, run, run_json};
+use common::message::{
+    EMPTY, INTRO, baseline, baseline_source_of_kind, default_identity, delta_source, framed,
+    identity, jsonl, remove, remove_section, replace, replace_section, replacement, section, set,
+    set_section, switch, switch_section,
+};
+use common::{Tree, header, render_json, run, run_json};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use sha1::{Digest, Sha1};
 
-// SPEC 4.1, byte for byte.
-const OPEN: &str = "<system-reminder>";
-const CLOSE: &str = "</system-reminder>";
-const INTRO: &str = "The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.";
-const REPLACE: &str = "This complete workspace instruction baseline replaces all earlier workspace instruction baselines. ";
-const EMPTY: &str = "This complete workspace instruction baseline replaces all earlier workspace instruction baselines. No workspace instructions are currently active.";
+// ---------------------------------------------------------------- sources
 
-// ---------------------------------------------------------------- shapes
-
-/// OPEN, the blocks joined by a blank line, CLOSE (SPEC 4.2; no escaping).
-fn framed(blocks: &[String]) -> String {
-    format!("{OPEN}\n{}\n{CLOSE}", blocks.join("\n\n"))
-}
-
-fn section(path: &str, content: &str) -> String {
-    format!("Instructions from: {path}\n\n{content}")
-}
-
-fn set_section(path: &str, scope: &str, content: &str) -> String {
-    format!(
-        "Additional instructions from: {path}\n\nThese instructions apply to work under `{scope}`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.\n\n{content}"
-    )
-}
-
-fn replace_section(path: &str, content: &str) -> String {
-    format!(
-        "Updated instructions from: {path}\n\nThis file changed after it was loaded. Use the following content instead of the previously loaded instructions from this file.\n\n{content}"
-    )
-}
-
-fn switch_section(path: &str, previous: &str, scope: &str, content: &str) -> String {
-    format!(
-        "Updated instructions from: {path}\n\nThe instructions previously loaded from `{previous}` no longer apply. Use the following content for `{scope}` instead.\n\n{content}"
-    )
-}
-
-fn remove_section(path: &str) -> String {
-    format!(
-        "Instructions removed: {path}\n\nThe previously loaded instructions from this file no longer apply."
-    )
-}
-
-/// A complete baseline with `intro` and one section per (path, content).
-fn baseline_with(intro: &str, files: &[(&str, &str)]) -> String {
-    let mut blocks = vec![intro.to_owned()];
-    blocks.extend(files.iter().map(|(p, c)| section(p, c)));
-    framed(&blocks)
-}
-
-fn baseline(files: &[(&str, &str)]) -> String {
-    baseline_with(INTRO, files)
-}
-
-fn replacement(files: &[(&str, &str)]) -> String {
-    baseline_with(&format!("{REPLACE}{INTRO}"), files)
-}
-
-fn sha1(text: &str) -> String {
-    Sha1::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-fn identity(root: &str, max: i64, cands: &str, locals: &str) -> String {
-    format!(
-        r#"{{"projectRoot":"{root}","projectRootMarkers":[".git"],"maxBytes":{max},"maxSourceBytes":1048576,"instructionFileCandidates":[{cands}],"localInstructionFileCandidates":[{locals}]}}"#
-    )
-}
-
-fn default_identity(root: &str) -> String {
-    identity(
-        root,
-        65536,
-        r#""AGENTS.md","CLAUDE.md""#,
-        r#""AGENTS.local.md","CLAUDE.local.md""#,
-    )
-}
-
-fn set(scope: &str, path: &str, content: &str) -> Value {
-    json!({"action": "set", "scope": scope, "path": path, "digest": sha1(content)})
-}
-
-fn replace(scope: &str, path: &str, content: &str) -> Value {
-    json!({"action": "replace", "scope": scope, "path": path, "digest": sha1(content)})
-}
-
-fn switch(scope: &str, path: &str, previous: &str, content: &str) -> Value {
-    json!({"action": "replace", "scope": scope, "path": path, "previousPath": previous, "digest": sha1(content)})
-}
-
-fn remove(scope: &str, path: &str) -> Value {
-    json!({"action": "remove", "scope": scope, "path": path})
-}
-
-fn delta_source(changes: Vec<Value>) -> Value {
-    json!({"kind": "workspace-instructions", "form": "instructions", "changes": changes})
-}
-
+/// A baseline source of the earlier generation (kind `workspace-instructions`).
 fn baseline_source(identity: &str, changes: Vec<Value>) -> Value {
     baseline_source_of_kind("workspace-instructions", identity, changes)
 }
@@ -129,14 +37,9 @@ fn current_baseline_source(identity: &str, changes: Vec<Value>) -> Value {
     baseline_source_of_kind("agent-instructions", identity, changes)
 }
 
-fn baseline_source_of_kind(kind: &str, identity: &str, changes: Vec<Value>) -> Value {
-    json!({
-        "kind": kind,
-        "form": "instructions",
-        "baseline": true,
-        "baselineIdentity": identity,
-        "changes": changes,
-    })
+/// The identity under default settings but `max` bytes and these candidates.
+fn identity_with(root: &str, max: i64, cands: &str, locals: &str) -> String {
+    identity(root, r#"".git""#, max, 1_048_576, cands, locals)
 }
 
 // ---------------------------------------------------------------- logs
@@ -283,7 +186,7 @@ impl Session {
     }
 
     fn jsonl(&self) -> String {
-        self.lines.join("\n") + "\n"
+        jsonl(&self.lines)
     }
 
     /// Writes the log into the tree (as `session.jsonl` unless named).
@@ -302,17 +205,6 @@ const FIRST_GEN: [&str; 4] = [
     "--source-kind",
     "workspace-instructions",
 ];
-
-fn render_json(tree: &Tree, args: &[&str]) -> Value {
-    let (value, code) = run_json(
-        tree.cmd()
-            .arg("render")
-            .args(args)
-            .args(["--format", "json"]),
-    );
-    assert_eq!(code, 0, "render {args:?}");
-    value
-}
 
 /// `diff --log LOG ARGS` in text form: (stdout, stderr, exit code).
 fn diff(tree: &Tree, log: &str, args: &[&str]) -> (String, String, i32) {
@@ -585,7 +477,7 @@ fn an_incompatible_identity_gets_a_replacement_baseline() {
         "--local-candidates",
         "",
     ];
-    let id = identity("..", 65536, r#""CLAUDE.md","AGENTS.md""#, "");
+    let id = identity_with("..", 65536, r#""CLAUDE.md","AGENTS.md""#, "");
     let text = replacement(&[
         ("~/.dsh/AGENTS.md", "global\n"),
         ("CLAUDE.md", "claude\n"),
@@ -633,7 +525,7 @@ fn a_replacement_removes_only_what_the_old_baseline_itself_set() {
     fs::remove_file(tree.path("proj/AGENTS.md")).unwrap();
     fs::remove_file(tree.path("proj/pkg/AGENTS.md")).unwrap();
     fs::remove_file(tree.path("proj/pkg/lib/AGENTS.md")).unwrap();
-    let id = identity(
+    let id = identity_with(
         "..",
         5000,
         r#""AGENTS.md","CLAUDE.md""#,
@@ -664,7 +556,7 @@ fn the_empty_replacement_when_nothing_loads() {
     fs::remove_file(tree.path("proj/AGENTS.md")).unwrap();
     fs::remove_file(tree.path("proj/pkg/AGENTS.md")).unwrap();
     let text = format!("<system-reminder>\n{EMPTY}\n</system-reminder>");
-    let id = identity(
+    let id = identity_with(
         "..",
         5000,
         r#""AGENTS.md","CLAUDE.md""#,
@@ -1365,7 +1257,7 @@ fn a_malformed_middle_line_is_an_error_naming_file_line_and_column() {
     let (tree, session) = project();
     let mut lines = session.lines.clone();
     lines.insert(3, r#"{"type":"user/message","seq":40,}"#.to_owned());
-    tree.file("session.jsonl", lines.join("\n") + "\n");
+    tree.file("session.jsonl", jsonl(&lines));
     let (out, err, code) = diff(&tree, "session.jsonl", &[]);
     assert_eq!(
         (out.as_str(), err.as_str(), code),
@@ -1378,7 +1270,7 @@ fn a_malformed_middle_line_is_an_error_naming_file_line_and_column() {
     // A line that is not an object at all: no column to name.
     let mut lines = session.lines.clone();
     lines.insert(2, "garbage".to_owned());
-    tree.file("session.jsonl", lines.join("\n") + "\n");
+    tree.file("session.jsonl", jsonl(&lines));
     let (_, err, code) = diff(&tree, "session.jsonl", &[]);
     assert_eq!(
         (err.as_str(), code),
@@ -1488,7 +1380,7 @@ fn strict_parses_lines_that_cannot_matter() {
         4,
         r#"{"type":"assistant/chunk","seq":41,"data":{"text":"x"},}"#.to_owned(),
     );
-    tree.file("session.jsonl", lines.join("\n") + "\n");
+    tree.file("session.jsonl", jsonl(&lines));
     assert_diff(&tree, &[], &[], Value::Null);
     let (out, err, code) = diff(&tree, "session.jsonl", &["--strict"]);
     assert_eq!(
@@ -1595,7 +1487,7 @@ fn omitted_lists_the_baseline_records_then_the_deltas() {
         "Workspace instruction budget 600 bytes: omitted lib/AGENTS.md".to_owned(),
         replace_section("docs/AGENTS.md", &d),
     ]);
-    let id = identity(
+    let id = identity_with(
         "",
         600,
         r#""AGENTS.md","CLAUDE.md""#,

@@ -10,14 +10,13 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
+use common::message::{INTRO, set_digest};
 use common::{Tree, header, run, run_json};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 /// The identity of a session whose cwd is the project root, default settings.
 const ID_ROOT: &str = r#"{"projectRoot":"","projectRootMarkers":[".git"],"maxBytes":65536,"maxSourceBytes":1048576,"instructionFileCandidates":["AGENTS.md","CLAUDE.md"],"localInstructionFileCandidates":["AGENTS.local.md","CLAUDE.local.md"]}"#;
-
-const INTRO: &str = "The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.";
 
 fn root_str(t: &Tree) -> &str {
     t.root().to_str().unwrap()
@@ -1006,19 +1005,9 @@ fn assistant(seq: u64, surface: Option<Value>) -> String {
     e.to_string()
 }
 
-fn set(scope: &str, path: &str, digest: &str) -> Value {
-    json!({"action": "set", "scope": scope, "path": path, "digest": digest})
-}
-
+/// Writes `session.jsonl`: a header for `cwd`, then `lines`; returns its path.
 fn write_log(t: &Tree, cwd: &str, lines: &[String]) -> String {
-    let mut text = header(&t.path(cwd));
-    for l in lines {
-        text.push('\n');
-        text.push_str(l);
-    }
-    text.push('\n');
-    t.file("session.jsonl", text);
-    t.path("session.jsonl").to_str().unwrap().to_owned()
+    t.session_log("session.jsonl", cwd, lines)
 }
 
 /// The diff parts the same log gives, for cross-checking explain's parts.
@@ -1044,14 +1033,14 @@ fn compaction_tree() -> (Tree, String) {
                 0,
                 json!({"kind": "workspace-instructions", "form": "instructions", "baseline": true,
                     "baselineIdentity": ID_ROOT,
-                    "changes": [set(".\u{0}AGENTS.md", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426")]}),
+                    "changes": [set_digest(".\u{0}AGENTS.md", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426")]}),
                 append(),
             ),
             assistant(1, append()),
             workspace(
                 2,
                 json!({"kind": "workspace-instructions", "form": "instructions",
-                    "changes": [set("lib\u{0}AGENTS.md", "lib/AGENTS.md", "f9944fade787624ad481187ad3b4951986e42c3c")]}),
+                    "changes": [set_digest("lib\u{0}AGENTS.md", "lib/AGENTS.md", "f9944fade787624ad481187ad3b4951986e42c3c")]}),
                 append(),
             ),
             assistant(3, append()),
@@ -1162,12 +1151,12 @@ fn a_baseline_shadowed_by_compaction_in_json() {
             "scopes": [{"scope": "lib\u{0}AGENTS.md", "action": "set", "path": "lib/AGENTS.md",
                 "previousPath": null, "digest": "f9944fade787624ad481187ad3b4951986e42c3c", "seq": 2}],
             "shadowed": [{"seq": 0, "baseline": true, "identity": ID_ROOT,
-                "changes": [set(".\u{0}AGENTS.md", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426")]}],
+                "changes": [set_digest(".\u{0}AGENTS.md", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426")]}],
             "decision": "baseline",
             "reason": "the baseline was shadowed by compaction: a complete current baseline is sent",
             "parts": [
                 {"role": "baseline", "text": parts[0], "bytes": 312,
-                    "changes": [set(".\u{0}AGENTS.md", "AGENTS.md", "7004c108c360c3b0b5149cd1cfbba512e299160a")],
+                    "changes": [set_digest(".\u{0}AGENTS.md", "AGENTS.md", "7004c108c360c3b0b5149cd1cfbba512e299160a")],
                     "omitted": [], "truncated": null},
                 {"role": "delta", "text": parts[1], "bytes": 214,
                     "changes": [{"action": "replace", "scope": "lib\u{0}AGENTS.md", "path": "lib/AGENTS.md",
@@ -1177,7 +1166,7 @@ fn a_baseline_shadowed_by_compaction_in_json() {
             "source": {"kind": "workspace-instructions", "form": "instructions", "baseline": true,
                 "baselineIdentity": ID_ROOT,
                 "changes": [
-                    set(".\u{0}AGENTS.md", "AGENTS.md", "7004c108c360c3b0b5149cd1cfbba512e299160a"),
+                    set_digest(".\u{0}AGENTS.md", "AGENTS.md", "7004c108c360c3b0b5149cd1cfbba512e299160a"),
                     {"action": "replace", "scope": "lib\u{0}AGENTS.md", "path": "lib/AGENTS.md",
                         "digest": "50b24c462d93f5929b1c63a8c18ab76129974140"},
                 ]},
@@ -1208,8 +1197,8 @@ fn incompatible_tree() -> (Tree, String) {
                 json!({"kind": "workspace-instructions", "form": "instructions", "baseline": true,
                 "baselineIdentity": ID_ROOT,
                 "changes": [
-                    set(".", "AGENTS.md", "281bac2b704617e807850e07e54bae3469f6a2e7"),
-                    set("old", "old/AGENTS.md", "5af617cb088ab40873e9aa52cc24726092c9424e"),
+                    set_digest(".", "AGENTS.md", "281bac2b704617e807850e07e54bae3469f6a2e7"),
+                    set_digest("old", "old/AGENTS.md", "5af617cb088ab40873e9aa52cc24726092c9424e"),
                 ]}),
                 append(),
             ),
@@ -1284,7 +1273,7 @@ fn an_incompatible_identity_in_json() {
             "role": "replacement", "text": parts[0], "bytes": 407,
             "changes": [
                 {"action": "remove", "scope": "old", "path": "old/AGENTS.md"},
-                set(".", "AGENTS.md", "389cc6b7ae5a659383eab5dfc253764eccf84732"),
+                set_digest(".", "AGENTS.md", "389cc6b7ae5a659383eab5dfc253764eccf84732"),
             ],
             "omitted": [], "truncated": null,
         }])
@@ -1325,15 +1314,15 @@ fn legacy_tree() -> (Tree, String) {
                 json!({"kind": "agent-instructions", "form": "instructions", "baseline": true,
                 "baselineIdentity": ID_ROOT,
                 "changes": [
-                    set(".", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426"),
-                    set(".\u{0}local", "AGENTS.local.md", "5a9b181f58cbce1450c74d07918b188b712610b6"),
+                    set_digest(".", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426"),
+                    set_digest(".\u{0}local", "AGENTS.local.md", "5a9b181f58cbce1450c74d07918b188b712610b6"),
                 ]}),
                 None,
             ),
             workspace(
                 1,
                 json!({"kind": "agent-instructions", "form": "instructions",
-                    "changes": [set("app", "app/AGENTS.md", "ad23bb12b6f56e10201ac3c118e987f514ed3330")]}),
+                    "changes": [set_digest("app", "app/AGENTS.md", "ad23bb12b6f56e10201ac3c118e987f514ed3330")]}),
                 None,
             ),
         ],
@@ -1614,7 +1603,7 @@ fn the_precedence_row_names_its_generation_and_origin() {
         "proj",
         &[workspace(
             1,
-            json!({"kind": "workspace-instructions", "form": "instructions", "changes": [set(".", "AGENTS.md", "d")]}),
+            json!({"kind": "workspace-instructions", "form": "instructions", "changes": [set_digest(".", "AGENTS.md", "d")]}),
             Some(json!("append")),
         )],
     );

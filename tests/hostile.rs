@@ -26,9 +26,9 @@ use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 use agentctx::discovery::{self, Load};
-use agentctx::render::{CLOSE, INTRO, OPEN};
 use bounded::Output;
 use common::Tree;
+use common::message::{baseline, jsonl};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -38,15 +38,6 @@ fn tree() -> Tree {
     let t = Tree::new();
     t.dir(".git");
     t
-}
-
-/// The baseline message for these (path, content) sections under INTRO.
-fn baseline(sections: &[(&str, &str)]) -> String {
-    let mut body = INTRO.to_owned();
-    for (path, content) in sections {
-        body.push_str(&format!("\n\nInstructions from: {path}\n\n{content}"));
-    }
-    format!("{OPEN}\n{body}\n{CLOSE}")
 }
 
 fn warning(text: &str) -> String {
@@ -76,12 +67,7 @@ fn os_error(code: i32) -> String {
 
 /// Writes a JSON Lines log (each line plus `\n`) into the tree.
 fn write_log(t: &Tree, name: &str, lines: &[String]) {
-    let mut text = String::new();
-    for line in lines {
-        text.push_str(line);
-        text.push('\n');
-    }
-    t.file(name, text);
+    t.file(name, jsonl(lines));
 }
 
 fn header(t: &Tree) -> String {

@@ -7,6 +7,7 @@ mod bounded;
 mod common;
 
 use agentctx::log::{Log, ReadOptions, read_from};
+use common::message::jsonl;
 use pretty_assertions::assert_eq;
 
 fn both(text: &str) -> Result<Log, String> {
@@ -35,12 +36,7 @@ fn ws(seq: &str, extra: &str) -> String {
 }
 
 fn log(lines: &[&str]) -> String {
-    let mut text = format!("{HEADER}\n");
-    for l in lines {
-        text.push_str(l);
-        text.push('\n');
-    }
-    text
+    jsonl(std::iter::once(HEADER).chain(lines.iter().copied()))
 }
 
 #[test]
@@ -153,7 +149,7 @@ fn two_threads_read_in_log_order() {
             format!(r#"{{"type":"assistant/message","seq":{seq},"data":{{"text":"{pad}"}},"surfaceOp":"append"}}"#)
         });
     }
-    let text = lines.join("\n") + "\n";
+    let text = jsonl(&lines);
     assert!(text.len() > 9 << 20);
     let l = both(&text).unwrap();
     assert_eq!(
@@ -165,7 +161,7 @@ fn two_threads_read_in_log_order() {
     // Errors in both halves: the earlier one is reported.
     lines[20_000] = "x".into();
     lines[25_000] = "y".into();
-    let err = both(&(lines.join("\n") + "\n")).unwrap_err();
+    let err = both(&jsonl(&lines)).unwrap_err();
     assert_eq!(err, "t.jsonl:20001: malformed line: not a JSON object");
 }
 

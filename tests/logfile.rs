@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::message::jsonl;
 use common::{Tree, run, run_stdin, zstd_container};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
@@ -46,7 +47,7 @@ fn project() -> (Tree, String) {
         r#"{"type":"tool-call-chunks","seq0":4,"time0":5,"data":{"turn":1,"step":1,"index":1,"id":"c","dt":[1,1,1],"args":["{","a","b","}"]}}"#.to_owned(),
         r#"{"type":"assistant/message","seq":8,"time":9,"surfaceOp":"append","data":{"message":{"content":[]}}}"#.to_owned(),
     ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let text = jsonl(&lines);
     t.file("p/AGENTS.md", "# rules\n# more\n");
     (t, text)
 }

@@ -11,84 +11,13 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Tree, header, run, run_json};
+use common::message::{
+    CLOSE, COMPACT, INTRO, OPEN, baseline, baseline_source_of_kind, default_identity, framed,
+    identity, section, set, sha1,
+};
+use common::{Tree, header, render_json, run, run_json};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use sha1::{Digest, Sha1};
-
-// SPEC 4.1, byte for byte.
-const OPEN: &str = "<system-reminder>";
-const CLOSE: &str = "</system-reminder>";
-const INTRO: &str = "The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.";
-const COMPACT: &str =
-    "Workspace instructions were omitted or truncated to fit the configured byte budget.";
-
-/// OPEN, the blocks joined by a blank line, CLOSE (SPEC 4.2; no escaping).
-fn framed(blocks: &[String]) -> String {
-    format!("{OPEN}\n{}\n{CLOSE}", blocks.join("\n\n"))
-}
-
-/// A baseline section: `Instructions from: {path}\n\n{content}`.
-fn section(path: &str, content: &str) -> String {
-    format!("Instructions from: {path}\n\n{content}")
-}
-
-/// A complete baseline with INTRO and one section per (path, content).
-fn baseline(files: &[(&str, &str)]) -> String {
-    let mut blocks = vec![INTRO.to_owned()];
-    blocks.extend(files.iter().map(|(p, c)| section(p, c)));
-    framed(&blocks)
-}
-
-/// Lowercase hex SHA-1 of the text's UTF-8 bytes.
-fn sha1(text: &str) -> String {
-    Sha1::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The SPEC 2.5 identity string, spelled out.
-fn identity(
-    root: &str,
-    markers: &str,
-    max: i64,
-    max_source: i64,
-    cands: &str,
-    locals: &str,
-) -> String {
-    format!(
-        r#"{{"projectRoot":"{root}","projectRootMarkers":[{markers}],"maxBytes":{max},"maxSourceBytes":{max_source},"instructionFileCandidates":[{cands}],"localInstructionFileCandidates":[{locals}]}}"#
-    )
-}
-
-/// The identity under default settings.
-fn default_identity(root: &str) -> String {
-    identity(
-        root,
-        r#"".git""#,
-        65536,
-        1048576,
-        r#""AGENTS.md","CLAUDE.md""#,
-        r#""AGENTS.local.md","CLAUDE.local.md""#,
-    )
-}
-
-/// A `set` change as the persisted source holds it.
-fn set(scope: &str, path: &str, content: &str) -> Value {
-    json!({"action": "set", "scope": scope, "path": path, "digest": sha1(content)})
-}
-
-/// The source of a baseline message.
-fn source(kind: &str, identity: &str, changes: Vec<Value>) -> Value {
-    json!({
-        "kind": kind,
-        "form": "instructions",
-        "baseline": true,
-        "baselineIdentity": identity,
-        "changes": changes,
-    })
-}
 
 /// `render ARGS` in text form: asserts a clean exit and returns stdout.
 fn render(tree: &Tree, args: &[&str]) -> String {
@@ -101,18 +30,6 @@ fn render_warning(tree: &Tree, args: &[&str], warnings: &str) -> String {
     let (out, err, code) = run(tree.cmd().arg("render").args(args));
     assert_eq!((err.as_str(), code), (warnings, 0), "render {args:?}");
     out
-}
-
-/// `render ARGS --format json`: asserts a clean exit.
-fn render_json(tree: &Tree, args: &[&str]) -> Value {
-    let (value, code) = run_json(
-        tree.cmd()
-            .arg("render")
-            .args(args)
-            .args(["--format", "json"]),
-    );
-    assert_eq!(code, 0, "render {args:?}");
-    value
 }
 
 /// A project `proj` with a `.git` directory and a user home with a dsh home.
@@ -157,7 +74,7 @@ fn default_dsh_home_displays_as_tilde_path() {
     let json = render_json(&tree, &["--cwd", "proj"]);
     assert_eq!(
         json["source"],
-        source(
+        baseline_source_of_kind(
             "agent-instructions",
             &default_identity(""),
             vec![
@@ -266,7 +183,7 @@ fn git_file_marks_the_root() {
     assert_eq!(json["parts"], json!([text]));
     assert_eq!(
         json["source"],
-        source(
+        baseline_source_of_kind(
             "agent-instructions",
             &default_identity(".."),
             vec![
@@ -312,7 +229,7 @@ fn without_a_marker_the_cwd_is_the_root() {
     assert_eq!(json["parts"], json!([baseline(&[("AGENTS.md", "b\n")])]));
     assert_eq!(
         json["source"],
-        source(
+        baseline_source_of_kind(
             "agent-instructions",
             &default_identity(""),
             vec![set(".\0AGENTS.md", "AGENTS.md", "b\n")]
@@ -351,7 +268,7 @@ fn agents_md_wins_over_claude_md_which_is_the_fallback() {
     );
     assert_eq!(
         json["source"],
-        source(
+        baseline_source_of_kind(
             "agent-instructions",
             &default_identity(".."),
             vec![
@@ -730,7 +647,7 @@ fn frameless_notice_when_no_frame_fits() {
     // The file is not represented; the baseline is still sent, with no changes.
     assert_eq!(
         json["source"],
-        source(
+        baseline_source_of_kind(
             "agent-instructions",
             &identity(
                 "",
@@ -778,7 +695,7 @@ fn json_report_has_every_field() {
         json,
         json!({
             "parts": [text],
-            "source": source("agent-instructions", &id, vec![set("pkg\0CLAUDE.md", "pkg/CLAUDE.md", "pkg\n")]),
+            "source": baseline_source_of_kind("agent-instructions", &id, vec![set("pkg\0CLAUDE.md", "pkg/CLAUDE.md", "pkg\n")]),
             "identity": id,
             "projectRoot": tree.path("proj").to_str().unwrap(),
             "bytes": text.len(),
@@ -828,7 +745,7 @@ fn source_kind_flag_renames_the_kind() {
     );
     assert_eq!(
         json["source"],
-        source(
+        baseline_source_of_kind(
             "workspace-instructions",
             &default_identity(""),
             vec![set(".\0AGENTS.md", "AGENTS.md", "root\n")]
@@ -896,7 +813,7 @@ fn render_log_takes_cwd_and_settings_from_the_latest_baseline() {
     assert_eq!(got["source"], newer["source"]);
     assert_eq!(
         got["source"],
-        source(
+        baseline_source_of_kind(
             "agent-instructions",
             &identity("..", r#"".git""#, 5000, 1048576, r#""CLAUDE.md""#, ""),
             vec![set(".\0CLAUDE.md", "CLAUDE.md", "claude\n")]
@@ -924,7 +841,7 @@ fn render_log_takes_cwd_and_settings_from_the_latest_baseline() {
     );
     assert_eq!(
         flagged["source"],
-        source(
+        baseline_source_of_kind(
             "workspace-instructions",
             &identity("", r#"".git""#, 5000, 1048576, r#""AGENTS.md""#, ""),
             vec![set(".", "AGENTS.md", "agents\n")]
@@ -1073,7 +990,7 @@ fn defaults_follow_the_current_generation_and_flags_ask_for_the_earlier_one() {
     );
     assert_eq!(
         json["source"],
-        source(
+        baseline_source_of_kind(
             "agent-instructions",
             &default_identity(""),
             vec![
@@ -1099,7 +1016,7 @@ fn defaults_follow_the_current_generation_and_flags_ask_for_the_earlier_one() {
     );
     assert_eq!(
         json["source"],
-        source(
+        baseline_source_of_kind(
             "workspace-instructions",
             &default_identity(""),
             vec![set(".", "AGENTS.md", "agents\n")]

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::{Duration, UNIX_EPOCH};
 
 use agentctx::sessions::key::{encode_segment, project_key};
+use common::message::jsonl;
 use common::{Tree, run, zstd_container};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
@@ -17,16 +18,14 @@ const T0: u64 = 1_764_585_000;
 
 /// A session log for `cwd`: a header, then `n` assistant messages.
 fn log_text(id: &str, cwd: &Path, created_ms: i64, n: u64) -> String {
-    let mut text =
+    let header =
         json!({"type":"session","version":0,"id":id,"createdAt":created_ms,"cwd":cwd}).to_string();
-    text.push('\n');
-    for seq in 0..n {
-        text.push_str(&format!(
+    let events = (0..n).map(|seq| {
+        format!(
             r#"{{"type":"assistant/message","seq":{seq},"time":{seq},"surfaceOp":"append","data":{{"message":{{"content":[]}}}}}}"#
-        ));
-        text.push('\n');
-    }
-    text
+        )
+    });
+    jsonl(std::iter::once(header).chain(events))
 }
 
 /// Stores a session as dsh does under `home/.dsh/sessions`, modified at `mtime`.
@@ -258,7 +257,7 @@ fn baseline_log(t: &Tree, id: &str, cwd: &Path) -> String {
         json!({"type":"user/message","seq":0,"time":0,"surfaceOp":"append",
             "data":{"role":"user","content":[{"type":"text","text":rendered["parts"][0]}],"source":rendered["source"]}}),
     ];
-    lines.iter().map(|l| format!("{l}\n")).collect()
+    jsonl(&lines)
 }
 
 #[test]

@@ -1,6 +1,14 @@
 //! The one shared helper of the integration tests: fixture trees in temp
-//! dirs and the real binary with a controlled environment.
+//! dirs and the real binary with a controlled environment; `message` spells
+//! out the dsh message shapes the expected outputs are built from.
+//!
+//! Every `tests/*.rs` file is its own crate that includes this module with
+//! `mod common;` and uses only part of it, so an item unused in one crate is
+//! not dead code: `dead_code` is allowed for the whole module. Test code: a
+//! failed unwrap or expect is a failed test.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+pub mod message;
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt, symlink};
@@ -82,6 +90,18 @@ impl Tree {
 }
 
 impl Tree {
+    /// Writes the session log `rel`: the header of a session whose cwd is
+    /// `cwd` (relative to the tree), then `lines`, each ending in `\n`.
+    /// Returns the log's absolute path.
+    pub fn session_log(&self, rel: &str, cwd: &str, lines: &[impl std::fmt::Display]) -> String {
+        let header = header(&self.path(cwd));
+        self.file(
+            rel,
+            message::jsonl(std::iter::once(header).chain(lines.iter().map(ToString::to_string))),
+        );
+        self.path(rel).to_str().expect("UTF-8 temp path").to_owned()
+    }
+
     /// `cmd()` without any variable a harness profile reads (SPEC 10.1).
     pub fn profile_cmd(&self) -> Command {
         let mut cmd = self.cmd();
@@ -132,6 +152,18 @@ pub fn run(cmd: &mut Command) -> (String, String, i32) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
         out.status.code().unwrap_or(-1),
     )
+}
+
+/// `render ARGS --format json`: asserts a clean exit.
+pub fn render_json(tree: &Tree, args: &[&str]) -> Value {
+    let (value, code) = run_json(
+        tree.cmd()
+            .arg("render")
+            .args(args)
+            .args(["--format", "json"]),
+    );
+    assert_eq!(code, 0, "render {args:?}");
+    value
 }
 
 /// Runs a command expected to print JSON on stdout.
