@@ -405,8 +405,11 @@ checked 3 of 3 directories; largest baseline: 356 bytes in clean; 0 errors, 1 wa
     assert_eq!(code, 2);
 }
 
-#[test]
-fn file_warnings_each_once_per_file() {
+/// One directory per file-level warning kind (invalid UTF-8 and a literal
+/// closing tag at the root, empty, whitespace-only, a directory, a FIFO, a
+/// symlink stub, a dangling symlink), and a symlink that stays inside the
+/// root.
+fn file_warnings_tree() -> Tree {
     let t = Tree::new();
     t.dir("r/.git")
         .file(
@@ -423,12 +426,24 @@ fn file_warnings_each_once_per_file() {
         .symlink("r/broken/AGENTS.md", "gone.md")
         .file("r/broken/CLAUDE.md", "Broken neighbour.\n")
         .symlink("r/same/CLAUDE.md", "../stub/CLAUDE.md");
+    t
+}
+
+/// `check --precedence first --format json` on the file-warnings tree.
+fn file_warnings_report(t: &Tree) -> Value {
     let (got, code) = run_json(&mut check(
-        &t,
+        t,
         "r",
         &["--precedence", "first", "--format", "json"],
     ));
     assert_eq!(code, 0);
+    got
+}
+
+#[test]
+fn file_warnings_each_once_per_file() {
+    let t = file_warnings_tree();
+    let got = file_warnings_report(&t);
     let found: Vec<(String, String)> = got["findings"]
         .as_array()
         .unwrap()
@@ -479,6 +494,12 @@ fn file_warnings_each_once_per_file() {
         .map(|(f, m)| ((*f).to_owned(), (*m).to_owned()))
         .collect();
     assert_eq!(found, want);
+}
+
+#[test]
+fn file_warnings_carry_their_kind_and_details() {
+    let t = file_warnings_tree();
+    let got = file_warnings_report(&t);
     let kinds: Vec<&str> = got["findings"]
         .as_array()
         .unwrap()
@@ -518,6 +539,12 @@ fn file_warnings_each_once_per_file() {
     );
     // The root file is judged once, not once per directory below it.
     assert_eq!(got["warnings"], json!(8));
+}
+
+#[test]
+fn file_warnings_fail_under_deny_warnings_and_match_render() {
+    let t = file_warnings_tree();
+    let got = file_warnings_report(&t);
     let (_, code) = run_json(&mut check(
         &t,
         "r",

@@ -466,7 +466,7 @@ checked 5 of 6 directories; largest baseline: 800 bytes in big; 2 errors, 0 warn
 }
 
 #[test]
-fn base_markdown_and_json_carry_the_same_impact() {
+fn base_markdown_shows_the_impact_per_directory() {
     let t = two_commits();
     let (out, _, code) = run(&mut check(
         &t,
@@ -538,6 +538,11 @@ fn base_markdown_and_json_carry_the_same_impact() {
 checked 5 of 6 directories; largest baseline: 800 bytes in big: 2 errors, 0 warnings
 "
     );
+}
+
+#[test]
+fn base_json_carries_the_same_impact_as_markdown() {
+    let t = two_commits();
     let (got, _) = run_json(&mut check(
         &t,
         "r",
