@@ -16,7 +16,7 @@ use std::process::Command;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use common::{Tree, run, run_json};
+use common::{Lcg, Tree, run, run_json};
 
 /// The byte limits of the monorepo fixture: `packages/big` is over budget,
 /// `packages/huge/AGENTS.md` over max-source-bytes.
@@ -25,7 +25,7 @@ const LIMITS: [&str; 4] = ["--max-bytes", "1000", "--max-source-bytes", "1500"];
 /// A monorepo: nested packages, an over-budget directory, an oversized file,
 /// a drifting CLAUDE.md, a symlink leaving the tree, a nested `.git` (a
 /// submodule's `.git` file), an in-tree symlink with the same content (no
-/// finding), a `.git` directory holding a decoy AGENTS.md, and node_modules.
+/// finding), a `.git` directory holding a decoy AGENTS.md, and `node_modules`.
 fn monorepo() -> Tree {
     let t = Tree::new();
     t.file("mono/.git/HEAD", "ref: refs/heads/main\n")
@@ -57,13 +57,11 @@ fn monorepo() -> Tree {
 /// `agentctx check` run from `tree/cwd`. Unless ARGS name a precedence, the
 /// earlier generation's `first` (whose drift rule most cases here pin).
 fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
-    let mut cmd = tree.cmd();
-    cmd.current_dir(tree.path(cwd)).arg("check");
-    if !args.contains(&"--precedence") {
-        cmd.args(["--precedence", "first"]);
+    if args.contains(&"--precedence") {
+        common::check(tree, cwd, args)
+    } else {
+        common::check(tree, cwd, &[&["--precedence", "first"], args].concat())
     }
-    cmd.args(args);
-    cmd
 }
 
 /// The monorepo check every output test runs.
@@ -803,19 +801,6 @@ checked 2 of 3 directories; largest baseline: 319 bytes in locked; 0 errors, 2 w
     );
 }
 
-/// A tiny deterministic generator for the random trees below.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
-
 /// Random trees (nested roots, every candidate name, symlinks in and out,
 /// directories and FIFOs under candidate names, tiny budgets): every
 /// directory check renders has the numbers `render --cwd` gives, and every
@@ -828,7 +813,7 @@ fn random_trees_match_render_everywhere() {
         t.dir("nohome");
         let mut dirs = vec!["r".to_owned()];
         for i in 0..24 {
-            let parent = dirs[rng.next(dirs.len() as u64) as usize].clone();
+            let parent = dirs[rng.index(dirs.len())].clone();
             dirs.push(format!("{parent}/d{i}"));
         }
         let names = [
@@ -840,15 +825,15 @@ fn random_trees_match_render_everywhere() {
         let mut with_candidates = Vec::new();
         for (i, d) in dirs.iter().enumerate() {
             t.dir(d);
-            if i > 0 && rng.next(6) == 0 {
+            if i > 0 && rng.below(6) == 0 {
                 t.dir(&format!("{d}/.git"));
             }
             let mut any = false;
             for name in names {
                 let path = format!("{d}/{name}");
-                match rng.next(10) {
+                match rng.below(10) {
                     0..=2 => {
-                        let len = rng.next(300) as usize;
+                        let len = rng.index(300);
                         t.file(&path, format!("{name} in {d}: {}", "w".repeat(len)));
                     }
                     3 => {
@@ -857,7 +842,7 @@ fn random_trees_match_render_everywhere() {
                     4 => {
                         t.symlink(&path, "../AGENTS.md");
                     }
-                    5 if rng.next(2) == 0 => {
+                    5 if rng.below(2) == 0 => {
                         t.dir(&path);
                     }
                     _ => continue,

@@ -647,7 +647,7 @@ fn base_needs_a_revision_and_a_work_tree() {
     );
 }
 
-/// Installs pre-commit from PyPI into its own virtual environment in `dir`;
+/// Installs pre-commit from the Python package index into its own virtual environment in `dir`;
 /// `None` (after saying why) when that is not possible here.
 fn install_pre_commit(dir: &Path) -> Option<std::path::PathBuf> {
     let venv = dir.join("venv");

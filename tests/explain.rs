@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -66,9 +67,10 @@ fn with(mut v: Value, key: &str, value: Value) -> Value {
 
 /// Merges the fields of `extra` into `v`.
 fn merge(mut v: Value, extra: Value) -> Value {
-    for (k, x) in extra.as_object().unwrap() {
-        v.as_object_mut().unwrap().insert(k.clone(), x.clone());
-    }
+    let Value::Object(extra) = extra else {
+        panic!("merge: not an object: {extra}")
+    };
+    v.as_object_mut().unwrap().extend(extra);
     v
 }
 
@@ -114,7 +116,7 @@ fn settings(cwd: &str, overrides: Value) -> Value {
             "cwd": {"value": cwd, "origin": "flag"},
             "dshHome": {"value": "@T/home/.dsh", "origin": "default"},
             "maxBytes": {"value": 65536, "origin": "default"},
-            "maxSourceBytes": {"value": 1048576, "origin": "default"},
+            "maxSourceBytes": {"value": 1_048_576, "origin": "default"},
             "candidates": {"value": ["AGENTS.md", "CLAUDE.md"], "ignored": [], "origin": "default"},
             "localCandidates": {"value": ["AGENTS.local.md", "CLAUDE.local.md"], "ignored": [], "origin": "default"},
             "rootMarkers": {"value": [".git"], "origin": "default"},
@@ -183,9 +185,9 @@ fn prompt_section(log: &Path) -> String {
         let pad = " ".repeat(2 + text.len() - body.len());
         match line.level {
             agentctx::output::prompt::Level::Warning => {
-                out.push_str(&format!("{pad}warning: {body}\n"))
+                writeln!(out, "{pad}warning: {body}").unwrap();
             }
-            _ => out.push_str(&format!("{pad}{body}\n")),
+            _ => writeln!(out, "{pad}{body}").unwrap(),
         }
     }
     out
@@ -226,7 +228,7 @@ fn first_mode_text_shows_every_outcome() {
     let t = first_mode_tree();
     let out = explain(&t, &["--precedence", "first", "--cwd", "proj/app"]);
     let expected = format!(
-        r#"Settings
+        r"Settings
   cwd               flag     @T/proj/app
   dsh home          default  @T/home/.dsh  (user-global file shown as ~/.dsh/AGENTS.md)
   max bytes         default  65536
@@ -265,7 +267,7 @@ Budget
 
 Identity
   {IDENTITY_UP1}
-"#
+"
     );
     assert_eq!(out, expected);
 }
@@ -390,7 +392,7 @@ fn a_directory_with_every_candidate_missing_is_one_line() {
         .file("proj/.git", "gitdir: ../elsewhere\n")
         .file("proj/mid/app/AGENTS.md", "app\n");
     let out = explain(&t, &["--precedence", "first", "--cwd", "proj/mid/app"]);
-    let expected = r#"Root search  (markers: .git; from the cwd upward)
+    let expected = r"Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git file found there)
   walked        @T/proj/mid/app
                 @T/proj/mid
@@ -408,7 +410,7 @@ Files  (precedence first: per directory and tier the first present name wins)
            CLAUDE.md        missing
     local  AGENTS.local.md  missing
            CLAUDE.local.md  missing
-"#;
+";
     let start = out.find("Root search").unwrap();
     let end = out.find("\nBudget").unwrap();
     assert_eq!(&out[start..end], expected);
@@ -451,7 +453,7 @@ fn all_mode_text_shows_duplicates_and_the_same_path() {
     let t = all_mode_tree();
     let out = explain(&t, &ALL_ARGS);
     let expected = format!(
-        r#"Settings
+        r"Settings
   cwd               flag     @T/proj/lib
   dsh home          flag     @T/proj  (user-global file shown as $DSH_HOME/AGENTS.md)
   max bytes         default  65536
@@ -488,7 +490,7 @@ Budget
 
 Identity
   {IDENTITY_UP1}
-"#
+"
     );
     assert_eq!(out, expected);
 }
@@ -563,11 +565,17 @@ fn all_mode_json_names_the_duplicate_and_the_same_path() {
 // ---------------------------------------------------------------------------
 // oversized files, invalid UTF-8, a shadowed file that was never compared.
 
+/// Twenty numbered lines of `name`'s rules (460 bytes).
+fn rules(name: &str) -> String {
+    (0..20).fold(String::new(), |mut text, i| {
+        writeln!(text, "line {i:02} of the {name} rules").unwrap();
+        text
+    })
+}
+
 fn oversized_tree() -> Tree {
     let t = Tree::new();
-    let b_rules: String = (0..20)
-        .map(|i| format!("line {i:02} of the b rules\n"))
-        .collect();
+    let b_rules = rules("b");
     t.dir("proj/.git")
         .file("home/.dsh/AGENTS.md", "global\n")
         .file("proj/AGENTS.md", format!("{}\n", "x".repeat(40)))
@@ -730,9 +738,7 @@ fn oversized_json_gives_size_and_cap() {
 
 fn budget_tree() -> Tree {
     let t = Tree::new();
-    let a_rules: String = (0..20)
-        .map(|i| format!("line {i:02} of the a rules\n"))
-        .collect();
+    let a_rules = rules("a");
     t.dir("home")
         .dir("proj/.git")
         .file("proj/AGENTS.md", format!("{}\n", "x".repeat(40)))
@@ -981,7 +987,8 @@ fn no_marker_ignored_entries_and_names_in_json() {
 // session logs.
 
 fn event(seq: u64, data: Value, surface: Option<Value>) -> String {
-    let mut e = json!({"type": "user/message", "seq": seq, "time": seq, "data": data});
+    let mut e = json!({"type": "user/message", "seq": seq, "time": seq});
+    e["data"] = data;
     if let Some(op) = surface {
         e = with(e, "surfaceOp", op);
     }
@@ -989,11 +996,9 @@ fn event(seq: u64, data: Value, surface: Option<Value>) -> String {
 }
 
 fn workspace(seq: u64, source: Value, surface: Option<Value>) -> String {
-    event(
-        seq,
-        json!({"role": "user", "content": [{"type": "text", "text": "<system-reminder>\n…\n</system-reminder>"}], "source": source}),
-        surface,
-    )
+    let mut data = json!({"role": "user", "content": [{"type": "text", "text": "<system-reminder>\n…\n</system-reminder>"}]});
+    data["source"] = source;
+    event(seq, data, surface)
 }
 
 fn assistant(seq: u64, surface: Option<Value>) -> String {
@@ -1059,7 +1064,7 @@ fn a_baseline_shadowed_by_compaction_in_text() {
     let (t, log) = compaction_tree();
     let out = explain(&t, &["--log", &log]);
     let expected = format!(
-        r#"Settings
+        r"Settings
   cwd               log      @T/proj
   dsh home          default  @T/home/.dsh  (user-global file shown as ~/.dsh/AGENTS.md)
   max bytes         log      65536
@@ -1122,7 +1127,7 @@ What diff would send
     │
     │ lib v2
     … 19 more bytes
-{}"#,
+{}",
         prompt_section(Path::new(&log))
     );
     assert_eq!(out, expected);
@@ -1214,7 +1219,7 @@ fn an_incompatible_identity_in_text_with_full_parts() {
     let out = explain(&t, &["--log", &log, "--max-bytes", "4000", "--full"]);
     let session = &out[out.find("\nSession").unwrap()..];
     let expected = format!(
-        r#"
+        r"
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 1 workspace event
@@ -1241,7 +1246,7 @@ What diff would send
     │ new
     │
     │ </system-reminder>
-{}"#,
+{}",
         prompt_section(Path::new(&log))
     );
     assert_eq!(session, expected);
@@ -1294,7 +1299,7 @@ fn an_incompatible_identity_in_json() {
     );
     assert_eq!(
         v["settings"]["maxSourceBytes"],
-        json!({"value": 1048576, "origin": "log"})
+        json!({"value": 1_048_576, "origin": "log"})
     );
 }
 
@@ -1336,7 +1341,7 @@ fn a_compatible_legacy_log_in_text_abbreviates_the_delta() {
     let out = explain(&t, &["--log", &log]);
     let session = &out[out.find("\nSession").unwrap()..];
     let expected = format!(
-        r#"
+        r"
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 2 workspace events (legacy log: no surfaceOp, every message visible)
@@ -1363,7 +1368,7 @@ What diff would send
     │
     │ root v2
     … 126 more bytes
-{}"#,
+{}",
         prompt_section(Path::new(&log))
     );
     assert_eq!(session, expected);

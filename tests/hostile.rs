@@ -2,7 +2,7 @@
 //! line and flag gets a clear answer. Each test runs the real binary under a
 //! deadline (`bounded`: a hang kills the child and fails the test) and pins
 //! the exit code, the whole stdout and the whole stderr: the one-line
-//! `agentctx: ...` error or warning naming the path or file:line[:col], and
+//! `agentctx: ...` error or warning naming the path or `file:line[:col]`, and
 //! never a panic message.
 // Test code: a failed unwrap or expect is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -410,7 +410,7 @@ fn a_file_growing_while_read_is_loaded_bounded_or_oversized() {
         match doc["files"].as_array().expect("files").as_slice() {
             [file] => {
                 // Loaded: some prefix of the growing file, never over the cap.
-                let bytes = file["bytes"].as_u64().expect("bytes") as usize;
+                let bytes = usize::try_from(file["bytes"].as_u64().expect("bytes")).expect("usize");
                 assert!(bytes <= MAX, "loaded {bytes} bytes");
                 assert_eq!(
                     doc["parts"][0].as_str().expect("part"),
@@ -1177,7 +1177,7 @@ fn big_line_log(t: &Tree, name: &str, size: usize) {
     let source = current_source(t);
     let mut f = BufWriter::new(File::create(t.path(name)).expect("create"));
     let filler = |f: &mut BufWriter<File>| {
-        let block = [b'x'; 1 << 16];
+        let block = vec![b'x'; 1 << 16];
         let mut left = size;
         while left > 0 {
             let n = left.min(block.len());

@@ -212,7 +212,7 @@ fn blank_lines_before_the_log_are_counted_not_held() {
 /// Peak memory stays flat however many blank lines come first (run with
 /// `cargo test --release -- --ignored`; needs GNU time).
 #[test]
-#[ignore]
+#[ignore = "slow: a gigabyte log; run with --release -- --ignored, needs GNU time"]
 fn a_gigabyte_of_blank_lines_costs_no_memory() {
     let t = common::Tree::new();
     t.file("proj/AGENTS.md", "x\n");

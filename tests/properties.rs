@@ -101,7 +101,7 @@ proptest! {
             return Ok(());
         };
         prop_assert!(max > 0 && !items.is_empty());
-        prop_assert!(text.len() as i64 <= max, "{} bytes > {}", text.len(), max);
+        prop_assert!(i64::try_from(text.len()).unwrap() <= max, "{} bytes > {}", text.len(), max);
         prop_assert!(close_only_ends_the_frame(text), "closing tag inside: {:?}", text);
         // Omitted files are the broadest ones, in order.
         let prefix: Vec<&str> = items.iter().take(got.omitted.len()).map(|i| i.path).collect();

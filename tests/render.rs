@@ -1,5 +1,5 @@
 //! `agentctx render` against real trees (issue 2): the real binary, HOME
-//! and DSH_HOME inside a temp dir, whole outputs compared. The expected
+//! and `DSH_HOME` inside a temp dir, whole outputs compared. The expected
 //! message bytes are built here from the SPEC 4.1 constants, spelled out.
 
 // Test code: a failed unwrap is a failed test (clippy's allow-unwrap-in-tests
@@ -245,7 +245,7 @@ fn without_a_marker_the_cwd_is_the_root() {
             "",
             "",
             65536,
-            1048576,
+            1_048_576,
             r#""AGENTS.md","CLAUDE.md""#,
             r#""AGENTS.local.md","CLAUDE.local.md""#
         ))
@@ -653,7 +653,7 @@ fn frameless_notice_when_no_frame_fits() {
                 "",
                 r#"".git""#,
                 200,
-                1048576,
+                1_048_576,
                 r#""AGENTS.md","CLAUDE.md""#,
                 r#""AGENTS.local.md","CLAUDE.local.md""#
             ),
@@ -687,7 +687,7 @@ fn json_report_has_every_field() {
         "..",
         r#"".git""#,
         500,
-        1048576,
+        1_048_576,
         r#""AGENTS.md","CLAUDE.md""#,
         r#""AGENTS.local.md","CLAUDE.local.md""#,
     );
@@ -761,12 +761,12 @@ fn workspace_event(seq: u64, render: &Value, surface_op: Value) -> String {
         .iter()
         .map(|p| json!({"type": "text", "text": p}))
         .collect();
-    json!({
+    let mut event = json!({
         "type": "user/message", "seq": seq, "time": 0,
         "data": {"content": content, "source": render["source"], "role": "user", "id": format!("m{seq}")},
-        "surfaceOp": surface_op,
-    })
-    .to_string()
+    });
+    event["surfaceOp"] = surface_op;
+    event.to_string()
 }
 
 #[test]
@@ -815,7 +815,7 @@ fn render_log_takes_cwd_and_settings_from_the_latest_baseline() {
         got["source"],
         baseline_source_of_kind(
             "agent-instructions",
-            &identity("..", r#"".git""#, 5000, 1048576, r#""CLAUDE.md""#, ""),
+            &identity("..", r#"".git""#, 5000, 1_048_576, r#""CLAUDE.md""#, ""),
             vec![set(".\0CLAUDE.md", "CLAUDE.md", "claude\n")]
         )
     );
@@ -843,7 +843,7 @@ fn render_log_takes_cwd_and_settings_from_the_latest_baseline() {
         flagged["source"],
         baseline_source_of_kind(
             "workspace-instructions",
-            &identity("", r#"".git""#, 5000, 1048576, r#""AGENTS.md""#, ""),
+            &identity("", r#"".git""#, 5000, 1_048_576, r#""AGENTS.md""#, ""),
             vec![set(".", "AGENTS.md", "agents\n")]
         )
     );
@@ -888,7 +888,7 @@ fn candidate_lists_drop_entries_that_are_not_file_names() {
             "",
             r#"".git""#,
             65536,
-            1048576,
+            1_048_576,
             r#""AGENTS.md""#,
             ""
         ))

@@ -138,18 +138,21 @@ pub fn remove(scope: &str, path: &str) -> Value {
 
 /// The source of a delta message (earlier generation's kind).
 pub fn delta_source(changes: Vec<Value>) -> Value {
-    json!({"kind": "workspace-instructions", "form": "instructions", "changes": changes})
+    let mut source = json!({"kind": "workspace-instructions", "form": "instructions"});
+    source["changes"] = Value::Array(changes);
+    source
 }
 
 /// The source of a baseline message of source kind `kind`.
 pub fn baseline_source_of_kind(kind: &str, identity: &str, changes: Vec<Value>) -> Value {
-    json!({
+    let mut source = json!({
         "kind": kind,
         "form": "instructions",
         "baseline": true,
         "baselineIdentity": identity,
-        "changes": changes,
-    })
+    });
+    source["changes"] = Value::Array(changes);
+    source
 }
 
 // ---------------------------------------------------------------- logs

@@ -9,6 +9,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod message;
+pub mod vectors;
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt, symlink};
@@ -74,7 +75,7 @@ impl Tree {
         self
     }
 
-    /// `agentctx ARGS` with HOME in the tree, DSH_HOME unset, colour off,
+    /// `agentctx ARGS` with `HOME` in the tree, `DSH_HOME` unset, colour off,
     /// run from the tree root.
     pub fn cmd(&self) -> Command {
         let mut cmd = agentctx();
@@ -137,11 +138,35 @@ pub fn agentctx() -> Command {
     Command::cargo_bin("agentctx").expect("binary")
 }
 
+/// A small deterministic generator (no dependency for a test): a 64-bit
+/// linear congruential generator whose high bits are drawn.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next 31 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// An index below `len`.
+    pub fn index(&mut self, len: usize) -> usize {
+        let len = u64::try_from(len).expect("len fits u64");
+        usize::try_from(self.below(len)).expect("below len fits usize")
+    }
+}
+
 /// Whether the tests run as root (permission tests then drop privileges).
 pub fn is_root() -> bool {
-    fs::metadata("/proc/self")
-        .map(|m| m.uid() == 0)
-        .unwrap_or(false)
+    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
 }
 
 /// Runs a command and returns (stdout, stderr, exit code).
@@ -188,7 +213,7 @@ pub fn zstd_container(text: &str, batch: usize) -> (Vec<u8>, Vec<usize>) {
     let mut groups: Vec<String> = Vec::new();
     if let Some((first, rest)) = lines.split_first() {
         groups.push((*first).to_owned());
-        groups.extend(rest.chunks(batch.max(1)).map(|c| c.concat()));
+        groups.extend(rest.chunks(batch.max(1)).map(<[&str]>::concat));
     }
     let mut out = Vec::new();
     let mut offsets = Vec::new();
@@ -269,91 +294,6 @@ pub fn sarif_validator() -> jsonschema::Validator {
         .should_validate_formats(true)
         .build(&schema)
         .expect("schema compiles")
-}
-
-/// The strings of a JSON array (empty when not an array).
-pub fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Copies a directory tree, recreating symlinks verbatim.
-pub fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        let ft = entry.file_type().unwrap();
-        if ft.is_symlink() {
-            symlink(fs::read_link(entry.path()).unwrap(), &target).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-/// Materialises a conformance-vector case as its runner does: `tree/`
-/// copied into a fresh temp dir under /tmp, then the case's `setup` (empty
-/// dirs, FIFOs, files, symlinks verbatim). Returns the temp dir and the tree.
-pub fn materialize(case_dir: &Path, case: &Value) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::Builder::new()
-        .prefix("agentctx-vec-")
-        .tempdir_in("/tmp")
-        .unwrap();
-    let tree = tmp.path().join("tree");
-    if case_dir.join("tree").is_dir() {
-        copy_tree(&case_dir.join("tree"), &tree);
-    }
-    fs::create_dir_all(&tree).unwrap();
-    let setup = &case["setup"];
-    for rel in strings(&setup["empty_dirs"]) {
-        fs::create_dir_all(tree.join(rel)).unwrap();
-    }
-    for rel in strings(&setup["fifos"]) {
-        let p = tree.join(rel);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        let ok = Command::new("mkfifo").arg(&p).status().unwrap().success();
-        assert!(ok, "mkfifo {}", p.display());
-    }
-    if let Some(files) = setup["files"].as_object() {
-        for (rel, text) in files {
-            let p = tree.join(rel);
-            fs::create_dir_all(p.parent().unwrap()).unwrap();
-            fs::write(p, text.as_str().unwrap()).unwrap();
-        }
-    }
-    if let Some(links) = setup["symlinks"].as_object() {
-        for (rel, target) in links {
-            let p = tree.join(rel);
-            fs::create_dir_all(p.parent().unwrap()).unwrap();
-            symlink(target.as_str().unwrap(), p).unwrap();
-        }
-    }
-    (tmp, tree)
-}
-
-/// The case directories under `cases` (those holding a case.json), sorted.
-pub fn case_dirs(cases: &Path) -> Vec<PathBuf> {
-    let mut names: Vec<PathBuf> = fs::read_dir(cases)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.join("case.json").is_file())
-        .collect();
-    names.sort();
-    names
-}
-
-/// Reads a JSON file.
-pub fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// Writes a session log of `shadowed` workspace events that compaction takes
