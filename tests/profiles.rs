@@ -13,6 +13,14 @@ fn agentctx(t: &Tree, args: &[&str]) -> (String, String, i32) {
     run(t.profile_cmd().args(args))
 }
 
+/// (stdout, stderr, exit) of `render --profile PROFILE --cwd CWD EXTRA`.
+fn render_profile(t: &Tree, profile: &str, cwd: &str, extra: &[&str]) -> (String, String, i32) {
+    agentctx(
+        t,
+        &[&["render", "--profile", profile, "--cwd", cwd], extra].concat(),
+    )
+}
+
 fn ok(stdout: &str) -> (String, String, i32) {
     (stdout.to_owned(), String::new(), 0)
 }
@@ -33,18 +41,7 @@ fn codex_budget_cuts_mid_character_into_one_replacement() {
         .file("r/AGENTS.md", "ab\u{20ac}cd");
     let cwd = t.path("r");
     let cwd = cwd.to_str().unwrap();
-    let got = agentctx(
-        &t,
-        &[
-            "render",
-            "--profile",
-            "codex",
-            "--cwd",
-            cwd,
-            "--project-doc-max-bytes",
-            "4",
-        ],
-    );
+    let got = render_profile(&t, "codex", cwd, &["--project-doc-max-bytes", "4"]);
     assert_eq!(got, ok(&codex_part(cwd, "ab\u{fffd}")));
     let got = agentctx(
         &t,
@@ -79,10 +76,7 @@ fn codex_empty_override_hides_agents_md() {
         .file("r/AGENTS.md", "hidden\n");
     let cwd = t.path("r");
     let cwd = cwd.to_str().unwrap();
-    assert_eq!(
-        agentctx(&t, &["render", "--profile", "codex", "--cwd", cwd]),
-        ok("")
-    );
+    assert_eq!(render_profile(&t, "codex", cwd, &[]), ok(""));
     assert_eq!(
         agentctx(&t, &["check", "--profile", "codex", "r"]),
         (
@@ -104,7 +98,7 @@ fn codex_global_only_keeps_the_cwd_in_the_frame() {
     let cwd = t.path("w");
     let cwd = cwd.to_str().unwrap();
     assert_eq!(
-        agentctx(&t, &["render", "--profile", "codex", "--cwd", cwd]),
+        render_profile(&t, "codex", cwd, &[]),
         ok(&codex_part(cwd, "global rules"))
     );
 }
@@ -119,7 +113,7 @@ fn codex_global_then_project_with_the_separator() {
     let cwd = t.path("r/a");
     let cwd = cwd.to_str().unwrap();
     assert_eq!(
-        agentctx(&t, &["render", "--profile", "codex", "--cwd", cwd]),
+        render_profile(&t, "codex", cwd, &[]),
         ok(&codex_part(cwd, "G\n\n--- project-doc ---\n\nR\n\n\nA\n"))
     );
 }
@@ -164,16 +158,7 @@ fn codex_invalid_config_is_exit_2_with_its_position() {
     )
     .dir("w");
     let cwd = t.path("w");
-    let got = agentctx(
-        &t,
-        &[
-            "render",
-            "--profile",
-            "codex",
-            "--cwd",
-            cwd.to_str().unwrap(),
-        ],
-    );
+    let got = render_profile(&t, "codex", cwd.to_str().unwrap(), &[]);
     let config = t.path("home/.codex/config.toml");
     assert_eq!(
         got,
@@ -204,10 +189,7 @@ fn gemini_import_cycle_and_traversal() {
          <!-- End of import from: ./a.md --> and <!-- Import failed: ../out.md - Path traversal attempt -->\n\
          --- End of Context from: {file} ---\n</project_context>\n</loaded_context>"
     );
-    assert_eq!(
-        agentctx(&t, &["render", "--profile", "gemini", "--cwd", cwd]),
-        ok(&expected)
-    );
+    assert_eq!(render_profile(&t, "gemini", cwd, &[]), ok(&expected));
 }
 
 #[test]
@@ -219,16 +201,7 @@ fn gemini_flat_import_format_is_unsupported() {
     )
     .dir("w");
     let cwd = t.path("w");
-    let got = agentctx(
-        &t,
-        &[
-            "render",
-            "--profile",
-            "gemini",
-            "--cwd",
-            cwd.to_str().unwrap(),
-        ],
-    );
+    let got = render_profile(&t, "gemini", cwd.to_str().unwrap(), &[]);
     assert_eq!(
         got,
         usage(&format!(
@@ -290,7 +263,7 @@ fn opencode_first_name_wins_across_the_chain() {
     let cwd = cwd.to_str().unwrap();
     let agents = t.path("r/a/AGENTS.md");
     assert_eq!(
-        agentctx(&t, &["render", "--profile", "opencode", "--cwd", cwd]),
+        render_profile(&t, "opencode", cwd, &[]),
         ok(&format!(
             "Instructions from: {}\na agents",
             agents.display()
