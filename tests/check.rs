@@ -76,8 +76,9 @@ fn text_output_groups_findings_by_directory_with_a_summary() {
     let t = monorepo();
     let (out, err, code) = run(&mut mono_check(&t, "text"));
     assert_eq!(
-        out,
-        "\
+        (out.as_str(), err.as_str(), code),
+        (
+            "\
 packages/app
   warning: packages/app/CLAUDE.md: drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file
 
@@ -91,10 +92,11 @@ packages/shared
   warning: packages/shared/AGENTS.md: symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)
 
 checked 8 of 11 directories; largest baseline: 1000 bytes in packages/big; 2 errors, 2 warnings
-"
+",
+            "",
+            1
+        )
     );
-    assert_eq!(err, "");
-    assert_eq!(code, 1);
 }
 
 #[test]
@@ -102,17 +104,19 @@ fn github_output_is_one_workflow_command_per_finding() {
     let t = monorepo();
     let (out, err, code) = run(&mut mono_check(&t, "github"));
     assert_eq!(
-        out,
-        "\
+        (out.as_str(), err.as_str(), code),
+        (
+            "\
 ::warning file=packages/app/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file
 ::error file=packages/big/AGENTS.md,line=1,title=Instruction budget exceeded::over budget: a session in packages/big gets 1000 of max 1000 bytes, its whole baseline needs 1271: omitted AGENTS.md; truncated packages/big/AGENTS.md from 901 to 567 bytes
 ::error file=packages/huge/AGENTS.md,line=1,title=Instruction file too large::too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it
 ::warning file=packages/shared/AGENTS.md,line=1,title=Symlink leaves the project::symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)
 agentctx check: checked 8 of 11 directories; largest baseline: 1000 bytes in packages/big; 2 errors, 2 warnings
-"
+",
+            "",
+            1
+        )
     );
-    assert_eq!(err, "");
-    assert_eq!(code, 1);
 }
 
 #[test]
