@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, UNIX_EPOCH};
 
 use agentctx::sessions::key::{encode_segment, project_key};
-use common::message::jsonl;
+use common::message::{jsonl, rendered_baseline_event};
 use common::{Tree, run, zstd_container};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
@@ -254,8 +254,7 @@ fn baseline_log(t: &Tree, id: &str, cwd: &Path) -> String {
     let rendered: Value = serde_json::from_slice(&out.stdout).unwrap();
     let lines = [
         json!({"type":"session","version":0,"id":id,"createdAt":0,"cwd":cwd}),
-        json!({"type":"user/message","seq":0,"time":0,"surfaceOp":"append",
-            "data":{"role":"user","content":[{"type":"text","text":rendered["parts"][0]}],"source":rendered["source"]}}),
+        rendered_baseline_event(&rendered),
     ];
     jsonl(&lines)
 }

@@ -157,6 +157,14 @@ pub fn baseline_source_of_kind(kind: &str, identity: &str, changes: Vec<Value>) 
 
 // ---------------------------------------------------------------- logs
 
+/// The `user/message` event (seq 0, on the surface) that carries, as a
+/// session's baseline, the first part and the source `render --format json`
+/// printed.
+pub fn rendered_baseline_event(rendered: &Value) -> Value {
+    json!({"type":"user/message","seq":0,"time":0,"surfaceOp":"append",
+        "data":{"role":"user","content":[{"type":"text","text":rendered["parts"][0]}],"source":rendered["source"]}})
+}
+
 /// JSON Lines text: every line followed by `\n`.
 pub fn jsonl<T: Display>(lines: impl IntoIterator<Item = T>) -> String {
     lines.into_iter().fold(String::new(), |mut text, line| {
