@@ -17,25 +17,15 @@ use std::path::Path;
 use std::process::Stdio;
 
 use common::message::{
-    EMPTY, INTRO, baseline, baseline_source_of_kind, default_identity, delta_source, framed,
-    identity, jsonl, remove, remove_section, replace, replace_section, replacement, section, set,
-    set_section, switch, switch_section,
+    EMPTY, INTRO, baseline, baseline_source, current_baseline_source, default_identity,
+    delta_source, framed, identity, jsonl, remove, remove_section, replace, replace_section,
+    replacement, section, set, set_section, switch, switch_section,
 };
 use common::{Tree, header, render_json, run, run_json};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------- sources
-
-/// A baseline source of the earlier generation (kind `workspace-instructions`).
-fn baseline_source(identity: &str, changes: Vec<Value>) -> Value {
-    baseline_source_of_kind("workspace-instructions", identity, changes)
-}
-
-/// The baseline source the current generation writes (kind `agent-instructions`).
-fn current_baseline_source(identity: &str, changes: Vec<Value>) -> Value {
-    baseline_source_of_kind("agent-instructions", identity, changes)
-}
 
 /// The identity under default settings but `max` bytes and these candidates.
 fn identity_with(root: &str, max: i64, cands: &str, locals: &str) -> String {

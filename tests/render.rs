@@ -12,8 +12,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::message::{
-    CLOSE, COMPACT, INTRO, OPEN, baseline, baseline_source_of_kind, default_identity, framed,
-    identity, section, set, sha1,
+    CLOSE, COMPACT, INTRO, OPEN, baseline, baseline_source, current_baseline_source,
+    default_identity, framed, identity, section, set, sha1,
 };
 use common::{Tree, header, render_json, run, run_json};
 use pretty_assertions::assert_eq;
@@ -74,8 +74,7 @@ fn default_dsh_home_displays_as_tilde_path() {
     let json = render_json(&tree, &["--cwd", "proj"]);
     assert_eq!(
         json["source"],
-        baseline_source_of_kind(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(""),
             vec![
                 set(
@@ -183,8 +182,7 @@ fn git_file_marks_the_root() {
     assert_eq!(json["parts"], json!([text]));
     assert_eq!(
         json["source"],
-        baseline_source_of_kind(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(".."),
             vec![
                 set(".\0AGENTS.md", "AGENTS.md", "root\n"),
@@ -229,8 +227,7 @@ fn without_a_marker_the_cwd_is_the_root() {
     assert_eq!(json["parts"], json!([baseline(&[("AGENTS.md", "b\n")])]));
     assert_eq!(
         json["source"],
-        baseline_source_of_kind(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(""),
             vec![set(".\0AGENTS.md", "AGENTS.md", "b\n")]
         )
@@ -268,8 +265,7 @@ fn agents_md_wins_over_claude_md_which_is_the_fallback() {
     );
     assert_eq!(
         json["source"],
-        baseline_source_of_kind(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(".."),
             vec![
                 set(".", "AGENTS.md", "agents\n"),
@@ -647,8 +643,7 @@ fn frameless_notice_when_no_frame_fits() {
     // The file is not represented; the baseline is still sent, with no changes.
     assert_eq!(
         json["source"],
-        baseline_source_of_kind(
-            "agent-instructions",
+        current_baseline_source(
             &identity(
                 "",
                 r#"".git""#,
@@ -695,7 +690,7 @@ fn json_report_has_every_field() {
         json,
         json!({
             "parts": [text],
-            "source": baseline_source_of_kind("agent-instructions", &id, vec![set("pkg\0CLAUDE.md", "pkg/CLAUDE.md", "pkg\n")]),
+            "source": current_baseline_source(&id, vec![set("pkg\0CLAUDE.md", "pkg/CLAUDE.md", "pkg\n")]),
             "identity": id,
             "projectRoot": tree.path("proj").to_str().unwrap(),
             "bytes": text.len(),
@@ -745,8 +740,7 @@ fn source_kind_flag_renames_the_kind() {
     );
     assert_eq!(
         json["source"],
-        baseline_source_of_kind(
-            "workspace-instructions",
+        baseline_source(
             &default_identity(""),
             vec![set(".\0AGENTS.md", "AGENTS.md", "root\n")]
         )
@@ -813,8 +807,7 @@ fn render_log_takes_cwd_and_settings_from_the_latest_baseline() {
     assert_eq!(got["source"], newer["source"]);
     assert_eq!(
         got["source"],
-        baseline_source_of_kind(
-            "agent-instructions",
+        current_baseline_source(
             &identity("..", r#"".git""#, 5000, 1_048_576, r#""CLAUDE.md""#, ""),
             vec![set(".\0CLAUDE.md", "CLAUDE.md", "claude\n")]
         )
@@ -841,8 +834,7 @@ fn render_log_takes_cwd_and_settings_from_the_latest_baseline() {
     );
     assert_eq!(
         flagged["source"],
-        baseline_source_of_kind(
-            "workspace-instructions",
+        baseline_source(
             &identity("", r#"".git""#, 5000, 1_048_576, r#""AGENTS.md""#, ""),
             vec![set(".", "AGENTS.md", "agents\n")]
         )
@@ -990,8 +982,7 @@ fn defaults_follow_the_current_generation_and_flags_ask_for_the_earlier_one() {
     );
     assert_eq!(
         json["source"],
-        baseline_source_of_kind(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(""),
             vec![
                 set(".\0AGENTS.md", "AGENTS.md", "agents\n"),
@@ -1016,8 +1007,7 @@ fn defaults_follow_the_current_generation_and_flags_ask_for_the_earlier_one() {
     );
     assert_eq!(
         json["source"],
-        baseline_source_of_kind(
-            "workspace-instructions",
+        baseline_source(
             &default_identity(""),
             vec![set(".", "AGENTS.md", "agents\n")]
         )

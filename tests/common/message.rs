@@ -155,6 +155,16 @@ pub fn baseline_source_of_kind(kind: &str, identity: &str, changes: Vec<Value>) 
     source
 }
 
+/// A baseline source of the earlier generation (kind `workspace-instructions`).
+pub fn baseline_source(identity: &str, changes: Vec<Value>) -> Value {
+    baseline_source_of_kind("workspace-instructions", identity, changes)
+}
+
+/// The baseline source the current generation writes (kind `agent-instructions`).
+pub fn current_baseline_source(identity: &str, changes: Vec<Value>) -> Value {
+    baseline_source_of_kind("agent-instructions", identity, changes)
+}
+
 // ---------------------------------------------------------------- logs
 
 /// The `user/message` event (seq 0, on the surface) that carries, as a
