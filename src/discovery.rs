@@ -381,6 +381,16 @@ impl Dir {
         self.display == USER_GLOBAL
     }
 
+    /// For the user-global directory: the file's path when it is present
+    /// (it claims that path, so no project file loads it again).
+    pub fn present_user_global(&self) -> Option<&Path> {
+        let cand = self.candidates.first()?;
+        cand.probe
+            .as_ref()
+            .filter(|p| p.is_present())
+            .map(|_| cand.path.as_path())
+    }
+
     /// The candidates that load, in order.
     pub fn loaded(&self) -> impl Iterator<Item = &Candidate> {
         self.candidates.iter().filter(|c| c.fate == Fate::Loaded)
@@ -671,7 +681,7 @@ impl Workspace {
     fn options<'a>(&'a self, settings: &Settings, probe_all: bool) -> ScanOptions<'a> {
         ScanOptions {
             precedence: settings.precedence.value,
-            max_source: max_source(settings),
+            max_source: settings.max_source(),
             probe_all,
             loaded_path: self.user_global_path(),
             realms: Some(&self.realms),
@@ -680,18 +690,11 @@ impl Workspace {
 
     /// The user-global file's path when it is present (it claims the path).
     fn user_global_path(&self) -> Option<&Path> {
-        let ug = self.dirs.first().filter(|d| d.is_user_global())?;
-        let cand = ug.candidates.first()?;
-        cand.probe
-            .as_ref()
-            .filter(|p| p.is_present())
-            .map(|_| cand.path.as_path())
+        self.dirs
+            .first()
+            .filter(|d| d.is_user_global())?
+            .present_user_global()
     }
-}
-
-/// The per-file read cap as a byte count (at least 1).
-pub fn max_source(settings: &Settings) -> u64 {
-    u64::try_from(settings.max_source_bytes.value.max(1)).unwrap_or(1)
 }
 
 /// Discovers the workspace for the settings' cwd (stages 1 to 3).
@@ -702,7 +705,7 @@ pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool)
     let user_realms = Realms::new(None, settings);
     let base_opts = ScanOptions {
         precedence: settings.precedence.value,
-        max_source: max_source(settings),
+        max_source: settings.max_source(),
         probe_all,
         loaded_path: None,
         realms: Some(&user_realms),

@@ -18,7 +18,6 @@
 //! Nothing here prints; `cmd::explain` presents the `Report` as text or JSON.
 
 use std::collections::HashMap;
-use std::fs;
 use std::path::Path;
 
 use serde::Serialize;
@@ -26,7 +25,6 @@ use serde::Serialize;
 use crate::baseline::{self, Baseline, Change, Source};
 use crate::discovery::{self, Candidate, Dir, Fate, Load, Place, Probe, ScopeStatus, TierKind};
 use crate::log::Log;
-use crate::paths;
 use crate::prompt::{self, PromptReport};
 use crate::reconcile::{self, Decision, Request};
 use crate::render::{self, Step, Truncation};
@@ -414,7 +412,7 @@ pub fn gather(settings: &Settings, log: Option<&Log>) -> Report {
         .dirs
         .iter()
         .enumerate()
-        .map(|(i, d)| dir_report(d, i, &root, settings, &fresh))
+        .map(|(i, d)| dir_report(d, i, settings, &fresh))
         .collect();
     let session = log.map(|log| session_report(settings, &ws, log));
     Report {
@@ -460,15 +458,9 @@ fn settings_report(s: &Settings) -> SettingsReport {
     }
 }
 
-fn dir_report(
-    dir: &Dir,
-    index: usize,
-    root: &Path,
-    settings: &Settings,
-    fresh: &Baseline,
-) -> DirReport {
+fn dir_report(dir: &Dir, index: usize, settings: &Settings, fresh: &Baseline) -> DirReport {
     let precedence = settings.precedence.value;
-    let max_source = u64::try_from(settings.max_source_bytes.value.max(1)).unwrap_or(1);
+    let max_source = settings.max_source();
     let user_global = dir.is_user_global();
     let candidates = dir
         .candidates
@@ -485,7 +477,7 @@ fn dir_report(
                 bytes: text.map(|t| t.text.len()),
                 digest: text.map(|t| t.digest.clone()),
                 invalid_utf8: text.is_some_and(|t| t.lossy),
-                symlink: symlink(c, (!user_global).then_some(root)),
+                symlink: symlink(c),
                 budget: (c.fate == Fate::Loaded).then(|| in_message(fresh, index, &c.display)),
             }
         })
@@ -561,12 +553,10 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
     }
 }
 
-/// The symlink of a candidate's final component, if it is one. `root` is
-/// the project root to judge the target against (none for the user-global
-/// file).
-fn symlink(c: &Candidate, root: Option<&Path>) -> Option<Symlink> {
+/// The symlink of a candidate's final component, if it is one, as the
+/// probe recorded it.
+fn symlink(c: &Candidate) -> Option<Symlink> {
     let link = c.link.as_ref()?;
-    let target = Path::new(&link.target);
     let readable = matches!(c.probe, Some(Probe::File { .. }));
     let secret = (readable && link.place.is_secret()).then(|| SecretLink {
         resolved: link.resolved.as_deref().map(lossy).unwrap_or_default(),
@@ -578,21 +568,9 @@ fn symlink(c: &Candidate, root: Option<&Path>) -> Option<Symlink> {
     });
     Some(Symlink {
         target: link.target.clone(),
-        outside_root: root.map(|r| outside_root(&c.path, target, r)),
+        outside_root: link.outside_root,
         secret,
     })
-}
-
-/// Whether a link's target lies outside `root`: by the fully resolved path
-/// when the link resolves, else by its own target read lexically.
-fn outside_root(link: &Path, target: &Path, root: &Path) -> bool {
-    match (fs::canonicalize(link), fs::canonicalize(root)) {
-        (Ok(resolved), Ok(root)) => !resolved.starts_with(root),
-        _ => {
-            let base = link.parent().unwrap_or(Path::new("/"));
-            !paths::normalize(base, target).starts_with(root)
-        }
-    }
 }
 
 fn in_message(fresh: &Baseline, dir: usize, display: &str) -> InMessage {
@@ -812,41 +790,5 @@ mod tests {
                 stage: Stage::Stat
             }
         );
-    }
-
-    #[test]
-    fn a_dangling_link_is_judged_by_its_own_target() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("r");
-        fs::create_dir_all(&root).unwrap();
-        std::os::unix::fs::symlink("../gone.md", root.join("leaves")).unwrap();
-        std::os::unix::fs::symlink("sub/gone.md", root.join("stays")).unwrap();
-        let probed = |name: &str| {
-            let path = root.join(name);
-            let (probe, link) = discovery::probe_link(&path, None);
-            Candidate {
-                link,
-                path,
-                ..candidate(name, probe, None, Fate::NotLoaded)
-            }
-        };
-        assert_eq!(
-            symlink(&probed("leaves"), Some(&root)),
-            Some(Symlink {
-                target: "../gone.md".into(),
-                outside_root: Some(true),
-                secret: None,
-            })
-        );
-        assert_eq!(
-            symlink(&probed("stays"), Some(&root)),
-            Some(Symlink {
-                target: "sub/gone.md".into(),
-                outside_root: Some(false),
-                secret: None,
-            })
-        );
-        fs::write(root.join("plain"), "x").unwrap();
-        assert_eq!(symlink(&probed("plain"), Some(&root)), None);
     }
 }

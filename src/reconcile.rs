@@ -41,17 +41,17 @@ impl Decision {
 /// The visible state of a log: the last change per scope, in the order the
 /// scopes were first set.
 #[derive(Debug, Clone, Default)]
-pub struct State {
+pub struct VisibleScopes {
     order: Vec<String>,
     entries: HashMap<String, Change>,
     /// The log line of the event that first set each visible scope.
     first_line: HashMap<String, u64>,
 }
 
-impl State {
+impl VisibleScopes {
     /// Folds the changes of every visible workspace event (SPEC 5.4).
     pub fn visible(log: &Log) -> Self {
-        let mut state = State::default();
+        let mut state = VisibleScopes::default();
         for ev in log.workspace.iter().filter(|e| e.visible) {
             for change in &ev.changes {
                 state
@@ -106,7 +106,7 @@ pub struct OutsideScope {
 
 /// Everything diff computed.
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub struct Reconciliation {
     /// Visible scopes outside the project root, each once.
     pub outside: Vec<OutsideScope>,
     pub decision: Decision,
@@ -120,7 +120,7 @@ pub struct Outcome {
     pub delta: Option<Part>,
 }
 
-impl Outcome {
+impl Reconciliation {
     pub fn parts(&self) -> Vec<&str> {
         self.baseline
             .iter()
@@ -180,17 +180,17 @@ struct Pending {
 }
 
 /// Computes what the resumed session receives.
-pub fn diff(req: &Request<'_>) -> Outcome {
+pub fn diff(req: &Request<'_>) -> Reconciliation {
     let settings = req.settings;
     let ws = req.workspace;
     let current = baseline::render(ws, settings, render::INTRO);
-    let mut state = State::visible(req.log);
+    let mut state = VisibleScopes::visible(req.log);
     let visible = req.log.visible_baseline_event();
     let identity = current.identity.clone();
     let identity_matches = visible.map(|v| v.identity.as_deref() == Some(identity.as_str()));
     let identity_diff = visible
         .and_then(|v| settings::identity_diff(v.identity.as_deref().unwrap_or(""), &identity));
-    let mut out = Outcome {
+    let mut out = Reconciliation {
         outside: Vec::new(),
         decision: Decision::None,
         reason: String::new(),
@@ -209,78 +209,9 @@ pub fn diff(req: &Request<'_>) -> Outcome {
     let extra = extra_dirs(ws, settings, &state, req.touches);
     out.outside = outside_scopes(&state);
     match visible {
-        None => {
-            let why = if req.log.any_baseline {
-                "the baseline was shadowed by compaction"
-            } else {
-                "the log has no workspace baseline"
-            };
-            out.reason = if current.fit.text.is_some() {
-                format!("{why}: a complete current baseline is sent")
-            } else {
-                format!("{why}, and no instruction file loads now: there is no baseline to send")
-            };
-            if let Some(text) = current.fit.text.clone() {
-                let changes = current.changes();
-                for c in &changes {
-                    state.set(c.clone());
-                }
-                out.baseline = Some(Part {
-                    text,
-                    fit: current.fit.clone(),
-                    changes,
-                });
-                out.decision = Decision::Baseline;
-            }
-        }
+        None => send_fresh(&mut out, &current, req.log.any_baseline, &mut state),
         Some(old) if out.identity_matches != Some(true) => {
-            out.reason = format!(
-                "the visible baseline (seq {}) has another identity ({} differs): a replacement baseline is sent",
-                old.seq,
-                out.identity_diff.as_deref().unwrap_or("identity")
-            );
-            let intro = format!("{}{}", render::REPLACE, render::INTRO);
-            let fresh = baseline::render(ws, settings, &intro);
-            let sets = fresh.changes();
-            let mut changes: Vec<Change> = Vec::new();
-            // Scopes the new baseline sets, then those already removed.
-            let mut taken: HashSet<&str> = sets.iter().map(|s| s.scope.as_str()).collect();
-            for c in &old.changes {
-                if c.action != Action::Remove && taken.insert(&c.scope) {
-                    changes.push(Change {
-                        action: Action::Remove,
-                        scope: c.scope.clone(),
-                        path: c.path.clone(),
-                        previous_path: None,
-                        digest: None,
-                    });
-                }
-            }
-            changes.extend(sets);
-            let text = if fresh.files.is_empty() {
-                render::empty_replacement(settings.max_bytes.value)
-            } else {
-                fresh.fit.text.clone()
-            };
-            if text.is_none() {
-                out.reason = format!(
-                    "the visible baseline (seq {}) has another identity ({} differs): the empty replacement baseline does not fit max-bytes {}, so nothing is sent",
-                    old.seq,
-                    out.identity_diff.as_deref().unwrap_or("identity"),
-                    settings.max_bytes.value
-                );
-            }
-            if let Some(text) = text {
-                for c in &changes {
-                    state.set(c.clone());
-                }
-                out.baseline = Some(Part {
-                    text,
-                    fit: fresh.fit.clone(),
-                    changes,
-                });
-                out.decision = Decision::Replacement;
-            }
+            send_replacement(&mut out, req, old, &mut state);
         }
         Some(old) => {
             out.reason = format!(
@@ -329,8 +260,98 @@ pub fn diff(req: &Request<'_>) -> Outcome {
     out
 }
 
+/// No visible baseline: a complete current baseline is sent, when any
+/// file loads now.
+fn send_fresh(
+    out: &mut Reconciliation,
+    current: &Baseline,
+    shadowed: bool,
+    state: &mut VisibleScopes,
+) {
+    let why = if shadowed {
+        "the baseline was shadowed by compaction"
+    } else {
+        "the log has no workspace baseline"
+    };
+    out.reason = if current.fit.text.is_some() {
+        format!("{why}: a complete current baseline is sent")
+    } else {
+        format!("{why}, and no instruction file loads now: there is no baseline to send")
+    };
+    if let Some(text) = current.fit.text.clone() {
+        let changes = current.changes();
+        for c in &changes {
+            state.set(c.clone());
+        }
+        out.baseline = Some(Part {
+            text,
+            fit: current.fit.clone(),
+            changes,
+        });
+        out.decision = Decision::Baseline;
+    }
+}
+
+/// A visible baseline of another identity: a replacement baseline removes
+/// its scopes and sets the current ones.
+fn send_replacement(
+    out: &mut Reconciliation,
+    req: &Request<'_>,
+    old: &crate::log::WorkspaceEvent,
+    state: &mut VisibleScopes,
+) {
+    let (ws, settings) = (req.workspace, req.settings);
+    out.reason = format!(
+        "the visible baseline (seq {}) has another identity ({} differs): a replacement baseline is sent",
+        old.seq,
+        out.identity_diff.as_deref().unwrap_or("identity")
+    );
+    let intro = format!("{}{}", render::REPLACE, render::INTRO);
+    let fresh = baseline::render(ws, settings, &intro);
+    let sets = fresh.changes();
+    let mut changes: Vec<Change> = Vec::new();
+    // Scopes the new baseline sets, then those already removed.
+    let mut taken: HashSet<&str> = sets.iter().map(|s| s.scope.as_str()).collect();
+    for c in &old.changes {
+        if c.action != Action::Remove && taken.insert(&c.scope) {
+            changes.push(Change {
+                action: Action::Remove,
+                scope: c.scope.clone(),
+                path: c.path.clone(),
+                previous_path: None,
+                digest: None,
+            });
+        }
+    }
+    changes.extend(sets);
+    let text = if fresh.files.is_empty() {
+        render::empty_replacement(settings.max_bytes.value)
+    } else {
+        fresh.fit.text.clone()
+    };
+    if text.is_none() {
+        out.reason = format!(
+            "the visible baseline (seq {}) has another identity ({} differs): the empty replacement baseline does not fit max-bytes {}, so nothing is sent",
+            old.seq,
+            out.identity_diff.as_deref().unwrap_or("identity"),
+            settings.max_bytes.value
+        );
+    }
+    if let Some(text) = text {
+        for c in &changes {
+            state.set(c.clone());
+        }
+        out.baseline = Some(Part {
+            text,
+            fit: fresh.fit.clone(),
+            changes,
+        });
+        out.decision = Decision::Replacement;
+    }
+}
+
 /// The visible scopes whose directory is absolute or climbs with `..`.
-fn outside_scopes(state: &State) -> Vec<OutsideScope> {
+fn outside_scopes(state: &VisibleScopes) -> Vec<OutsideScope> {
     let mut seen = HashSet::new();
     state
         .iter()
@@ -347,7 +368,12 @@ fn outside_scopes(state: &State) -> Vec<OutsideScope> {
 
 /// Directories beyond the baseline's: those of visible scopes (first-set
 /// order), then the touched ones, each once.
-fn extra_dirs(ws: &Workspace, settings: &Settings, state: &State, touches: &[PathBuf]) -> Vec<Dir> {
+fn extra_dirs(
+    ws: &Workspace,
+    settings: &Settings,
+    state: &VisibleScopes,
+    touches: &[PathBuf],
+) -> Vec<Dir> {
     // The baseline's own directories and every one already listed.
     let mut seen: HashSet<PathBuf> = ws
         .dirs
@@ -395,7 +421,7 @@ fn scope_label(dir: &Dir) -> &str {
 /// One reconciliation pass over the batch's directories (SPEC 6, compatible).
 struct Pass<'a> {
     current: &'a Baseline,
-    state: &'a State,
+    state: &'a VisibleScopes,
     settings: &'a Settings,
     /// Lexical absolute paths already loaded earlier in this pass.
     claimed: HashSet<PathBuf>,
@@ -469,7 +495,7 @@ impl Pass<'_> {
                     return Now::Nothing;
                 }
                 self.claimed.insert(cand.path.clone());
-                match discovery::load(&cand.path, size, discovery::max_source(self.settings)) {
+                match discovery::load(&cand.path, size, self.settings.max_source()) {
                     Load::Text(text) => Now::Loaded(cand, Cow::Owned(text)),
                     Load::Oversized { .. } | Load::Unreadable(_) => Now::Nothing,
                 }

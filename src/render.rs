@@ -226,10 +226,22 @@ pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: i64) -> F
         };
     }
     // 4. Only the last file, truncated by binary search, under each intro.
+    if let Some(fit) = truncate_last(items, [intro, fallback_intro], max, limit) {
+        return fit;
+    }
+    // 5. No frame fits: the notice, with the section heading if it fits.
+    frameless(items, max, limit)
+}
+
+/// Step 4 of [`fit`]: every file but the last omitted, the last truncated
+/// to the longest prefix that fits, under the intro and then the fallback.
+fn truncate_last(items: &[Item<'_>], intros: [&str; 2], max: i64, limit: usize) -> Option<Fit> {
+    let n = items.len();
+    let paths: Vec<&str> = items.iter().map(|i| i.path).collect();
     let last = &items[n - 1];
     let omitted = &paths[..n - 1];
     let mut represented = vec![false; n];
-    for (intro, step) in [(intro, Step::Truncated), (fallback_intro, Step::Compact)] {
+    for (intro, step) in intros.into_iter().zip([Step::Truncated, Step::Compact]) {
         let attempt = |len: usize| {
             let content = cut(last.content, len);
             let record = Truncation {
@@ -259,16 +271,26 @@ pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: i64) -> F
         let (text, record) = attempt(best);
         if text.len() <= limit {
             represented[n - 1] = record.included_bytes > 0 || last.content.is_empty();
-            return Fit {
+            return Some(Fit {
                 text: Some(text),
                 omitted: own(omitted),
                 truncated: Some(record),
                 represented,
                 step,
-            };
+            });
         }
     }
-    // 5. No frame fits: the notice, with the section heading if it fits.
+    None
+}
+
+/// Step 5 of [`fit`]: no frame fits, so the notice alone (with the last
+/// file's heading when that fits), cut to `limit` at worst.
+fn frameless(items: &[Item<'_>], max: i64, limit: usize) -> Fit {
+    let n = items.len();
+    let paths: Vec<&str> = items.iter().map(|i| i.path).collect();
+    let last = &items[n - 1];
+    let omitted = &paths[..n - 1];
+    let mut represented = vec![false; n];
     let record = Truncation {
         path: last.path.to_owned(),
         original_bytes: last.content.len(),

@@ -142,6 +142,11 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The largest instruction file that loads, in bytes (at least 1).
+    pub fn max_source(&self) -> u64 {
+        u64::try_from(self.max_source_bytes.value.max(1)).unwrap_or(1)
+    }
+
     /// The user-global file's absolute path.
     pub fn user_global_path(&self) -> PathBuf {
         self.dsh_home.value.join(USER_GLOBAL_FILE)

@@ -180,9 +180,8 @@ fn prompt_section(log: &Path) -> String {
         out.push_str("  nothing to report\n");
     }
     for line in lines {
-        let text = agentctx::output::escape(&line.text);
-        let body = text.trim_start_matches(' ');
-        let pad = " ".repeat(2 + text.len() - body.len());
+        let body = agentctx::output::escape(&line.text);
+        let pad = " ".repeat(2 + line.indent);
         match line.level {
             agentctx::output::prompt::Level::Warning => {
                 writeln!(out, "{pad}warning: {body}").unwrap();

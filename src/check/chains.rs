@@ -83,7 +83,7 @@ pub(super) fn run(opts: &Options<'_>) -> Result<Report> {
     let mut checker = Checker {
         opts,
         names: Names::new(settings),
-        max_source: u64::try_from(settings.max_source_bytes.value.max(1)).unwrap_or(1),
+        max_source: settings.max_source(),
         user_global: None,
         user_realms: Realms::new(None, settings),
         dir_settings: settings.clone(),
@@ -153,11 +153,7 @@ impl<'a> Checker<'a> {
 
     /// The user-global file's path when it is present (it claims the path).
     fn user_global_path(&self) -> Option<&Path> {
-        let cand = self.user_global.as_ref()?.candidates.first()?;
-        cand.probe
-            .as_ref()
-            .filter(|p| p.is_present())
-            .map(|_| cand.path.as_path())
+        self.user_global.as_ref()?.present_user_global()
     }
 
     /// Scans and judges the user-global file, shown by its display path.
@@ -367,7 +363,7 @@ impl<'a> Checker<'a> {
 
     /// A path as shown: relative to where check was started.
     pub fn shown(&self, path: &Path) -> String {
-        super::relative(&self.opts.base, path)
+        crate::paths::relative(&self.opts.base, path)
     }
 }
 

@@ -36,7 +36,7 @@ pub mod summary;
 mod walk;
 
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use serde::Serialize;
@@ -375,40 +375,10 @@ fn is_plain_name(name: &str) -> bool {
     !(name.is_empty() || name == "." || name == ".." || name.contains('/'))
 }
 
-/// `path` relative to `base` (both absolute and normalised), with `/`
-/// separators: `.`, `a/b`, `../x`.
-pub fn relative(base: &Path, path: &Path) -> String {
-    let base: Vec<Component<'_>> = base.components().collect();
-    let path: Vec<Component<'_>> = path.components().collect();
-    let common = base.iter().zip(&path).take_while(|(a, b)| a == b).count();
-    let parts: Vec<String> = std::iter::repeat_n("..".to_owned(), base.len() - common)
-        .chain(
-            path[common..]
-                .iter()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-        )
-        .collect();
-    if parts.is_empty() {
-        ".".to_owned()
-    } else {
-        parts.join("/")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
-
-    #[test]
-    fn relative_paths_go_up_then_down() {
-        let base = Path::new("/r/a");
-        assert_eq!(relative(base, Path::new("/r/a")), ".");
-        assert_eq!(relative(base, Path::new("/r/a/b/c")), "b/c");
-        assert_eq!(relative(base, Path::new("/r/x/y")), "../x/y");
-        assert_eq!(relative(base, Path::new("/r")), "..");
-        assert_eq!(relative(Path::new("/"), Path::new("/r")), "r");
-    }
 
     #[test]
     fn plain_names_exclude_dots_and_paths() {

@@ -1,21 +1,19 @@
 //! `agentctx check`: the CI gate for instruction budgets. The walk, the
 //! findings and the impact are `crate::check`'s; this module presents them
-//! as text, JSON, GitHub workflow commands or SARIF (Markdown and the text
-//! tables: `check_markdown`).
+//! in the format asked for (`crate::output::check` words them).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use owo_colors::{OwoColorize, Style};
 
 use super::Ctx;
-use super::check_markdown as markdown;
-use crate::check::impact::{self, Impact};
-use crate::check::{self, Finding, Options, Report, Severity, sarif, summary};
+use crate::check::impact;
+use crate::check::{self, Options, sarif, summary};
 use crate::cli::ConfigArgs;
 use crate::output;
+use crate::output::check::{View, github, markdown, text};
+use crate::output::palette::Palette;
 
 /// Examples and exit codes: the end of the long help, and the man page.
 pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
@@ -182,7 +180,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         .map(|x| format!("--exclude {x} matched no directory (a NAME, or a PATH relative to the checked tree)"))
         .collect();
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
-    let color = ctx.stdout_color();
+    let palette = Palette {
+        on: ctx.stdout_color(),
+    };
     let view = View {
         report: &report,
         impact: impact.as_ref(),
@@ -191,9 +191,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
             .then(|| summary::rows(report.directories.as_deref().unwrap_or(&[]))),
     };
     match args.format {
-        CheckFormat::Text => text(ctx.out, &view, color, ctx.env.stdout_tty)?,
+        CheckFormat::Text => text(ctx.out, &view, palette, ctx.env.stdout_tty)?,
         CheckFormat::Json => output::json(ctx.out, &view.json())?,
-        CheckFormat::Github => github(ctx.out, &report)?,
+        CheckFormat::Github => github::write(ctx.out, &report)?,
         CheckFormat::Sarif => output::json(ctx.out, &sarif::log(&report, &base, impact.as_ref()))?,
         CheckFormat::Markdown => ctx.out.write_all(markdown::render(&view).as_bytes())?,
     }
@@ -217,28 +217,6 @@ fn mirror_dir() -> PathBuf {
     }
 }
 
-/// What the presentations show: the report, the impact against a
-/// revision, the summary rows.
-#[derive(Debug)]
-pub struct View<'a> {
-    pub report: &'a Report,
-    pub impact: Option<&'a Impact>,
-    pub summary: Option<Vec<summary::Row>>,
-}
-
-impl View<'_> {
-    fn json(&self) -> serde_json::Value {
-        let mut value = serde_json::to_value(self.report).unwrap_or_default();
-        if let Some(rows) = &self.summary {
-            value["summary"] = serde_json::to_value(rows).unwrap_or_default();
-        }
-        if let Some(impact) = self.impact {
-            value["impact"] = serde_json::to_value(impact).unwrap_or_default();
-        }
-        value
-    }
-}
-
 /// `--profile` (SPEC 10.7): the profiles to check, or None for dsh.
 fn profile_selected(args: &CheckArgs) -> Result<Option<Vec<crate::profile::Profile>>> {
     let mut dsh_only = args.config.given();
@@ -257,155 +235,4 @@ fn profile_selected(args: &CheckArgs) -> Result<Option<Vec<crate::profile::Profi
         }
     }
     super::profile::select(super::profile::Command::Check, &args.profile, &dsh_only)
-}
-
-/// The styles of the text output, decided once.
-struct Palette {
-    on: bool,
-}
-
-impl Palette {
-    fn paint(&self, text: &str, style: Style) -> String {
-        if self.on {
-            text.style(style).to_string()
-        } else {
-            text.to_owned()
-        }
-    }
-
-    fn severity(&self, severity: Severity) -> String {
-        match severity {
-            Severity::Error => self.paint("error", Style::new().red().bold()),
-            Severity::Warning => self.paint("warning", Style::new().yellow().bold()),
-        }
-    }
-}
-
-/// Findings grouped by directory (in walk order), the summary table and
-/// the impact when asked for, then the summary line.
-fn text(out: &mut dyn Write, view: &View<'_>, color: bool, tty: bool) -> std::io::Result<()> {
-    let report = view.report;
-    let palette = Palette { on: color };
-    let mut group: Option<&str> = None;
-    for f in &report.findings {
-        if group != Some(f.dir.as_str()) {
-            if group.is_some() {
-                writeln!(out)?;
-            }
-            writeln!(
-                out,
-                "{}",
-                palette.paint(&output::escape(&f.dir), Style::new().bold())
-            )?;
-            group = Some(&f.dir);
-        }
-        writeln!(
-            out,
-            "  {}: {}: {}",
-            palette.severity(f.severity),
-            output::escape(&f.file),
-            output::escape(&f.message)
-        )?;
-    }
-    if group.is_some() {
-        writeln!(out)?;
-    }
-    if let Some(rows) = &view.summary {
-        out.write_all(markdown::summary_table(rows, tty).as_bytes())?;
-        writeln!(out)?;
-    }
-    if let Some(impact) = view.impact {
-        out.write_all(markdown::impact_text(impact).as_bytes())?;
-        writeln!(out)?;
-    }
-    let errors = output::plural(report.errors, "error", "errors");
-    let warnings = output::plural(report.warnings, "warning", "warnings");
-    let errors = if report.errors > 0 {
-        palette.paint(&errors, Style::new().red().bold())
-    } else {
-        errors
-    };
-    let warnings = if report.warnings > 0 {
-        palette.paint(&warnings, Style::new().yellow().bold())
-    } else {
-        warnings
-    };
-    writeln!(
-        out,
-        "{}; {errors}, {warnings}",
-        output::escape(&summary_line(report))
-    )
-}
-
-/// `checked N of M directories; largest baseline: B bytes in DIR`.
-pub fn summary_line(report: &Report) -> String {
-    let largest = match &report.largest {
-        Some(l) => format!("largest baseline: {} bytes in {}", l.bytes, l.dir),
-        None => "no instruction files".to_owned(),
-    };
-    format!(
-        "checked {} of {} {}; {largest}",
-        report.checked,
-        report.walked,
-        if report.walked == 1 {
-            "directory"
-        } else {
-            "directories"
-        }
-    )
-}
-
-/// One workflow command per finding, then the summary as a plain log line.
-fn github(out: &mut dyn Write, report: &Report) -> std::io::Result<()> {
-    for f in &report.findings {
-        writeln!(out, "{}", annotation(f))?;
-    }
-    writeln!(
-        out,
-        "agentctx check: {}; {}, {}",
-        output::escape(&summary_line(report)),
-        output::plural(report.errors, "error", "errors"),
-        output::plural(report.warnings, "warning", "warnings")
-    )
-}
-
-/// `::error file=F,line=N,title=T::MESSAGE` with GitHub's escaping. The
-/// file and message are escaped for people first (so they hold no raw
-/// control or bidi characters); the line is the finding's, else 1.
-fn annotation(f: &Finding) -> String {
-    let command = match f.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
-    format!(
-        "::{command} file={},line={},title={}::{}",
-        escape_property(&output::escape(&f.file)),
-        f.detail.line().unwrap_or(1),
-        escape_property(f.title),
-        escape_data(&output::escape(&f.message))
-    )
-}
-
-/// Workflow-command message escaping: `%`, CR, LF.
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Workflow-command property escaping: the message set plus `:` and `,`.
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use pretty_assertions::assert_eq;
-
-    #[test]
-    fn github_escaping_follows_the_workflow_command_rules() {
-        assert_eq!(escape_data("50% a\r\nb: c, d"), "50%25 a%0D%0Ab: c, d");
-        assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
-    }
 }

@@ -109,7 +109,7 @@ pub fn outcome(
     log: &crate::log::Log,
     touches: &[PathBuf],
     kind: &str,
-) -> (reconcile::Outcome, Vec<String>) {
+) -> (reconcile::Reconciliation, Vec<String>) {
     let ws = discovery::discover(settings, false, true);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     let outcome = reconcile::diff(&Request {

@@ -11,7 +11,8 @@ use clap::Args;
 use super::Ctx;
 use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
 use crate::explain;
-use crate::output::explain::{Paint, TextOptions, text};
+use crate::output::explain::{TextOptions, text};
+use crate::output::palette::Palette;
 use crate::output::{self};
 
 /// Explain which instruction files a session gets, and why.
@@ -128,11 +129,10 @@ pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     match args.format {
         Format::Json => output::json(ctx.out, &report)?,
         Format::Text => {
-            let paint = Paint {
-                on: ctx.stdout_color(),
-            };
             let opts = TextOptions {
-                paint,
+                palette: Palette {
+                    on: ctx.stdout_color(),
+                },
                 full: args.full,
             };
             ctx.out.write_all(text(&report, opts).as_bytes())?;

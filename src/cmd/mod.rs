@@ -1,7 +1,6 @@
 //! One module per subcommand: a clap `Args` struct and `run()`.
 
 pub mod check;
-mod check_markdown;
 pub mod completions;
 pub mod diff;
 pub mod explain;

@@ -19,6 +19,10 @@ pub struct Symlink {
     /// The real path it resolves to, when it resolves.
     pub resolved: Option<PathBuf>,
     pub place: Place,
+    /// Whether it leaves the project root: by the resolved path when it
+    /// resolves, else by its own text read from the link's directory (so a
+    /// dangling link is judged too). None without a project root.
+    pub outside_root: Option<bool>,
 }
 
 /// Where a symlinked candidate resolves.
@@ -110,6 +114,21 @@ impl Realms {
     }
 }
 
+impl Realms {
+    /// Whether the link at `link`, reading `target`, leaves the project
+    /// root (see [`Symlink::outside_root`]).
+    fn outside_root(&self, link: &Path, target: &Path, resolved: Option<&Path>) -> Option<bool> {
+        let root = self.lexical[0].as_deref()?;
+        Some(match (resolved, &self.real().root) {
+            (Some(resolved), Some(real_root)) => !resolved.starts_with(real_root),
+            _ => {
+                let base = link.parent().unwrap_or(Path::new("/"));
+                !crate::paths::normalize(base, target).starts_with(root)
+            }
+        })
+    }
+}
+
 /// Probes `path` like [`probe`] and, for a symlink, records what it points
 /// to and where that lies (judged against `realms` when given).
 pub fn probe_link(path: &Path, realms: Option<&Realms>) -> (Probe, Option<Symlink>) {
@@ -132,10 +151,12 @@ pub fn probe_link(path: &Path, realms: Option<&Realms>) -> (Probe, Option<Symlin
         (Some(r), Some(realms)) => realms.place(r),
         _ => Place::Unknown,
     };
+    let outside_root = realms.and_then(|r| r.outside_root(path, &link, resolved.as_deref()));
     let symlink = Symlink {
         target: link.to_string_lossy().into_owned(),
         resolved,
         place,
+        outside_root,
     };
     (probe, Some(symlink))
 }
@@ -153,5 +174,46 @@ fn follow(path: &Path) -> Probe {
             Probe::Missing(Absence::DanglingLink)
         }
         Err(err) => probe_error(&err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn a_dangling_link_is_judged_by_its_own_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("r");
+        fs::create_dir_all(&root).unwrap();
+        std::os::unix::fs::symlink("../gone.md", root.join("leaves")).unwrap();
+        std::os::unix::fs::symlink("sub/gone.md", root.join("stays")).unwrap();
+        std::os::unix::fs::symlink("../out.md", root.join("out")).unwrap();
+        fs::write(dir.path().join("out.md"), "x").unwrap();
+        let realms = Realms {
+            lexical: [Some(root.clone()), None, None],
+            real: std::cell::OnceCell::new(),
+        };
+        let outside = |name: &str| {
+            let (_, link) = probe_link(&root.join(name), Some(&realms));
+            link.map(|l| (l.target, l.place, l.outside_root))
+        };
+        assert_eq!(
+            outside("leaves"),
+            Some(("../gone.md".into(), Place::Unknown, Some(true)))
+        );
+        assert_eq!(
+            outside("stays"),
+            Some(("sub/gone.md".into(), Place::Unknown, Some(false)))
+        );
+        assert_eq!(
+            outside("out"),
+            Some(("../out.md".into(), Place::Outside, Some(true)))
+        );
+        fs::write(root.join("plain"), "x").unwrap();
+        assert_eq!(outside("plain"), None);
+        let (_, without_root) = probe_link(&root.join("leaves"), None);
+        assert_eq!(without_root.unwrap().outside_root, None);
     }
 }

@@ -1,7 +1,9 @@
 //! Presentation helpers shared by the subcommands: escaping for people,
 //! JSON documents, and the exact-bytes writer.
 
+pub mod check;
 pub mod explain;
+pub mod palette;
 pub mod prompt;
 
 use std::borrow::Cow;

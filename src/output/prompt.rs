@@ -21,13 +21,16 @@ pub enum Level {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
     pub level: Level,
+    /// Spaces before the text: 0 for headings, 2 for items, 4 for their details.
+    pub indent: usize,
+    /// The text (names and snippets not yet escaped).
     pub text: String,
 }
 
 /// The report as text lines.
 pub trait PromptLines {
-    /// Headings start at the margin, items are indented by two spaces and
-    /// their details by four (names and snippets not yet escaped).
+    /// Headings at the margin, items indented by two spaces and their
+    /// details by four.
     fn lines(&self) -> Vec<Line>;
 }
 
@@ -92,37 +95,74 @@ fn description(v: &ProcessValue) -> &'static str {
 }
 
 impl PromptLines for PromptReport {
-    /// The report as text lines (names and snippets not yet escaped).
-    /// Headings start at the margin, items are indented by two spaces and
-    /// their details by four.
     fn lines(&self) -> Vec<Line> {
-        let mut out = Vec::new();
-        let mut push = |level, text: String| out.push(Line { level, text });
-        push(Level::Heading, "System prompt".to_owned());
-        if self.versions.is_empty() {
-            push(
-                Level::Info,
-                "  no system prompt in the log (no system/message, no request/header with a string header.system)".to_owned(),
+        let mut out = Lines(Vec::new());
+        out.versions(self);
+        out.rewrites(self);
+        if !self.process_values.is_empty() {
+            out.heading("Process-specific values in the system prompt");
+        }
+        for v in &self.process_values {
+            out.push(Level::Warning, ITEM, value_warning(v));
+        }
+        out.earlier_format(self);
+        out.runtime_context(self);
+        out.0
+    }
+}
+
+/// Indentation of an item and of its details.
+const ITEM: usize = 2;
+const DETAIL: usize = 4;
+
+/// The lines being built.
+struct Lines(Vec<Line>);
+
+impl Lines {
+    fn push(&mut self, level: Level, indent: usize, text: impl Into<String>) {
+        self.0.push(Line {
+            level,
+            indent,
+            text: text.into(),
+        });
+    }
+
+    fn heading(&mut self, text: &str) {
+        self.push(Level::Heading, 0, text);
+    }
+
+    fn info(&mut self, indent: usize, text: impl Into<String>) {
+        self.push(Level::Info, indent, text);
+    }
+
+    /// The count of versions, then one line per kept version (with a note
+    /// where versions in between were not kept).
+    fn versions(&mut self, report: &PromptReport) {
+        self.heading("System prompt");
+        if report.versions.is_empty() {
+            self.info(
+                ITEM,
+                "no system prompt in the log (no system/message, no request/header with a string header.system)",
             );
         } else {
-            let total =
-                self.versions.len() + usize::try_from(self.versions_not_kept).unwrap_or(usize::MAX);
-            push(
-                Level::Info,
+            let total = report.versions.len()
+                + usize::try_from(report.versions_not_kept).unwrap_or(usize::MAX);
+            self.info(
+                ITEM,
                 format!(
-                    "  {}, {}",
+                    "{}, {}",
                     plural(total, "version", "versions"),
                     plural(total - 1, "head rewrite", "head rewrites")
                 ),
             );
         }
-        for (k, v) in self.versions.iter().enumerate() {
-            if let Some(prev) = k.checked_sub(1).map(|p| &self.versions[p]) {
+        for (k, v) in report.versions.iter().enumerate() {
+            if let Some(prev) = k.checked_sub(1).map(|p| &report.versions[p]) {
                 if v.number > prev.number + 1 {
-                    push(
-                        Level::Info,
+                    self.info(
+                        ITEM,
                         format!(
-                            "  … {} between version {} and version {} not kept (explain --full keeps every one)",
+                            "… {} between version {} and version {} not kept (explain --full keeps every one)",
                             plural(
                                 usize::try_from(v.number - prev.number - 1).unwrap_or(usize::MAX),
                                 "version",
@@ -134,10 +174,10 @@ impl PromptLines for PromptReport {
                     );
                 }
             }
-            push(
-                Level::Info,
+            self.info(
+                ITEM,
                 format!(
-                    "  version {}: {}, {}, {}, {}, sha1 {}",
+                    "version {}: {}, {}, {}, {}, sha1 {}",
                     v.number,
                     at(v.seq, v.line),
                     match v.origin {
@@ -150,12 +190,16 @@ impl PromptLines for PromptReport {
                 ),
             );
         }
-        for r in &self.rewrites {
-            push(Level::Warning, format!("  {}", rewrite_warning(r)));
+    }
+
+    /// Each head rewrite as a warning, with what changed beneath it.
+    fn rewrites(&mut self, report: &PromptReport) {
+        for r in &report.rewrites {
+            self.push(Level::Warning, ITEM, rewrite_warning(r));
             if r.removed.is_empty() && r.added.is_empty() {
-                push(
-                    Level::Info,
-                    "    same paragraphs; only the blank lines between them changed".to_owned(),
+                self.info(
+                    DETAIL,
+                    "same paragraphs; only the blank lines between them changed",
                 );
             }
             if r.only_process_values {
@@ -164,89 +208,73 @@ impl PromptLines for PromptReport {
                     .iter()
                     .map(|c| format!("{} -> {}", c.from, c.to))
                     .collect();
-                push(
-                    Level::Info,
+                self.info(
+                    DETAIL,
                     format!(
-                        "    only process-specific values changed: {}",
+                        "only process-specific values changed: {}",
                         changes.join(", ")
                     ),
                 );
             }
             for p in &r.removed {
-                push(
-                    Level::Info,
-                    format!("    - removed paragraph {}: {}", p.index, p.text),
+                self.info(
+                    DETAIL,
+                    format!("- removed paragraph {}: {}", p.index, p.text),
                 );
             }
             for p in &r.added {
-                push(
-                    Level::Info,
-                    format!("    + added paragraph {}: {}", p.index, p.text),
-                );
+                self.info(DETAIL, format!("+ added paragraph {}: {}", p.index, p.text));
             }
         }
-        if !self.process_values.is_empty() {
-            push(
-                Level::Heading,
-                "Process-specific values in the system prompt".to_owned(),
-            );
-        }
-        for v in &self.process_values {
-            push(Level::Warning, format!("  {}", value_warning(v)));
-        }
-        push(
-            Level::Heading,
-            "Earlier-format paragraphs (kept verbatim)".to_owned(),
-        );
-        let e = &self.earlier_format;
+    }
+
+    fn earlier_format(&mut self, report: &PromptReport) {
+        self.heading("Earlier-format paragraphs (kept verbatim)");
+        let e = &report.earlier_format;
         let from = match e.seq {
             Some(s) => format!(" (from the prompt at seq {s})"),
             None => String::new(),
         };
         for (name, para) in [(SOURCE_SECTION, &e.source), (WEB_SECTION, &e.web)] {
             let text = match para {
-                Some(p) => format!("  {name}{from}: {p}"),
-                None => format!("  {name}: none"),
+                Some(p) => format!("{name}{from}: {p}"),
+                None => format!("{name}: none"),
             };
-            push(Level::Info, text);
+            self.info(ITEM, text);
         }
-        push(Level::Heading, "Runtime context".to_owned());
-        match &self.runtime_context {
-            None => push(
-                Level::Info,
-                "  no runtime-context snapshot in the log".to_owned(),
+    }
+
+    fn runtime_context(&mut self, report: &PromptReport) {
+        self.heading("Runtime context");
+        let Some(rc) = &report.runtime_context else {
+            self.info(ITEM, "no runtime-context snapshot in the log");
+            return;
+        };
+        self.info(
+            ITEM,
+            format!(
+                "latest snapshot at {}, the last of {}, {}",
+                at(rc.seq, rc.line),
+                report.snapshots,
+                plural(rc.sections.len(), "section", "sections")
             ),
-            Some(rc) => {
-                push(
-                    Level::Info,
-                    format!(
-                        "  latest snapshot at {}, the last of {}, {}",
-                        at(rc.seq, rc.line),
-                        self.snapshots,
-                        plural(rc.sections.len(), "section", "sections")
-                    ),
-                );
-                for s in &rc.sections {
-                    push(Level::Info, format!("  {}: {}", s.name, s.text));
-                }
-                let has = |name| rc.sections.iter().any(|s| s.name == name);
-                for (name, value, what, form) in [
-                    (SOURCE_SECTION, &rc.checkout, "checkout", CHECKOUT_START),
-                    (WEB_SECTION, &rc.web_url, "Web GUI URL", WEB_URL_START),
-                ] {
-                    match value {
-                        Some(v) => push(Level::Info, format!("  current {what}: {v}")),
-                        None if has(name) => push(
-                            Level::Info,
-                            format!(
-                                "  {name} names no {what} in the form {form}<value>{QUOTED_END}"
-                            ),
-                        ),
-                        None => {}
-                    }
-                }
+        );
+        for s in &rc.sections {
+            self.info(ITEM, format!("{}: {}", s.name, s.text));
+        }
+        let has = |name| rc.sections.iter().any(|s| s.name == name);
+        for (name, value, what, form) in [
+            (SOURCE_SECTION, &rc.checkout, "checkout", CHECKOUT_START),
+            (WEB_SECTION, &rc.web_url, "Web GUI URL", WEB_URL_START),
+        ] {
+            match value {
+                Some(v) => self.info(ITEM, format!("current {what}: {v}")),
+                None if has(name) => self.info(
+                    ITEM,
+                    format!("{name} names no {what} in the form {form}<value>{QUOTED_END}"),
+                ),
+                None => {}
             }
         }
-        out
     }
 }

@@ -60,9 +60,12 @@ fn para(index: usize, text: &str) -> Paragraph {
     }
 }
 
-fn line(level: Level, text: &str) -> Line {
+/// A report line written as it reads: its indentation, then its text.
+fn line(level: Level, indented: &str) -> Line {
+    let text = indented.trim_start_matches(' ');
     Line {
         level,
+        indent: indented.len() - text.len(),
         text: text.to_owned(),
     }
 }

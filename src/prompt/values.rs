@@ -91,8 +91,17 @@ fn is_loopback(host: &str) -> bool {
 /// paths; other URLs count when their port is explicit or their host is
 /// loopback, and their path part is never taken for a file path.
 pub(super) fn find_values(text: &str) -> Vec<Found> {
-    let bytes = text.as_bytes();
     let mut found = Vec::new();
+    let urls = find_urls(text, &mut found);
+    find_paths(text, &urls, &mut found);
+    found.sort_by_key(|f| f.start);
+    found
+}
+
+/// The URLs of `text` as byte ranges in text order; the ones that count as
+/// values are added to `found`.
+fn find_urls(text: &str, found: &mut Vec<Found>) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
     let mut urls: Vec<(usize, usize)> = Vec::new();
     let mut from = 0;
     // Every step below moves forward: the scheme scan stops at the previous
@@ -163,7 +172,12 @@ pub(super) fn find_values(text: &str) -> Vec<Found> {
             });
         }
     }
-    // `urls` is in text order and its ranges do not overlap.
+    urls
+}
+
+/// Absolute paths outside the URLs of `urls` (in text order, not
+/// overlapping), added to `found`.
+fn find_paths(text: &str, urls: &[(usize, usize)], found: &mut Vec<Found>) {
     let mut next_url = urls.iter().peekable();
     let mut skip_to = 0;
     let mut prev: Option<char> = None;
@@ -214,8 +228,6 @@ pub(super) fn find_values(text: &str) -> Vec<Found> {
             skip_to = end;
         }
     }
-    found.sort_by_key(|f| f.start);
-    found
 }
 
 /// A paragraph's first words (at most 8 words and 80 characters, `…` when cut).

@@ -3,10 +3,9 @@
 //! module words them. Every name, path, target and snippet goes through
 //! `output::escape`. It makes no filesystem call.
 
-use owo_colors::{OwoColorize, Style};
-
 use crate::explain::{CandidateReport, DirReport, InMessage, Outcome, Report, Stage, Tier};
 use crate::output::escape;
+use crate::output::palette::{Palette, Tone};
 use crate::output::prompt::{Level, PromptLines};
 use crate::render::Truncation;
 use crate::settings::{Origin, Precedence};
@@ -20,46 +19,9 @@ const PART_LINES: usize = 6;
 /// Options of the text view.
 #[derive(Debug, Clone, Copy)]
 pub struct TextOptions {
-    pub paint: Paint,
+    pub palette: Palette,
     /// Print the parts whole.
     pub full: bool,
-}
-
-/// The colours of the text view, decided once; `on: false` writes no escape
-/// codes at all.
-#[derive(Debug, Clone, Copy)]
-pub struct Paint {
-    pub on: bool,
-}
-
-/// The role of a piece of text, which picks its colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tone {
-    Plain,
-    Heading,
-    Name,
-    Good,
-    Warn,
-    Bad,
-    Dim,
-}
-
-impl Paint {
-    fn paint(self, tone: Tone, text: &str) -> String {
-        if !self.on || text.is_empty() {
-            return text.to_owned();
-        }
-        let style = match tone {
-            Tone::Plain => return text.to_owned(),
-            Tone::Heading => Style::new().bold(),
-            Tone::Name => Style::new().cyan(),
-            Tone::Good => Style::new().green(),
-            Tone::Warn => Style::new().yellow(),
-            Tone::Bad => Style::new().red(),
-            Tone::Dim => Style::new().dimmed(),
-        };
-        text.style(style).to_string()
-    }
 }
 
 /// One cell of a row: its text (already escaped) and tone.
@@ -82,7 +44,7 @@ fn width(text: &str) -> usize {
 /// The report as text.
 pub fn text(report: &Report, opts: TextOptions) -> String {
     let mut w = Writer {
-        paint: opts.paint,
+        palette: opts.palette,
         out: String::new(),
     };
     settings(&mut w, report);
@@ -102,12 +64,10 @@ pub fn text(report: &Report, opts: TextOptions) -> String {
         if lines.is_empty() {
             w.line(2, &[cell("nothing to report", Tone::Dim)]);
         }
-        // The report's lines carry their own indentation (headings at the
-        // margin, items at two spaces, details at four): keep it, under the section.
+        // Each line keeps its own indentation, two spaces in under the section.
         for line in lines {
-            let text = escape(&line.text);
-            let body = text.trim_start_matches(' ');
-            let indent = 2 + text.len() - body.len();
+            let body = escape(&line.text);
+            let indent = 2 + line.indent;
             match line.level {
                 Level::Heading => w.line(indent, &[cell(body, Tone::Heading)]),
                 Level::Info => w.line(indent, &[cell(body, Tone::Plain)]),
@@ -120,21 +80,21 @@ pub fn text(report: &Report, opts: TextOptions) -> String {
 
 /// Accumulates the text view.
 struct Writer {
-    paint: Paint,
+    palette: Palette,
     out: String,
 }
 
 impl Writer {
     fn heading(&mut self, text: &str) {
-        let painted = self.paint.paint(Tone::Heading, text);
+        let painted = self.palette.paint(Tone::Heading, text);
         self.out.push_str(&painted);
         self.out.push('\n');
     }
 
     /// A heading followed by a dimmed note on the same line.
     fn heading_note(&mut self, text: &str, note: &str) {
-        let head = self.paint.paint(Tone::Heading, text);
-        let note = self.paint.paint(Tone::Dim, note);
+        let head = self.palette.paint(Tone::Heading, text);
+        let note = self.palette.paint(Tone::Dim, note);
         self.out.push_str(&format!("{head}  {note}\n"));
     }
 
@@ -157,7 +117,7 @@ impl Writer {
             if c.text.is_empty() && pad == 0 {
                 continue;
             }
-            line.push_str(&self.paint.paint(c.tone, &c.text));
+            line.push_str(&self.palette.paint(c.tone, &c.text));
             if i < last {
                 line.push_str(&" ".repeat(pad.saturating_sub(width(&c.text))));
                 line.push_str("  ");
@@ -197,8 +157,78 @@ fn quoted(names: &[String]) -> String {
 fn settings(w: &mut Writer, r: &Report) {
     let s = &r.settings;
     w.heading("Settings");
+    let p = s.precedence.value;
+    let why = match s.precedence.origin {
+        Origin::Default => format!("default: {}", p.generation()),
+        Origin::Log => "inferred from the log's scope keys".to_owned(),
+        Origin::Flag | Origin::Env => p.generation().to_owned(),
+    };
+    let none: &[String] = &[];
+    // Name, origin, value and its tone, and the entries the setting ignored.
+    let rows = [
+        (
+            "cwd",
+            s.cwd.origin,
+            escape(&s.cwd.value).into_owned(),
+            Tone::Name,
+            none,
+        ),
+        (
+            "dsh home",
+            s.dsh_home.origin,
+            format!(
+                "{}  (user-global file shown as {})",
+                escape(&s.dsh_home.value),
+                r.dsh_home.display
+            ),
+            Tone::Plain,
+            none,
+        ),
+        (
+            "max bytes",
+            s.max_bytes.origin,
+            s.max_bytes.value.to_string(),
+            Tone::Plain,
+            none,
+        ),
+        (
+            "max source bytes",
+            s.max_source_bytes.origin,
+            s.max_source_bytes.value.to_string(),
+            Tone::Plain,
+            none,
+        ),
+        (
+            "candidates",
+            s.candidates.origin,
+            list(&s.candidates.value),
+            Tone::Plain,
+            &s.candidates.ignored,
+        ),
+        (
+            "local candidates",
+            s.local_candidates.origin,
+            list(&s.local_candidates.value),
+            Tone::Plain,
+            &s.local_candidates.ignored,
+        ),
+        (
+            "root markers",
+            s.root_markers.origin,
+            list(&s.root_markers.value),
+            Tone::Plain,
+            none,
+        ),
+        (
+            "precedence",
+            s.precedence.origin,
+            format!("{}  ({why})", p.as_str()),
+            Tone::Plain,
+            none,
+        ),
+    ];
     let widths = [16, 7];
-    let row = |w: &mut Writer, name: &str, o: Origin, value: String, tone: Tone| {
+    for (name, o, value, tone, ignored) in rows {
         w.row(
             2,
             &[
@@ -208,94 +238,22 @@ fn settings(w: &mut Writer, r: &Report) {
             ],
             &widths,
         );
-    };
-    row(
-        w,
-        "cwd",
-        s.cwd.origin,
-        escape(&s.cwd.value).into_owned(),
-        Tone::Name,
-    );
-    row(
-        w,
-        "dsh home",
-        s.dsh_home.origin,
-        format!(
-            "{}  (user-global file shown as {})",
-            escape(&s.dsh_home.value),
-            r.dsh_home.display
-        ),
-        Tone::Plain,
-    );
-    row(
-        w,
-        "max bytes",
-        s.max_bytes.origin,
-        s.max_bytes.value.to_string(),
-        Tone::Plain,
-    );
-    row(
-        w,
-        "max source bytes",
-        s.max_source_bytes.origin,
-        s.max_source_bytes.value.to_string(),
-        Tone::Plain,
-    );
-    let ignored_note = |w: &mut Writer, ignored: &[String]| {
         if !ignored.is_empty() {
+            let note = format!(
+                "ignored {}: not a plain file name (empty, \".\", \"..\", or holding \"/\" or \"\\\")",
+                quoted(ignored)
+            );
             w.row(
                 2,
                 &[
                     cell("", Tone::Plain),
                     cell("", Tone::Plain),
-                    cell(
-                        format!(
-                            "ignored {}: not a plain file name (empty, \".\", \"..\", or holding \"/\" or \"\\\")",
-                            quoted(ignored)
-                        ),
-                        Tone::Warn,
-                    ),
+                    cell(note, Tone::Warn),
                 ],
                 &widths,
             );
         }
-    };
-    row(
-        w,
-        "candidates",
-        s.candidates.origin,
-        list(&s.candidates.value),
-        Tone::Plain,
-    );
-    ignored_note(w, &s.candidates.ignored);
-    row(
-        w,
-        "local candidates",
-        s.local_candidates.origin,
-        list(&s.local_candidates.value),
-        Tone::Plain,
-    );
-    ignored_note(w, &s.local_candidates.ignored);
-    row(
-        w,
-        "root markers",
-        s.root_markers.origin,
-        list(&s.root_markers.value),
-        Tone::Plain,
-    );
-    let p = s.precedence.value;
-    let why = match s.precedence.origin {
-        Origin::Default => format!("default: {}", p.generation()),
-        Origin::Log => "inferred from the log's scope keys".to_owned(),
-        Origin::Flag | Origin::Env => p.generation().to_owned(),
-    };
-    row(
-        w,
-        "precedence",
-        s.precedence.origin,
-        format!("{}  ({why})", p.as_str()),
-        Tone::Plain,
-    );
+    }
 }
 
 fn root_search(w: &mut Writer, r: &Report) {
@@ -434,6 +392,52 @@ fn candidate_row(
     first: bool,
     truncation: Option<&Truncation>,
 ) {
+    let (label, tone, detail) = described(dir, c, bytes_w, first, truncation);
+    let detail = if c.invalid_utf8 {
+        format!("{detail}  invalid UTF-8 replaced with U+FFFD")
+    } else {
+        detail
+    };
+    w.row(
+        CAND_INDENT,
+        &[
+            cell(tier, Tone::Dim),
+            cell(escape(&c.name), Tone::Name),
+            cell(label, tone),
+            cell(detail, Tone::Plain),
+        ],
+        &[TIER_W, name_w, OUTCOME_W],
+    );
+    if let Some(link) = &c.symlink {
+        let where_ = match link.outside_root {
+            Some(true) => "  (outside the project root)",
+            Some(false) => "  (inside the project root)",
+            None => "",
+        };
+        let pad = CAND_INDENT + TIER_W + 2 + name_w + 2;
+        w.line(
+            pad,
+            &[cell(
+                format!("symlink → {}{where_}", escape(&link.target)),
+                if link.outside_root == Some(true) {
+                    Tone::Warn
+                } else {
+                    Tone::Plain
+                },
+            )],
+        );
+    }
+}
+
+/// A candidate's outcome as its label, tone and detail (size, digest, and
+/// the file it refers to, by name).
+fn described(
+    dir: &DirReport,
+    c: &CandidateReport,
+    bytes_w: usize,
+    first: bool,
+    truncation: Option<&Truncation>,
+) -> (&'static str, Tone, String) {
     // The winner or earlier file a candidate refers to, by its name.
     let name_of = |display: &str| -> String {
         dir.candidates
@@ -449,24 +453,9 @@ fn candidate_row(
             .map(|b| format!("{b:>bytes_w$} bytes  {}", short(c.digest.as_deref())))
             .unwrap_or_default()
     };
-    let (label, tone, detail): (&str, Tone, String) = match &c.outcome {
+    match &c.outcome {
         Outcome::Loaded => {
-            let budget = match c.budget {
-                Some(InMessage::Truncated) => {
-                    truncation.filter(|t| t.path == c.display).map_or_else(
-                        || "  truncated by the budget".to_owned(),
-                        |t| {
-                            format!(
-                                "  truncated by the budget to {} of {} bytes",
-                                t.included_bytes, t.original_bytes
-                            )
-                        },
-                    )
-                }
-                Some(InMessage::Omitted) => "  omitted by the budget".to_owned(),
-                Some(InMessage::NotSent) => "  not sent: max bytes <= 0".to_owned(),
-                Some(InMessage::Included) | None => String::new(),
-            };
+            let budget = budget_note(c, truncation);
             ("loaded", Tone::Good, format!("{}{budget}", size()))
         }
         Outcome::Shadowed {
@@ -538,40 +527,24 @@ fn candidate_row(
             },
         ),
         Outcome::NotProbed => ("not probed", Tone::Dim, String::new()),
-    };
-    let detail = if c.invalid_utf8 {
-        format!("{detail}  invalid UTF-8 replaced with U+FFFD")
-    } else {
-        detail
-    };
-    w.row(
-        CAND_INDENT,
-        &[
-            cell(tier, Tone::Dim),
-            cell(escape(&c.name), Tone::Name),
-            cell(label, tone),
-            cell(detail, Tone::Plain),
-        ],
-        &[TIER_W, name_w, OUTCOME_W],
-    );
-    if let Some(link) = &c.symlink {
-        let where_ = match link.outside_root {
-            Some(true) => "  (outside the project root)",
-            Some(false) => "  (inside the project root)",
-            None => "",
-        };
-        let pad = CAND_INDENT + TIER_W + 2 + name_w + 2;
-        w.line(
-            pad,
-            &[cell(
-                format!("symlink → {}{where_}", escape(&link.target)),
-                if link.outside_root == Some(true) {
-                    Tone::Warn
-                } else {
-                    Tone::Plain
-                },
-            )],
-        );
+    }
+}
+
+/// What the budget did to a loaded file, as a note after its size.
+fn budget_note(c: &CandidateReport, truncation: Option<&Truncation>) -> String {
+    match c.budget {
+        Some(InMessage::Truncated) => truncation.filter(|t| t.path == c.display).map_or_else(
+            || "  truncated by the budget".to_owned(),
+            |t| {
+                format!(
+                    "  truncated by the budget to {} of {} bytes",
+                    t.included_bytes, t.original_bytes
+                )
+            },
+        ),
+        Some(InMessage::Omitted) => "  omitted by the budget".to_owned(),
+        Some(InMessage::NotSent) => "  not sent: max bytes <= 0".to_owned(),
+        Some(InMessage::Included) | None => String::new(),
     }
 }
 

@@ -117,7 +117,12 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         ),
     };
     kv(w, "visible baseline", visible, tone);
+    visible_scopes(w, s);
+    shadowed(w, s);
+    what_diff_sends(w, s, full);
+}
 
+fn visible_scopes(w: &mut Writer, s: &SessionReport) {
     w.out.push('\n');
     w.heading_note(
         "Visible scopes",
@@ -172,7 +177,9 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             );
         }
     }
+}
 
+fn shadowed(w: &mut Writer, s: &SessionReport) {
     w.out.push('\n');
     w.heading("Shadowed by compaction");
     if s.shadowed.is_empty() {
@@ -205,7 +212,9 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             &[seq_w, 8],
         );
     }
+}
 
+fn what_diff_sends(w: &mut Writer, s: &SessionReport, full: bool) {
     w.out.push('\n');
     w.heading("What diff would send");
     let widths = [8];
@@ -266,7 +275,7 @@ fn snippet(w: &mut Writer, text: &str, full: bool) {
         shown += line.len() + 1;
         let escaped: Cow<'_, str> = escape(line);
         w.out.push_str("    ");
-        w.out.push_str(&w.paint.paint(Tone::Dim, "│"));
+        w.out.push_str(&w.palette.paint(Tone::Dim, "│"));
         if !escaped.is_empty() {
             w.out.push(' ');
             w.out.push_str(&escaped);
@@ -275,7 +284,7 @@ fn snippet(w: &mut Writer, text: &str, full: bool) {
     }
     let rest = text.len().saturating_sub(shown);
     if rest > 0 {
-        let more = w.paint.paint(
+        let more = w.palette.paint(
             Tone::Dim,
             &format!(
                 "… {}",

@@ -4,8 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::check::{View, summary_line};
-use crate::check::Severity;
+use super::{View, summary_line, word};
 use crate::check::impact::{DirChange, Impact};
 use crate::check::summary::Row;
 use crate::output;
@@ -89,10 +88,7 @@ pub fn render(view: &View<'_>) -> String {
     if !report.findings.is_empty() {
         s.push_str("| | File | Finding |\n|---|---|---|\n");
         for f in &report.findings {
-            let level = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
+            let level = word(f.severity);
             let _ = writeln!(s, "| {level} | {} | {} |", md(&f.file), md(&f.message));
         }
         s.push('\n');

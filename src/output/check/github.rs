@@ -1,0 +1,72 @@
+//! check's `--format github`: one workflow command per finding, so the
+//! annotations land on the files, then the summary as a plain log line.
+
+use std::fmt;
+use std::io::{self, Write};
+
+use super::{summary_line, word};
+use crate::check::{Finding, Report};
+use crate::output::{escape, plural};
+
+/// Writes the workflow commands and the summary line.
+///
+/// # Errors
+/// Whatever writing to `out` returns.
+pub fn write(out: &mut dyn Write, report: &Report) -> io::Result<()> {
+    for finding in &report.findings {
+        writeln!(out, "{}", Annotation(finding))?;
+    }
+    writeln!(
+        out,
+        "agentctx check: {}; {}, {}",
+        escape(&summary_line(report)),
+        plural(report.errors, "error", "errors"),
+        plural(report.warnings, "warning", "warnings")
+    )
+}
+
+/// A finding as `::error file=F,line=N,title=T::MESSAGE` with GitHub's
+/// escaping. The file and message are escaped for people first (so they
+/// hold no raw control or bidi characters); the line is the finding's,
+/// else 1.
+#[derive(Debug)]
+pub struct Annotation<'a>(pub &'a Finding);
+
+impl fmt::Display for Annotation<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let finding = self.0;
+        write!(
+            f,
+            "::{} file={},line={},title={}::{}",
+            word(finding.severity),
+            escape_property(&escape(&finding.file)),
+            finding.detail.line().unwrap_or(1),
+            escape_property(finding.title),
+            escape_data(&escape(&finding.message))
+        )
+    }
+}
+
+/// Workflow-command message escaping: `%`, CR, LF.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Workflow-command property escaping: the message set plus `:` and `,`.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn github_escaping_follows_the_workflow_command_rules() {
+        assert_eq!(escape_data("50% a\r\nb: c, d"), "50%25 a%0D%0Ab: c, d");
+        assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+    }
+}
