@@ -16,7 +16,7 @@ use std::process::Command;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use common::{Lcg, Tree, run, run_json};
+use common::{Lcg, Tree, run, run_json, strings_at};
 
 /// The byte limits of the monorepo fixture: `packages/big` is over budget,
 /// `packages/huge/AGENTS.md` over max-source-bytes.
@@ -194,12 +194,7 @@ fn json_output_pins_every_finding() {
             }
         ])
     );
-    let dirs: Vec<&str> = got["directories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["dir"].as_str().unwrap())
-        .collect();
+    let dirs = strings_at(&got["directories"], "dir");
     // docs holds no candidate; .git and node_modules are never entered.
     assert_eq!(
         dirs,
@@ -277,12 +272,7 @@ fn exclude_is_what_keeps_node_modules_out_and_git_is_never_entered() {
     let mut args = LIMITS.to_vec();
     args.extend(["--format", "json"]);
     let (got, _) = run_json(&mut check(&t, "mono", &args));
-    let dirs: Vec<&str> = got["directories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["dir"].as_str().unwrap())
-        .collect();
+    let dirs = strings_at(&got["directories"], "dir");
     assert_eq!(dirs[..2], [".", "node_modules/pkg"]);
     assert_eq!(got["walked"], json!(13));
     assert!(!dirs.iter().any(|d| d.starts_with(".git")));
@@ -318,12 +308,7 @@ fn a_path_below_the_root_keeps_the_chain_above_it() {
     assert_eq!(got["walked"], json!(2));
     assert_eq!(got["warnings"], json!(1));
     assert_eq!(got["findings"][0]["file"], json!("packages/app/CLAUDE.md"));
-    let files: Vec<&str> = got["directories"][1]["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
+    let files = strings_at(&got["directories"][1]["files"], "path");
     assert_eq!(
         files,
         [
@@ -526,18 +511,9 @@ fn file_warnings_carry_their_kind_and_details() {
     assert_eq!(got["findings"][5]["whitespace"], json!(true));
     assert_eq!(got["findings"][7]["sibling"], json!("stub/CLAUDE.md"));
     // The symlink out of same/ stays inside the project root: no finding.
-    let dirs: Vec<&Value> = got["directories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| &d["dir"])
-        .collect();
     assert_eq!(
-        dirs,
+        strings_at(&got["directories"], "dir"),
         [".", "broken", "dir", "empty", "fifo", "same", "stub"]
-            .map(|d| json!(d))
-            .iter()
-            .collect::<Vec<_>>()
     );
     // The root file is judged once, not once per directory below it.
     assert_eq!(got["warnings"], json!(8));
@@ -644,13 +620,10 @@ fn user_global_file_only_with_the_flag() {
         without["directories"][0]["files"].as_array().unwrap().len(),
         1
     );
-    let files: Vec<&Value> = with["directories"][0]["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| &f["path"])
-        .collect();
-    assert_eq!(files, [&json!("~/.dsh/AGENTS.md"), &json!("AGENTS.md")]);
+    assert_eq!(
+        strings_at(&with["directories"][0]["files"], "path"),
+        ["~/.dsh/AGENTS.md", "AGENTS.md"]
+    );
     // render always includes the user-global file.
     assert_matches_render(&t, "r", &with, &[]);
     // The user-global file is judged too, under its display path.
@@ -875,12 +848,7 @@ fn random_trees_match_render_everywhere() {
             assert_matches_render(&t, "r", &got, &render_args);
             // Every directory whose listing holds a candidate that exists in
             // some form is checked (a lone dangling symlink is not).
-            let checked: Vec<String> = got["directories"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| d["dir"].as_str().unwrap().to_owned())
-                .collect();
+            let checked = strings_at(&got["directories"], "dir");
             for d in &with_candidates {
                 let rel = Path::new(d).strip_prefix("r").unwrap();
                 let rel = if rel.as_os_str().is_empty() {

@@ -13,7 +13,7 @@ use std::process::Command;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use common::{Tree, check, git, git_commit_all, run, run_json};
+use common::{Tree, check, git, git_commit_all, run, run_json, strings_at};
 
 /// A repository with every kind of ignore rule: a root `.gitignore`
 /// (`node_modules/`, `build`, `*.local.md`), a nested one (`gen/`),
@@ -43,13 +43,9 @@ fn ignoring_repo() -> Tree {
     t
 }
 
+/// The `dir` of every directory a check report lists.
 fn dirs_of(report: &Value) -> Vec<String> {
-    report["directories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["dir"].as_str().unwrap().to_owned())
-        .collect()
+    strings_at(&report["directories"], "dir")
 }
 
 #[test]

@@ -191,6 +191,17 @@ pub fn render_json(tree: &Tree, args: &[&str]) -> Value {
     value
 }
 
+/// The string field `key` of every object in the JSON array `array` (such
+/// as the `dir` of each of a check report's `directories`).
+pub fn strings_at(array: &Value, key: &str) -> Vec<String> {
+    array
+        .as_array()
+        .expect("a JSON array")
+        .iter()
+        .map(|item| item[key].as_str().expect("a string field").to_owned())
+        .collect()
+}
+
 /// Runs a command expected to print JSON on stdout.
 pub fn run_json(cmd: &mut Command) -> (serde_json::Value, i32) {
     let (out, err, code) = run(cmd);
