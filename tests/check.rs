@@ -719,24 +719,11 @@ agentctx check: checked 1 of 2 directories; largest baseline: 317 bytes in a:b,c
     );
 }
 
-/// `agentctx check` run from `tree/cwd` as an unprivileged user: as root
-/// (where permissions do not bind) through `setpriv` as nobody, with the
-/// tree opened up to that user.
+/// `agentctx check` run from `tree/cwd` as an unprivileged user (as root,
+/// where permissions do not bind, as nobody, the tree's root opened up).
 fn check_unprivileged(tree: &Tree, cwd: &str) -> Option<Command> {
-    if !common::is_root() {
-        return Some(check(tree, cwd, &[]));
-    }
-    if Command::new("setpriv").arg("--version").output().is_err() {
-        return None;
-    }
-    fs::set_permissions(tree.root(), fs::Permissions::from_mode(0o755)).unwrap();
-    let mut cmd = Command::new("setpriv");
-    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(assert_cmd::cargo::cargo_bin("agentctx"))
-        .current_dir(tree.path(cwd))
-        .env("HOME", tree.path("home"))
-        .env_remove("DSH_HOME")
-        .args(["--color", "never", "check"]);
+    let mut cmd = tree.unprivileged_cmd()?;
+    cmd.current_dir(tree.path(cwd)).arg("check");
     Some(cmd)
 }
 
@@ -748,7 +735,6 @@ fn an_unreadable_directory_is_one_warning_and_still_scanned() {
         .file("r/locked/deep/AGENTS.md", "Deep.\n")
         .file("r/shut/AGENTS.md", "Shut.\n");
     let Some(mut cmd) = check_unprivileged(&t, "r") else {
-        eprintln!("skipping: running as root without setpriv");
         return;
     };
     let mode = |rel: &str, mode: u32| {

@@ -1493,10 +1493,6 @@ fn a_missing_log_is_one_error_line() {
 #[test]
 fn an_unreadable_file_is_unavailable_at_the_read_stage() {
     use std::os::unix::fs::PermissionsExt;
-    if common::is_root() {
-        eprintln!("skipping: root can read a mode-000 file");
-        return;
-    }
     let t = Tree::new();
     t.dir("home")
         .dir("proj/.git")
@@ -1506,7 +1502,22 @@ fn an_unreadable_file_is_unavailable_at_the_read_stage() {
         std::fs::Permissions::from_mode(0o000),
     )
     .unwrap();
-    let v = explain_json(&t, &["--cwd", "proj"]);
+    // Root reads a mode-000 file: run as an unprivileged user.
+    let (Some(mut json_cmd), Some(mut text_cmd)) = (t.unprivileged_cmd(), t.unprivileged_cmd())
+    else {
+        return;
+    };
+    let (v, code) = run_json(json_cmd.args([
+        "explain",
+        "--format",
+        "json",
+        "--precedence",
+        "first",
+        "--cwd",
+        "proj",
+    ]));
+    assert_eq!(code, 0);
+    let v = rooted(v, root_str(&t));
     assert_eq!(
         v["directories"][1]["candidates"][0],
         cand(
@@ -1517,7 +1528,10 @@ fn an_unreadable_file_is_unavailable_at_the_read_stage() {
             json!({"outcome": "unavailable", "stage": "read", "error": "Permission denied (os error 13)"})
         )
     );
-    let out = explain(&t, &["--cwd", "proj"]);
+    let out = explain_with(
+        &t,
+        text_cmd.args(["explain", "--precedence", "first", "--cwd", "proj"]),
+    );
     assert!(
         out.contains("\n    base   AGENTS.md        unavailable  reading failed: Permission denied (os error 13); its tier loads nothing\n"),
         "{out}"

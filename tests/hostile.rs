@@ -7,7 +7,6 @@
 // Test code: a failed unwrap or expect is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod bounded;
 mod common;
 
 use std::ffi::OsStr;
@@ -26,8 +25,8 @@ use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 use agentctx::discovery::{self, Load};
-use bounded::Output;
 use common::Tree;
+use common::bounded::{self, Output};
 use common::message::{baseline, jsonl};
 
 // ---------------------------------------------------------------------------
@@ -250,15 +249,11 @@ fn chmod(path: &Path, mode: u32) {
     fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod");
 }
 
-/// `agentctx` as an unprivileged user, set up like `Tree::cmd`.
+/// `agentctx` as an unprivileged user, set up like `Tree::cmd`, every
+/// directory of the tree open to that user.
 fn unprivileged(t: &Tree) -> Option<Command> {
     open_tree(t);
-    let mut cmd = bounded::unprivileged(t.root())?;
-    cmd.current_dir(t.root())
-        .env("HOME", t.path("home"))
-        .env_remove("DSH_HOME")
-        .args(["--color", "never"]);
-    Some(cmd)
+    t.unprivileged_cmd()
 }
 
 #[test]

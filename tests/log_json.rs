@@ -3,7 +3,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod bounded;
 mod common;
 
 use agentctx::log::{Log, ReadOptions, read_from};
@@ -169,7 +168,7 @@ fn two_threads_read_in_log_order() {
 fn dev_zero_is_rejected_at_once() {
     let t = common::Tree::new();
     t.file("proj/AGENTS.md", "x\n");
-    let out = bounded::run(
+    let out = common::bounded::run(
         t.cmd()
             .args(["diff", "--cwd", "proj", "--log", "/dev/zero"]),
     );

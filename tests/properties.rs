@@ -6,7 +6,6 @@
 // Test code: a failed unwrap or expect is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod bounded;
 mod common;
 
 use std::ffi::OsStr;
@@ -213,10 +212,10 @@ proptest! {
 
         let mut cmd = t.cmd();
         cmd.args(["render", "--format", "json", "--cwd"]).arg(&dir);
-        let json_out = bounded::run(&mut cmd);
+        let json_out = common::bounded::run(&mut cmd);
         let mut cmd = t.cmd();
         cmd.args(["render", "--cwd"]).arg(&dir);
-        let text_out = bounded::run(&mut cmd);
+        let text_out = common::bounded::run(&mut cmd);
         prop_assert_eq!((json_out.code, text_out.code), (0, 0));
         prop_assert_eq!((json_out.stderr.as_str(), text_out.stderr.as_str()), ("", ""));
 

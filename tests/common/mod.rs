@@ -8,13 +8,15 @@
 //! failed unwrap or expect is a failed test.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod bounded;
 pub mod message;
 pub mod vectors;
 
 use std::fs;
-use std::os::unix::fs::{MetadataExt, symlink};
+use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
@@ -91,6 +93,20 @@ impl Tree {
 }
 
 impl Tree {
+    /// `cmd()` as an unprivileged user (see `unprivileged`), so that
+    /// permission bits apply; `None` when privileges cannot be dropped.
+    pub fn unprivileged_cmd(&self) -> Option<Command> {
+        let mut cmd = unprivileged(self.root())?;
+        cmd.current_dir(self.root())
+            .env("HOME", self.path("home"))
+            .env_remove("DSH_HOME")
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .arg("--color")
+            .arg("never");
+        Some(cmd)
+    }
+
     /// Writes the session log `rel`: the header of a session whose cwd is
     /// `cwd` (relative to the tree), then `lines`, each ending in `\n`.
     /// Returns the log's absolute path.
@@ -167,6 +183,50 @@ impl Lcg {
 /// Whether the tests run as root (permission tests then drop privileges).
 pub fn is_root() -> bool {
     fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+/// The uid and gid the permission tests drop to when they run as root.
+pub const NOBODY: u32 = 65_534;
+
+/// A command that runs the binary as an unprivileged user, so that
+/// permission bits apply: as root, the binary is linked (or copied) into
+/// `dir`, `dir` is opened to everyone, and the child drops to uid/gid 65534;
+/// as another user it runs as is. `None` (with the reason printed) when the
+/// privileges cannot be dropped: the caller skips, never silently.
+pub fn unprivileged(dir: &Path) -> Option<Command> {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_agentctx"));
+    if !is_root() {
+        return Some(Command::new(exe));
+    }
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).expect("chmod 755");
+    let copy = dir.join("agentctx-bin");
+    // Linked or copied once per tree: copying onto an existing hard link
+    // would truncate the binary under test itself.
+    if !copy.exists() && fs::hard_link(&exe, &copy).is_err() {
+        fs::copy(&exe, &copy).expect("copy the binary");
+    }
+    fs::set_permissions(&copy, fs::Permissions::from_mode(0o755)).expect("chmod binary");
+    let mut probe = Command::new(&copy);
+    probe
+        .arg("--version")
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    match probe.status() {
+        Ok(s) if s.success() => {}
+        Ok(s) => {
+            eprintln!("skipping: the binary does not run as uid {NOBODY} ({s})");
+            return None;
+        }
+        Err(e) => {
+            eprintln!("skipping: cannot drop privileges to uid {NOBODY}: {e}");
+            return None;
+        }
+    }
+    let mut cmd = Command::new(copy);
+    cmd.uid(NOBODY).gid(NOBODY);
+    Some(cmd)
 }
 
 /// Runs a command and returns (stdout, stderr, exit code).
