@@ -1,6 +1,8 @@
 //! The one shared helper of the integration tests: fixture trees in temp
-//! dirs and the real binary with a controlled environment; `message` spells
-//! out the dsh message shapes the expected outputs are built from.
+//! dirs and the real binary with a controlled environment (here), the dsh
+//! message shapes expected outputs are built from (`message`), runs under a
+//! deadline (`bounded`) and the conformance-vector runners' shared half
+//! (`vectors`). Add a helper here rather than copying it between files.
 //!
 //! Every `tests/*.rs` file is its own crate that includes this module with
 //! `mod common;` and uses only part of it, so an item unused in one crate is
