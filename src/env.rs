@@ -70,8 +70,9 @@ impl Env {
     }
 
     /// Whether to colour a stream (SPEC 1): the flag (`forced`: `Some` for
-    /// always or never), then CLICOLOR_FORCE, then NO_COLOR, then whether
+    /// always or never), then `CLICOLOR_FORCE`, then `NO_COLOR`, then whether
     /// it is a terminal.
+    #[must_use] 
     pub fn color(&self, forced: Option<bool>, tty: bool) -> bool {
         match forced {
             Some(on) => on,

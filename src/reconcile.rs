@@ -28,6 +28,7 @@ pub enum Decision {
 
 impl Decision {
     /// The one name of the decision, in text and JSON alike.
+    #[must_use] 
     pub fn as_str(self) -> &'static str {
         match self {
             Decision::None => "none",
@@ -50,6 +51,7 @@ pub struct VisibleScopes {
 
 impl VisibleScopes {
     /// Folds the changes of every visible workspace event (SPEC 5.4).
+    #[must_use] 
     pub fn visible(log: &Log) -> Self {
         let mut state = VisibleScopes::default();
         for ev in log.workspace.iter().filter(|e| e.visible) {
@@ -71,11 +73,13 @@ impl VisibleScopes {
         self.entries.insert(change.scope.clone(), change);
     }
 
+    #[must_use] 
     pub fn get(&self, scope: &str) -> Option<&Change> {
         self.entries.get(scope)
     }
 
     /// The visible, non-removed entry of a scope.
+    #[must_use] 
     pub fn loaded(&self, scope: &str) -> Option<&Change> {
         self.get(scope).filter(|c| c.action != Action::Remove)
     }
@@ -121,6 +125,17 @@ pub struct Reconciliation {
 }
 
 impl Reconciliation {
+    /// Sends a whole baseline (fresh or replacement): its changes become
+    /// the visible state the delta is computed against.
+    fn send_baseline(&mut self, decision: Decision, part: Part, state: &mut VisibleScopes) {
+        for c in &part.changes {
+            state.set(c.clone());
+        }
+        self.baseline = Some(part);
+        self.decision = decision;
+    }
+
+    #[must_use] 
     pub fn parts(&self) -> Vec<&str> {
         self.baseline
             .iter()
@@ -129,6 +144,7 @@ impl Reconciliation {
             .collect()
     }
 
+    #[must_use] 
     pub fn source(&self) -> Option<Source> {
         if self.baseline.is_none() && self.delta.is_none() {
             return None;
@@ -143,6 +159,7 @@ impl Reconciliation {
         Some(Source::new(&self.kind, identity, changes))
     }
 
+    #[must_use] 
     pub fn omitted(&self) -> Vec<String> {
         self.baseline
             .iter()
@@ -151,6 +168,7 @@ impl Reconciliation {
             .collect()
     }
 
+    #[must_use] 
     pub fn truncated(&self) -> Vec<Truncation> {
         self.baseline
             .iter()
@@ -180,6 +198,7 @@ struct Pending {
 }
 
 /// Computes what the resumed session receives.
+#[must_use] 
 pub fn diff(req: &Request<'_>) -> Reconciliation {
     let settings = req.settings;
     let ws = req.workspace;
@@ -279,16 +298,12 @@ fn send_fresh(
         format!("{why}, and no instruction file loads now: there is no baseline to send")
     };
     if let Some(text) = current.fit.text.clone() {
-        let changes = current.changes();
-        for c in &changes {
-            state.set(c.clone());
-        }
-        out.baseline = Some(Part {
+        let part = Part {
             text,
             fit: current.fit.clone(),
-            changes,
-        });
-        out.decision = Decision::Baseline;
+            changes: current.changes(),
+        };
+        out.send_baseline(Decision::Baseline, part, state);
     }
 }
 
@@ -338,15 +353,12 @@ fn send_replacement(
         );
     }
     if let Some(text) = text {
-        for c in &changes {
-            state.set(c.clone());
-        }
-        out.baseline = Some(Part {
+        let part = Part {
             text,
             fit: fresh.fit.clone(),
             changes,
-        });
-        out.decision = Decision::Replacement;
+        };
+        out.send_baseline(Decision::Replacement, part, state);
     }
 }
 

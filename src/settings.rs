@@ -66,6 +66,7 @@ pub enum Precedence {
 }
 
 impl Precedence {
+    #[must_use] 
     pub fn as_str(self) -> &'static str {
         match self {
             Precedence::First => "first",
@@ -74,6 +75,7 @@ impl Precedence {
     }
 
     /// The harness generation this value stands for (SPEC 1).
+    #[must_use] 
     pub fn generation(self) -> &'static str {
         match self {
             Precedence::First => "design note 000 and dsh before 2026-07-22",
@@ -83,6 +85,7 @@ impl Precedence {
 }
 
 /// The harness generation a source kind stands for (SPEC 1, 9), if known.
+#[must_use] 
 pub fn kind_generation(kind: &str) -> Option<&'static str> {
     match kind {
         "agent-instructions" => Some("dsh since 2026-08-13"),
@@ -102,6 +105,7 @@ pub struct NameList {
 
 impl NameList {
     /// Filters raw entries as SPEC 1 says.
+    #[must_use] 
     pub fn filter(raw: &[String]) -> Self {
         let (names, ignored) = raw.iter().cloned().partition(|entry| {
             !(entry.is_empty()
@@ -143,11 +147,13 @@ pub struct Settings {
 
 impl Settings {
     /// The largest instruction file that loads, in bytes (at least 1).
+    #[must_use] 
     pub fn max_source(&self) -> u64 {
         u64::try_from(self.max_source_bytes.value.max(1)).unwrap_or(1)
     }
 
     /// The user-global file's absolute path.
+    #[must_use] 
     pub fn user_global_path(&self) -> PathBuf {
         self.dsh_home.value.join(USER_GLOBAL_FILE)
     }
@@ -163,6 +169,7 @@ impl Settings {
     }
 
     /// The baseline identity (SPEC 2.5) for a session whose root is `root`.
+    #[must_use] 
     pub fn identity(&self, root: &Path) -> String {
         Identity {
             project_root: paths::up_to(&self.cwd.value, root),
@@ -191,45 +198,8 @@ impl Settings {
             .map(LoggedSettings::from_identity)
             .unwrap_or_default();
 
-        let cwd = match (cwd, log.and_then(|l| l.header_cwd.as_deref())) {
-            (Some(flag), _) => Setting::new(env.absolute(flag)?, Origin::Flag),
-            (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
-            (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
-        };
-        let problem = match std::fs::metadata(&cwd.value) {
-            Ok(meta) if meta.is_dir() => None,
-            Ok(_) => Some("not a directory".to_owned()),
-            Err(e) => Some(e.to_string()),
-        };
-        if let Some(problem) = problem {
-            let shown = cwd.value.display();
-            match (cwd.origin, log) {
-                (Origin::Log, Some(log)) => bail!(
-                    "{}: the session cwd {shown} from its header is unusable: {problem} (pass --cwd)",
-                    log.name
-                ),
-                (Origin::Flag, _) => bail!("--cwd {shown}: {problem}"),
-                _ => bail!("the current directory {shown}: {problem}"),
-            }
-        }
-
-        let dsh_home = match (
-            &config.dsh_home,
-            env.dsh_home.as_deref().filter(|v| !js_trim(v).is_empty()),
-        ) {
-            (Some(flag), _) => Setting::new(
-                env.absolute(&paths::expand_tilde(flag, env.home.as_deref()))?,
-                Origin::Flag,
-            ),
-            (None, Some(var)) => Setting::new(
-                env.absolute(&paths::expand_tilde(var, env.home.as_deref()))?,
-                Origin::Env,
-            ),
-            (None, None) => match &env.home {
-                Some(home) => Setting::new(default_dsh_home(home), Origin::Default),
-                None => bail!("no home directory: set HOME, DSH_HOME or --dsh-home"),
-            },
-        };
+        let cwd = resolve_cwd(env, cwd, log)?;
+        let dsh_home = resolve_dsh_home(env, config)?;
 
         let int = |flag: Option<i64>, logged: Option<i64>, default: i64| match (flag, logged) {
             (Some(v), _) => Setting::new(v, Origin::Flag),
@@ -300,7 +270,52 @@ impl Settings {
     }
 }
 
+/// The cwd: the flag, else the log header's, else the process's; it must
+/// be a directory.
+fn resolve_cwd(env: &Env, cwd: Option<&Path>, log: Option<&Log>) -> Result<Setting<PathBuf>> {
+    let cwd = match (cwd, log.and_then(|l| l.header_cwd.as_deref())) {
+        (Some(flag), _) => Setting::new(env.absolute(flag)?, Origin::Flag),
+        (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
+        (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
+    };
+    let problem = match std::fs::metadata(&cwd.value) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some("not a directory".to_owned()),
+        Err(e) => Some(e.to_string()),
+    };
+    if let Some(problem) = problem {
+        let shown = cwd.value.display();
+        match (cwd.origin, log) {
+            (Origin::Log, Some(log)) => bail!(
+                "{}: the session cwd {shown} from its header is unusable: {problem} (pass --cwd)",
+                log.name
+            ),
+            (Origin::Flag, _) => bail!("--cwd {shown}: {problem}"),
+            _ => bail!("the current directory {shown}: {problem}"),
+        }
+    }
+    Ok(cwd)
+}
+
+/// The dsh home: the flag, else `DSH_HOME` (unless blank), else `~/.dsh`.
+fn resolve_dsh_home(env: &Env, config: &Overrides) -> Result<Setting<PathBuf>> {
+    let var = env.dsh_home.as_deref().filter(|v| !js_trim(v).is_empty());
+    let (raw, origin) = match (config.dsh_home.as_deref(), var) {
+        (Some(flag), _) => (flag, Origin::Flag),
+        (None, Some(var)) => (var, Origin::Env),
+        (None, None) => {
+            let Some(home) = &env.home else {
+                bail!("no home directory: set HOME, DSH_HOME or --dsh-home");
+            };
+            return Ok(Setting::new(default_dsh_home(home), Origin::Default));
+        }
+    };
+    let path = paths::expand_tilde(raw, env.home.as_deref());
+    Ok(Setting::new(env.absolute(&path)?, origin))
+}
+
 /// SPEC 6: the precedence a log was written under, from its last change's scope key.
+#[must_use] 
 pub fn infer_precedence(last_scope: Option<&str>) -> Precedence {
     match last_scope.map(|s| s.split_once('\0')) {
         None => Precedence::All,
@@ -310,6 +325,7 @@ pub fn infer_precedence(last_scope: Option<&str>) -> Precedence {
 }
 
 /// The default dsh home for a home directory: `$HOME/.dsh`, normalised.
+#[must_use] 
 pub fn default_dsh_home(home: &Path) -> PathBuf {
     paths::normalize(Path::new("/"), &home.join(".dsh"))
 }
@@ -327,6 +343,7 @@ pub struct Identity {
 }
 
 impl Identity {
+    #[must_use] 
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
@@ -345,6 +362,7 @@ pub struct LoggedSettings {
 
 impl LoggedSettings {
     /// Reads what it can from a `baselineIdentity` string; anything else is `None`.
+    #[must_use] 
     pub fn from_identity(identity: &str) -> Self {
         let Ok(serde_json::Value::Object(map)) = serde_json::from_str(identity) else {
             return LoggedSettings::default();
@@ -369,6 +387,7 @@ impl LoggedSettings {
 
 /// The first key (in identity order) whose value differs between two
 /// identity strings, or `None` when they are equal or unparseable alike.
+#[must_use] 
 pub fn identity_diff(old: &str, new: &str) -> Option<String> {
     if old == new {
         return None;

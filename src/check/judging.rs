@@ -10,7 +10,7 @@ use super::chains::{Checker, Link, Root, is_found};
 use super::{Detail, DirBaseline, Finding, is_plain_name};
 use crate::baseline::{self, Shape};
 use crate::discovery::{Candidate, Dir, Fate, Load, Place, Probe, TierKind, js_trim, sha1_hex};
-use crate::render::{self, Fit, Item, Truncation};
+use crate::render::{self, Fit, Truncation};
 use crate::settings::Precedence;
 
 /// How many omitted files a message names before it counts the rest.
@@ -61,14 +61,7 @@ impl Checker<'_> {
             .iter()
             .map(|(d, c)| baseline::file_of(0, d, c, precedence))
             .collect();
-        let items: Vec<Item<'_>> = files
-            .iter()
-            .map(|f| Item {
-                path: &f.path,
-                head: render::baseline_head(&f.path),
-                content: &f.text,
-            })
-            .collect();
+        let items = baseline::items(&files);
         let max_bytes = self.opts.settings.max_bytes.value;
         let fit = render::fit(&items, render::INTRO, render::COMPACT, max_bytes);
         let bytes = fit.bytes();

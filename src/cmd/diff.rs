@@ -122,6 +122,16 @@ pub fn outcome(
     (outcome, warnings)
 }
 
+impl DiffArgs {
+    fn source(&self) -> super::SessionSource<'_> {
+        super::SessionSource {
+            log: self.log.as_deref(),
+            session: &self.session,
+            config: &self.config,
+        }
+    }
+}
+
 pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     if let Some(p) = args.profile.filter(|p| *p != crate::cli::ProfileName::Dsh) {
         anyhow::bail!(
@@ -131,14 +141,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
         );
     }
     let runtime_values = crate::prompt::parse_values(&args.runtime)?;
-    let (log, settings) = super::session(
-        ctx,
-        args.log.as_deref(),
-        crate::log::Needs::STATE,
-        &args.session,
-        &args.config,
-        false,
-    )?;
+    let (log, settings) = super::session(ctx, args.source(), crate::log::Needs::STATE, false)?;
     let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
     let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);

@@ -34,18 +34,30 @@ impl Ctx<'_> {
     }
 }
 
+/// The flags that name a command's session and settings: `--log`, the
+/// `--session` group, the harness settings.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionSource<'a> {
+    pub log: Option<&'a std::path::Path>,
+    pub session: &'a SessionArgs,
+    pub config: &'a crate::cli::ConfigArgs,
+}
+
 /// The session a command looks at: the log named by `--log` or found by
 /// `--session` (its warnings printed; only what `needs` asks for read), and
 /// the settings resolved from the flags, the environment and that log.
 /// `count_packed` counts the events packed rows stand for (explain).
 pub fn session(
     ctx: &mut Ctx<'_>,
-    log: Option<&std::path::Path>,
+    from: SessionSource<'_>,
     needs: Needs,
-    session: &SessionArgs,
-    config: &crate::cli::ConfigArgs,
     count_packed: bool,
 ) -> Result<(Option<Log>, crate::settings::Settings)> {
+    let SessionSource {
+        log,
+        session,
+        config,
+    } = from;
     let found = match &session.session {
         Some(id) => Some(locate(ctx.env, session, config, id)?.path),
         None => None,

@@ -79,6 +79,16 @@ struct Json<'a> {
     baseline: Shape,
 }
 
+impl RenderArgs {
+    fn source(&self) -> super::SessionSource<'_> {
+        super::SessionSource {
+            log: self.log.as_deref(),
+            session: &self.session,
+            config: &self.config,
+        }
+    }
+}
+
 pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
     if let Some(profiles) = super::profile::select(
         super::profile::Command::Render,
@@ -95,14 +105,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
             args.check,
         );
     }
-    let (log, settings) = super::session(
-        ctx,
-        args.log.as_deref(),
-        crate::log::Needs::STATE,
-        &args.session,
-        &args.config,
-        false,
-    )?;
+    let (log, settings) = super::session(ctx, args.source(), crate::log::Needs::STATE, false)?;
     let ws = discovery::discover(&settings, false, true);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;

@@ -193,7 +193,7 @@ pub struct ProcessValue {
     pub kind: ValueKind,
     /// A URL with an explicit port.
     pub explicit_port: bool,
-    /// A URL whose host is loopback (localhost, 127.x, [::1]).
+    /// A URL whose host is loopback (localhost, 127.x, [`::1`]).
     pub loopback: bool,
     /// The earlier template the paragraph matches, if any.
     pub earlier_format: Option<&'static str>,
@@ -227,6 +227,7 @@ pub struct RuntimeContext {
 }
 
 /// Analyses the system prompt versions and runtime snapshots of a log.
+#[must_use] 
 pub fn analyze(log: &Log) -> PromptReport {
     let split: Vec<Vec<&str>> = log.system.iter().map(|v| paragraphs(&v.text)).collect();
     let versions = log

@@ -60,6 +60,26 @@ fn para(index: usize, text: &str) -> Paragraph {
     }
 }
 
+/// The version record of prompt `text`.
+fn version(
+    number: u64,
+    seq: Option<u64>,
+    line: u64,
+    origin: PromptOrigin,
+    paragraphs: usize,
+    text: &str,
+) -> PromptVersion {
+    PromptVersion {
+        seq,
+        line,
+        origin,
+        paragraphs,
+        bytes: text.len(),
+        digest: sha1_hex(text.as_bytes()),
+        number,
+    }
+}
+
 /// A report line written as it reads: its indentation, then its text.
 fn line(level: Level, indented: &str) -> Line {
     let text = indented.trim_start_matches(' ');
@@ -97,10 +117,9 @@ fn value(seq: u64, line: u64, paragraph: usize, start: &str, value: &str) -> Pro
     }
 }
 
-/// A prompt that embeds the Web GUI URL changes with every port: one head
-/// rewrite whose only difference is the port, and a warning per value.
-#[test]
-fn prompt_changing_only_by_port_is_a_head_rewrite_of_process_values() {
+/// A prompt that embeds the Web GUI URL, logged on port 41234 and then
+/// 41235: its two versions, and the report of them.
+fn port_change() -> (String, String, PromptReport) {
     let v1 = format!("{INTRO}\n\n{}\n\n{BRIEF}", gui(41234));
     let v2 = format!("{INTRO}\n\n{}\n\n{BRIEF}", gui(41235));
     let log = log_of(&[
@@ -111,38 +130,33 @@ fn prompt_changing_only_by_port_is_a_head_rewrite_of_process_values() {
         system(5, &v2),
     ]);
     let report = analyze(&log);
+    (v1, v2, report)
+}
+
+const PORT_REWRITE: &str = "head rewrite at seq 5 (line 5): version 2 differs from version 1; on routes without in-history prompt updates a resumed Claude session is rejected (400, signature bound to a different conversation)";
+
+/// The warning of the URL in paragraph 2 of the port-change prompt.
+fn port_value_warning(seq: u64, port: u16) -> String {
+    let line = if seq == 0 { 2 } else { 5 };
+    format!(
+        "paragraph 2 (\"The Web GUI of this session is http://127.0.0.1:{port};…\") of the prompt at seq {seq} (line {line}) holds a loopback URL with an explicit port http://127.0.0.1:{port}: such values belong in runtime context"
+    )
+}
+
+/// A prompt that embeds the Web GUI URL changes with every port: one head
+/// rewrite whose only difference is the port, and a warning per value.
+#[test]
+fn prompt_changing_only_by_port_is_a_head_rewrite_of_process_values() {
+    let (v1, v2, report) = port_change();
     let start = "The Web GUI of this session is http://127.0.0.1:41234;…";
     let start2 = "The Web GUI of this session is http://127.0.0.1:41235;…";
-    let w1 = format!(
-        "paragraph 2 (\"{start}\") of the prompt at seq 0 (line 2) holds a loopback URL with an explicit port http://127.0.0.1:41234: such values belong in runtime context"
-    );
-    let w2 = format!(
-        "paragraph 2 (\"{start2}\") of the prompt at seq 5 (line 5) holds a loopback URL with an explicit port http://127.0.0.1:41235: such values belong in runtime context"
-    );
-    let rewrite_warning = "head rewrite at seq 5 (line 5): version 2 differs from version 1; on routes without in-history prompt updates a resumed Claude session is rejected (400, signature bound to a different conversation)";
     assert_eq!(
         report,
         PromptReport {
             versions_not_kept: 0,
             versions: vec![
-                PromptVersion {
-                    seq: Some(0),
-                    line: 2,
-                    origin: PromptOrigin::SystemMessage,
-                    paragraphs: 3,
-                    bytes: v1.len(),
-                    digest: sha1_hex(v1.as_bytes()),
-                    number: 1,
-                },
-                PromptVersion {
-                    seq: Some(5),
-                    line: 5,
-                    origin: PromptOrigin::RequestHeader,
-                    paragraphs: 3,
-                    bytes: v2.len(),
-                    digest: sha1_hex(v2.as_bytes()),
-                    number: 2,
-                },
+                version(1, Some(0), 2, PromptOrigin::SystemMessage, 3, &v1),
+                version(2, Some(5), 5, PromptOrigin::RequestHeader, 3, &v2),
             ],
             rewrites: vec![HeadRewrite {
                 seq: Some(5),
@@ -168,9 +182,19 @@ fn prompt_changing_only_by_port_is_a_head_rewrite_of_process_values() {
             },
             runtime_context: None,
             snapshots: 0,
-            warnings: vec![rewrite_warning.to_owned(), w1.clone(), w2.clone()],
+            warnings: vec![
+                PORT_REWRITE.to_owned(),
+                port_value_warning(0, 41234),
+                port_value_warning(5, 41235),
+            ],
         }
     );
+}
+
+/// The port-change report as explain shows it.
+#[test]
+fn a_port_change_reads_as_a_rewrite_and_two_values() {
+    let (v1, v2, report) = port_change();
     assert_eq!(
         report.lines(),
         vec![
@@ -192,7 +216,7 @@ fn prompt_changing_only_by_port_is_a_head_rewrite_of_process_values() {
                     sha1_hex(v2.as_bytes())
                 )
             ),
-            line(Level::Warning, &format!("  {rewrite_warning}")),
+            line(Level::Warning, &format!("  {PORT_REWRITE}")),
             line(
                 Level::Info,
                 "    only process-specific values changed: http://127.0.0.1:41234 -> http://127.0.0.1:41235"
@@ -209,8 +233,14 @@ fn prompt_changing_only_by_port_is_a_head_rewrite_of_process_values() {
                 Level::Heading,
                 "Process-specific values in the system prompt"
             ),
-            line(Level::Warning, &format!("  {w1}")),
-            line(Level::Warning, &format!("  {w2}")),
+            line(
+                Level::Warning,
+                &format!("  {}", port_value_warning(0, 41234))
+            ),
+            line(
+                Level::Warning,
+                &format!("  {}", port_value_warning(5, 41235))
+            ),
             line(Level::Heading, "Earlier-format paragraphs (kept verbatim)"),
             line(Level::Info, "  harness:source: none"),
             line(Level::Info, "  app:web-surface: none"),
@@ -228,8 +258,7 @@ const LEGACY_WEB: &str = "You are interacting with the user through the DeepSeek
 /// message neither counts as a version nor clears the fold, a later
 /// legitimate change keeps the earlier paragraphs, and the current values
 /// come from the latest snapshot.
-#[test]
-fn earlier_format_paragraphs_are_kept_across_a_port_change() {
+fn earlier_format_session() -> (String, String, PromptReport) {
     let v1 = format!("{INTRO}\n\n{LEGACY_SOURCE}\n\n{LEGACY_WEB}");
     let v2 = format!("{v1}\n\nPlan mode is active.");
     let log = log_of(&[
@@ -251,7 +280,12 @@ fn earlier_format_paragraphs_are_kept_across_a_port_change() {
         header(6, &v1),
         json!({"type":"system/message","seq":7,"data":{"text":v2}}),
     ]);
-    let report = analyze(&log);
+    (v1, v2, analyze(&log))
+}
+
+#[test]
+fn earlier_format_paragraphs_are_kept_across_a_port_change() {
+    let (v1, v2, report) = earlier_format_session();
     let kept = |paragraph, start: &str, v: &str, kind, name| ProcessValue {
         seq: Some(0),
         line: 2,
@@ -284,24 +318,8 @@ fn earlier_format_paragraphs_are_kept_across_a_port_change() {
     assert_eq!(
         report.versions,
         vec![
-            PromptVersion {
-                seq: Some(0),
-                line: 2,
-                origin: PromptOrigin::SystemMessage,
-                paragraphs: 3,
-                bytes: v1.len(),
-                digest: sha1_hex(v1.as_bytes()),
-                number: 1,
-            },
-            PromptVersion {
-                seq: Some(7),
-                line: 9,
-                origin: PromptOrigin::SystemMessage,
-                paragraphs: 4,
-                bytes: v2.len(),
-                digest: sha1_hex(v2.as_bytes()),
-                number: 2,
-            },
+            version(1, Some(0), 2, PromptOrigin::SystemMessage, 3, &v1),
+            version(2, Some(7), 9, PromptOrigin::SystemMessage, 4, &v2),
         ]
     );
     assert_eq!(
@@ -338,6 +356,13 @@ fn earlier_format_paragraphs_are_kept_across_a_port_change() {
             web_url: Some("http://127.0.0.1:41235".to_owned()),
         })
     );
+}
+
+/// The earlier-format session as explain shows its last sections, and the
+/// warning of a paragraph it keeps verbatim.
+#[test]
+fn earlier_format_paragraphs_read_with_the_prompt_they_come_from() {
+    let (_, _, report) = earlier_format_session();
     let lines = report.lines();
     let tail: Vec<Line> = lines[lines.len() - 9..].to_vec();
     assert_eq!(
