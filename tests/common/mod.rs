@@ -82,7 +82,18 @@ impl Tree {
     /// `agentctx ARGS` with `HOME` in the tree, `DSH_HOME` unset, colour off,
     /// run from the tree root.
     pub fn cmd(&self) -> Command {
-        let mut cmd = agentctx();
+        self.controlled(agentctx())
+    }
+
+    /// `cmd()` as an unprivileged user (see `unprivileged`), so that
+    /// permission bits apply; `None` when privileges cannot be dropped.
+    pub fn unprivileged_cmd(&self) -> Option<Command> {
+        unprivileged(self.root()).map(|cmd| self.controlled(cmd))
+    }
+
+    /// `cmd` (the binary) run from the tree root with `HOME` in the tree,
+    /// `DSH_HOME` and the colour variables unset, and `--color never`.
+    fn controlled(&self, mut cmd: Command) -> Command {
         cmd.current_dir(self.root())
             .env("HOME", self.path("home"))
             .env_remove("DSH_HOME")
@@ -91,22 +102,6 @@ impl Tree {
             .arg("--color")
             .arg("never");
         cmd
-    }
-}
-
-impl Tree {
-    /// `cmd()` as an unprivileged user (see `unprivileged`), so that
-    /// permission bits apply; `None` when privileges cannot be dropped.
-    pub fn unprivileged_cmd(&self) -> Option<Command> {
-        let mut cmd = unprivileged(self.root())?;
-        cmd.current_dir(self.root())
-            .env("HOME", self.path("home"))
-            .env_remove("DSH_HOME")
-            .env_remove("NO_COLOR")
-            .env_remove("CLICOLOR_FORCE")
-            .arg("--color")
-            .arg("never");
-        Some(cmd)
     }
 
     /// Writes the session log `rel`: the header of a session whose cwd is
