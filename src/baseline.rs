@@ -38,7 +38,7 @@ pub enum Action {
 }
 
 impl Action {
-    #[must_use] 
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Action::Set => "set",
@@ -61,7 +61,7 @@ pub struct Source {
 }
 
 impl Source {
-    #[must_use] 
+    #[must_use]
     pub fn new(kind: &str, identity: Option<String>, changes: Vec<Change>) -> Self {
         Source {
             kind: kind.to_owned(),
@@ -96,7 +96,7 @@ pub struct Baseline {
 
 impl Baseline {
     /// `set` changes for every represented file.
-    #[must_use] 
+    #[must_use]
     pub fn changes(&self) -> Vec<Change> {
         self.files
             .iter()
@@ -108,7 +108,7 @@ impl Baseline {
 
     /// Whether the budget omitted the file of scope `scope` in the
     /// directory at `dir_index` of the workspace (it omits a prefix).
-    #[must_use] 
+    #[must_use]
     pub fn omits(&self, dir_index: Option<usize>, scope: &str) -> bool {
         let omitted = self.fit.omitted.len().min(self.files.len());
         self.files[..omitted]
@@ -117,7 +117,7 @@ impl Baseline {
     }
 
     /// Whether the file at `index` is represented in the text.
-    #[must_use] 
+    #[must_use]
     pub fn represents(&self, scope: &str) -> bool {
         self.files
             .iter()
@@ -159,7 +159,7 @@ pub struct Shape {
 }
 
 impl Shape {
-    #[must_use] 
+    #[must_use]
     pub fn new(files: &[File], fit: &Fit, identity: String, root: &Path, max_bytes: i64) -> Self {
         let loaded = if max_bytes > 0 { files.len() } else { 0 };
         Shape {
@@ -184,7 +184,7 @@ impl Shape {
     }
 }
 
-#[must_use] 
+#[must_use]
 pub fn set_change(f: &File) -> Change {
     Change {
         action: Action::Set,
@@ -206,7 +206,7 @@ pub fn files(ws: &Workspace, settings: &Settings) -> Vec<File> {
 }
 
 /// One loaded candidate of `dir` (index `dir_index` of its list) as a file.
-#[must_use] 
+#[must_use]
 pub fn file_of(
     dir_index: usize,
     dir: &Dir,
@@ -229,7 +229,7 @@ pub fn file_of(
 }
 
 /// The baseline's files as the budget sees them: path, heading, content.
-#[must_use] 
+#[must_use]
 pub fn items(files: &[File]) -> Vec<Item<'_>> {
     files
         .iter()

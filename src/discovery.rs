@@ -58,7 +58,7 @@ pub struct MarkerHit {
 }
 
 /// Finds the project root for `cwd` (SPEC 2.2).
-#[must_use] 
+#[must_use]
 pub fn find_root(cwd: &Path, markers: &[String]) -> RootSearch {
     let mut walked = Vec::new();
     for dir in cwd.ancestors() {
@@ -121,11 +121,11 @@ pub enum Absence {
 }
 
 impl Probe {
-    #[must_use] 
+    #[must_use]
     pub fn is_present(&self) -> bool {
         matches!(self, Probe::File { .. })
     }
-    #[must_use] 
+    #[must_use]
     pub fn is_unavailable(&self) -> bool {
         matches!(self, Probe::Unavailable(_))
     }
@@ -137,7 +137,7 @@ impl Probe {
 /// outcome is `stat`'s (the components before the last resolve alike), a
 /// plain file or absence costs one call, and a dangling link is told apart
 /// from a missing name for free.
-#[must_use] 
+#[must_use]
 pub fn probe(path: &Path) -> Probe {
     probe_link(path, None).0
 }
@@ -175,7 +175,7 @@ fn kind_name(ft: &fs::FileType) -> &'static str {
 }
 
 /// An OS error as one short line ("Permission denied (os error 13)").
-#[must_use] 
+#[must_use]
 pub fn os_error(err: &io::Error) -> String {
     err.to_string()
 }
@@ -206,7 +206,7 @@ pub enum Load {
 }
 
 /// Reads a candidate whose probe said `size` bytes, bounded by `max_source`.
-#[must_use] 
+#[must_use]
 pub fn load(path: &Path, size: u64, max_source: u64) -> Load {
     if size > max_source {
         return Load::Oversized {
@@ -260,7 +260,7 @@ fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 }
 
 /// Lowercase hex SHA-1.
-#[must_use] 
+#[must_use]
 pub fn sha1_hex(bytes: &[u8]) -> String {
     let digest = Sha1::digest(bytes);
     let mut out = String::with_capacity(40);
@@ -273,7 +273,7 @@ pub fn sha1_hex(bytes: &[u8]) -> String {
 
 /// ECMAScript `String.prototype.trim` whitespace: `WhiteSpace` plus
 /// `LineTerminator`, which includes U+FEFF but not U+0085.
-#[must_use] 
+#[must_use]
 pub fn is_js_whitespace(c: char) -> bool {
     matches!(
         c,
@@ -338,7 +338,7 @@ pub struct Candidate {
 
 impl Candidate {
     /// The loaded text, when it loaded or was read.
-    #[must_use] 
+    #[must_use]
     pub fn text(&self) -> Option<&Text> {
         match &self.load {
             Some(Load::Text(t)) => Some(t),
@@ -386,14 +386,14 @@ pub struct Dir {
 }
 
 impl Dir {
-    #[must_use] 
+    #[must_use]
     pub fn is_user_global(&self) -> bool {
         self.display == USER_GLOBAL
     }
 
     /// For the user-global directory: the file's path when it is present
     /// (it claims that path, so no project file loads it again).
-    #[must_use] 
+    #[must_use]
     pub fn present_user_global(&self) -> Option<&Path> {
         let cand = self.candidates.first()?;
         cand.probe
@@ -408,14 +408,14 @@ impl Dir {
     }
 
     /// The scope key a candidate belongs to under `precedence`.
-    #[must_use] 
+    #[must_use]
     pub fn scope_key_of(&self, candidate: &Candidate, precedence: Precedence) -> String {
         scope_key(&self.display, candidate.tier, &candidate.name, precedence)
     }
 }
 
 /// The scope key of a candidate (SPEC 3.2).
-#[must_use] 
+#[must_use]
 pub fn scope_key(dir: &str, tier: TierKind, name: &str, precedence: Precedence) -> String {
     match (tier, precedence) {
         (TierKind::UserGlobal, Precedence::First) => USER_GLOBAL.to_owned(),
@@ -427,7 +427,7 @@ pub fn scope_key(dir: &str, tier: TierKind, name: &str, precedence: Precedence) 
 }
 
 /// The directory part of a scope key: `user-global`, `.`, or `a/b`.
-#[must_use] 
+#[must_use]
 pub fn scope_dir(key: &str) -> &str {
     key.split('\0').next().unwrap_or(key)
 }
@@ -447,7 +447,7 @@ pub struct ScanOptions<'a> {
 }
 
 /// Scans one directory of the chain (or a touched directory).
-#[must_use] 
+#[must_use]
 pub fn scan_dir(
     path: &Path,
     display: &str,
@@ -488,7 +488,7 @@ pub fn scan_dir_listed(
 type Prober<'p> = dyn Fn(&Path, &str) -> (Probe, Option<Symlink>) + 'p;
 
 /// Scans the user-global directory (the dsh home): `AGENTS.md` only.
-#[must_use] 
+#[must_use]
 pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -> Dir {
     let names = [USER_GLOBAL_FILE.to_owned()];
     let mut dir = scan(
@@ -714,7 +714,7 @@ impl Workspace {
 }
 
 /// Discovers the workspace for the settings' cwd (stages 1 to 3).
-#[must_use] 
+#[must_use]
 pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool) -> Workspace {
     let cwd = &settings.cwd.value;
     let search = find_root(cwd, &settings.root_markers.value);

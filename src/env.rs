@@ -72,7 +72,7 @@ impl Env {
     /// Whether to colour a stream (SPEC 1): the flag (`forced`: `Some` for
     /// always or never), then `CLICOLOR_FORCE`, then `NO_COLOR`, then whether
     /// it is a terminal.
-    #[must_use] 
+    #[must_use]
     pub fn color(&self, forced: Option<bool>, tty: bool) -> bool {
         match forced {
             Some(on) => on,

@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// Makes `path` absolute against `base` and removes `.` and `..` lexically
 /// (no symlink resolution, as the harness does).
-#[must_use] 
+#[must_use]
 pub fn normalize(base: &Path, path: &Path) -> PathBuf {
     let joined = if path.is_absolute() {
         path.to_path_buf()
@@ -26,7 +26,7 @@ pub fn normalize(base: &Path, path: &Path) -> PathBuf {
 }
 
 /// Expands a leading `~` or `~/` against the home directory.
-#[must_use] 
+#[must_use]
 pub fn expand_tilde(raw: &str, home: Option<&Path>) -> PathBuf {
     match (raw, home) {
         ("~", Some(home)) => home.to_path_buf(),
@@ -37,7 +37,7 @@ pub fn expand_tilde(raw: &str, home: Option<&Path>) -> PathBuf {
 
 /// The display path of `dir` relative to `root`: `.` for the root itself,
 /// else its components joined with `/`. Non-UTF-8 bytes become U+FFFD.
-#[must_use] 
+#[must_use]
 pub fn dir_display(root: &Path, dir: &Path) -> String {
     match dir.strip_prefix(root) {
         Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
@@ -47,7 +47,7 @@ pub fn dir_display(root: &Path, dir: &Path) -> String {
 }
 
 /// The display path of a file named `name` in a directory displayed as `dir`.
-#[must_use] 
+#[must_use]
 pub fn file_display(dir: &str, name: &str) -> String {
     if dir == "." {
         name.to_owned()
@@ -72,7 +72,7 @@ fn join_components(rel: &Path) -> String {
 }
 
 /// The relative path from `cwd` up to its ancestor `root`: `""`, `".."`, `"../.."`.
-#[must_use] 
+#[must_use]
 pub fn up_to(cwd: &Path, root: &Path) -> String {
     let depth = cwd
         .strip_prefix(root)
@@ -82,7 +82,7 @@ pub fn up_to(cwd: &Path, root: &Path) -> String {
 }
 
 /// The directory a display path names, resolved against `root` (`.` is the root).
-#[must_use] 
+#[must_use]
 pub fn from_display(root: &Path, display: &str) -> PathBuf {
     if display == "." {
         root.to_path_buf()
@@ -95,7 +95,7 @@ pub fn from_display(root: &Path, display: &str) -> PathBuf {
 
 /// `path` relative to `base` (both absolute and normalised), with `/`
 /// separators: `.`, `a/b`, `../x`.
-#[must_use] 
+#[must_use]
 pub fn relative(base: &Path, path: &Path) -> String {
     let base: Vec<Component<'_>> = base.components().collect();
     let path: Vec<Component<'_>> = path.components().collect();

@@ -28,7 +28,7 @@ pub enum Decision {
 
 impl Decision {
     /// The one name of the decision, in text and JSON alike.
-    #[must_use] 
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Decision::None => "none",
@@ -51,7 +51,7 @@ pub struct VisibleScopes {
 
 impl VisibleScopes {
     /// Folds the changes of every visible workspace event (SPEC 5.4).
-    #[must_use] 
+    #[must_use]
     pub fn visible(log: &Log) -> Self {
         let mut state = VisibleScopes::default();
         for ev in log.workspace.iter().filter(|e| e.visible) {
@@ -73,13 +73,13 @@ impl VisibleScopes {
         self.entries.insert(change.scope.clone(), change);
     }
 
-    #[must_use] 
+    #[must_use]
     pub fn get(&self, scope: &str) -> Option<&Change> {
         self.entries.get(scope)
     }
 
     /// The visible, non-removed entry of a scope.
-    #[must_use] 
+    #[must_use]
     pub fn loaded(&self, scope: &str) -> Option<&Change> {
         self.get(scope).filter(|c| c.action != Action::Remove)
     }
@@ -135,7 +135,7 @@ impl Reconciliation {
         self.decision = decision;
     }
 
-    #[must_use] 
+    #[must_use]
     pub fn parts(&self) -> Vec<&str> {
         self.baseline
             .iter()
@@ -144,7 +144,7 @@ impl Reconciliation {
             .collect()
     }
 
-    #[must_use] 
+    #[must_use]
     pub fn source(&self) -> Option<Source> {
         if self.baseline.is_none() && self.delta.is_none() {
             return None;
@@ -159,7 +159,7 @@ impl Reconciliation {
         Some(Source::new(&self.kind, identity, changes))
     }
 
-    #[must_use] 
+    #[must_use]
     pub fn omitted(&self) -> Vec<String> {
         self.baseline
             .iter()
@@ -168,7 +168,7 @@ impl Reconciliation {
             .collect()
     }
 
-    #[must_use] 
+    #[must_use]
     pub fn truncated(&self) -> Vec<Truncation> {
         self.baseline
             .iter()
@@ -198,7 +198,7 @@ struct Pending {
 }
 
 /// Computes what the resumed session receives.
-#[must_use] 
+#[must_use]
 pub fn diff(req: &Request<'_>) -> Reconciliation {
     let settings = req.settings;
     let ws = req.workspace;

@@ -13,13 +13,13 @@ pub const COMPACT: &str =
     "Workspace instructions were omitted or truncated to fit the configured byte budget.";
 
 /// The heading of a baseline section (content follows).
-#[must_use] 
+#[must_use]
 pub fn baseline_head(path: &str) -> String {
     format!("Instructions from: {path}\n\n")
 }
 
 /// The heading of a `set` section for a newly reached scope.
-#[must_use] 
+#[must_use]
 pub fn set_head(path: &str, scope: &str) -> String {
     format!(
         "Additional instructions from: {path}\n\nThese instructions apply to work under `{scope}`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.\n\n"
@@ -27,7 +27,7 @@ pub fn set_head(path: &str, scope: &str) -> String {
 }
 
 /// The heading of a `replace` section for a file whose content changed.
-#[must_use] 
+#[must_use]
 pub fn replace_head(path: &str) -> String {
     format!(
         "Updated instructions from: {path}\n\nThis file changed after it was loaded. Use the following content instead of the previously loaded instructions from this file.\n\n"
@@ -35,7 +35,7 @@ pub fn replace_head(path: &str) -> String {
 }
 
 /// The heading of a `replace` section for a `first`-mode winner switch.
-#[must_use] 
+#[must_use]
 pub fn switch_head(path: &str, previous: &str, scope: &str) -> String {
     format!(
         "Updated instructions from: {path}\n\nThe instructions previously loaded from `{previous}` no longer apply. Use the following content for `{scope}` instead.\n\n"
@@ -43,7 +43,7 @@ pub fn switch_head(path: &str, previous: &str, scope: &str) -> String {
 }
 
 /// The whole text of a `remove` section (it has no content).
-#[must_use] 
+#[must_use]
 pub fn remove_text(path: &str) -> String {
     format!(
         "Instructions removed: {path}\n\nThe previously loaded instructions from this file no longer apply."
@@ -51,7 +51,7 @@ pub fn remove_text(path: &str) -> String {
 }
 
 /// Replaces every `</system-reminder>` with `<\/system-reminder>`.
-#[must_use] 
+#[must_use]
 pub fn escape(text: &str) -> String {
     text.replace(CLOSE, ESCAPED_CLOSE)
 }
@@ -115,7 +115,7 @@ impl Fit {
         }
     }
 
-    #[must_use] 
+    #[must_use]
     pub fn is_cut(&self) -> bool {
         !self.omitted.is_empty() || self.truncated.is_some()
     }
@@ -126,7 +126,7 @@ impl Fit {
 }
 
 /// The budget notice (only when something was omitted or truncated).
-#[must_use] 
+#[must_use]
 pub fn notice(max: i64, omitted: &[&str], truncated: Option<&Truncation>) -> String {
     let mut parts = Vec::new();
     if !omitted.is_empty() {
@@ -176,7 +176,7 @@ pub fn build<'s>(
 }
 
 /// The longest prefix of `text` of at most `max` bytes ending on a char boundary.
-#[must_use] 
+#[must_use]
 pub fn cut(text: &str, max: usize) -> &str {
     if max >= text.len() {
         return text;
@@ -194,7 +194,7 @@ fn sections<'s>(items: &'s [Item<'_>]) -> impl Iterator<Item = (&'s str, &'s str
 
 /// SPEC 4.3: fits `items` (broadest first) into `max` bytes with `intro`,
 /// falling back to `fallback_intro` when truncating.
-#[must_use] 
+#[must_use]
 pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: i64) -> Fit {
     let n = items.len();
     // 1. Disabled, or nothing to say.
@@ -367,7 +367,7 @@ fn own(paths: &[&str]) -> Vec<String> {
 }
 
 /// The EMPTY replacement message, when it fits.
-#[must_use] 
+#[must_use]
 pub fn empty_replacement(max: i64) -> Option<String> {
     let text = format!("{OPEN}\n{EMPTY}\n{CLOSE}");
     let limit = usize::try_from(max).ok().filter(|m| *m > 0)?;

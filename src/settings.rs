@@ -66,7 +66,7 @@ pub enum Precedence {
 }
 
 impl Precedence {
-    #[must_use] 
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Precedence::First => "first",
@@ -75,7 +75,7 @@ impl Precedence {
     }
 
     /// The harness generation this value stands for (SPEC 1).
-    #[must_use] 
+    #[must_use]
     pub fn generation(self) -> &'static str {
         match self {
             Precedence::First => "design note 000 and dsh before 2026-07-22",
@@ -85,7 +85,7 @@ impl Precedence {
 }
 
 /// The harness generation a source kind stands for (SPEC 1, 9), if known.
-#[must_use] 
+#[must_use]
 pub fn kind_generation(kind: &str) -> Option<&'static str> {
     match kind {
         "agent-instructions" => Some("dsh since 2026-08-13"),
@@ -105,7 +105,7 @@ pub struct NameList {
 
 impl NameList {
     /// Filters raw entries as SPEC 1 says.
-    #[must_use] 
+    #[must_use]
     pub fn filter(raw: &[String]) -> Self {
         let (names, ignored) = raw.iter().cloned().partition(|entry| {
             !(entry.is_empty()
@@ -147,13 +147,13 @@ pub struct Settings {
 
 impl Settings {
     /// The largest instruction file that loads, in bytes (at least 1).
-    #[must_use] 
+    #[must_use]
     pub fn max_source(&self) -> u64 {
         u64::try_from(self.max_source_bytes.value.max(1)).unwrap_or(1)
     }
 
     /// The user-global file's absolute path.
-    #[must_use] 
+    #[must_use]
     pub fn user_global_path(&self) -> PathBuf {
         self.dsh_home.value.join(USER_GLOBAL_FILE)
     }
@@ -169,7 +169,7 @@ impl Settings {
     }
 
     /// The baseline identity (SPEC 2.5) for a session whose root is `root`.
-    #[must_use] 
+    #[must_use]
     pub fn identity(&self, root: &Path) -> String {
         Identity {
             project_root: paths::up_to(&self.cwd.value, root),
@@ -315,7 +315,7 @@ fn resolve_dsh_home(env: &Env, config: &Overrides) -> Result<Setting<PathBuf>> {
 }
 
 /// SPEC 6: the precedence a log was written under, from its last change's scope key.
-#[must_use] 
+#[must_use]
 pub fn infer_precedence(last_scope: Option<&str>) -> Precedence {
     match last_scope.map(|s| s.split_once('\0')) {
         None => Precedence::All,
@@ -325,7 +325,7 @@ pub fn infer_precedence(last_scope: Option<&str>) -> Precedence {
 }
 
 /// The default dsh home for a home directory: `$HOME/.dsh`, normalised.
-#[must_use] 
+#[must_use]
 pub fn default_dsh_home(home: &Path) -> PathBuf {
     paths::normalize(Path::new("/"), &home.join(".dsh"))
 }
@@ -343,7 +343,7 @@ pub struct Identity {
 }
 
 impl Identity {
-    #[must_use] 
+    #[must_use]
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
@@ -362,7 +362,7 @@ pub struct LoggedSettings {
 
 impl LoggedSettings {
     /// Reads what it can from a `baselineIdentity` string; anything else is `None`.
-    #[must_use] 
+    #[must_use]
     pub fn from_identity(identity: &str) -> Self {
         let Ok(serde_json::Value::Object(map)) = serde_json::from_str(identity) else {
             return LoggedSettings::default();
@@ -387,7 +387,7 @@ impl LoggedSettings {
 
 /// The first key (in identity order) whose value differs between two
 /// identity strings, or `None` when they are equal or unparseable alike.
-#[must_use] 
+#[must_use]
 pub fn identity_diff(old: &str, new: &str) -> Option<String> {
     if old == new {
         return None;

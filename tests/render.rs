@@ -190,10 +190,7 @@ fn git_file_marks_the_root() {
             ]
         )
     );
-    assert_eq!(
-        json["projectRoot"],
-        json!(tree.path("proj").to_str().unwrap())
-    );
+    assert_eq!(json["projectRoot"], json!(tree.path_str("proj")));
 }
 
 #[test]
@@ -692,7 +689,7 @@ fn json_report_has_every_field() {
             "parts": [text],
             "source": current_baseline_source(&id, vec![set("pkg\0CLAUDE.md", "pkg/CLAUDE.md", "pkg\n")]),
             "identity": id,
-            "projectRoot": tree.path("proj").to_str().unwrap(),
+            "projectRoot": tree.path_str("proj"),
             "bytes": text.len(),
             "maxBytes": 500,
             "omitted": ["~/.dsh/AGENTS.md", "AGENTS.md"],
@@ -716,7 +713,7 @@ fn json_report_when_nothing_loads() {
             "parts": [],
             "source": null,
             "identity": default_identity(""),
-            "projectRoot": tree.path("proj").to_str().unwrap(),
+            "projectRoot": tree.path_str("proj"),
             "bytes": 0,
             "maxBytes": 65536,
             "omitted": [],

@@ -42,7 +42,7 @@ pub enum Place {
 
 impl Place {
     /// Whether sessions would send a secret's content to the model.
-    #[must_use] 
+    #[must_use]
     pub fn is_secret(self) -> bool {
         matches!(self, Place::System | Place::Home)
     }
@@ -132,7 +132,7 @@ impl Realms {
 
 /// Probes `path` like [`probe`] and, for a symlink, records what it points
 /// to and where that lies (judged against `realms` when given).
-#[must_use] 
+#[must_use]
 pub fn probe_link(path: &Path, realms: Option<&Realms>) -> (Probe, Option<Symlink>) {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,

@@ -49,13 +49,13 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 }
 
 /// `n` and the word for it: `1 file`, `2 files`, `1 entry`, `3 entries`.
-#[must_use] 
+#[must_use]
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A UTC time, to the second, as `2026-12-01T09:30:00Z`.
-#[must_use] 
+#[must_use]
 pub fn utc(secs: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
@@ -112,7 +112,7 @@ pub fn warnings(err: &mut dyn Write, quiet: bool, warnings: &[String]) -> io::Re
 /// Folds clap's multi-line usage error into the one line SPEC 1 wants: the
 /// message, its indented details and tips, without the usage block and the
 /// help hint, then a pointer to `--help`. The caller escapes it.
-#[must_use] 
+#[must_use]
 pub fn usage_line(rendered: &str) -> String {
     let mut line = String::new();
     for raw in rendered.lines() {
@@ -171,7 +171,7 @@ pub fn secret_link(display: &str, probe: Option<&Probe>, link: Option<&Symlink>)
 }
 
 /// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`.
-#[must_use] 
+#[must_use]
 pub fn secret_link_warning(display: &str, target: &str, resolved: &str, system: bool) -> String {
     let shown = if system || resolved == target || resolved.is_empty() {
         target.to_owned()
@@ -273,7 +273,7 @@ mod tests {
 
 /// One warning per logged scope outside the project root (SPEC 6: it is
 /// reconciled as logged).
-#[must_use] 
+#[must_use]
 pub fn outside_scope_warnings(
     log: &str,
     outside: &[crate::reconcile::OutsideScope],

@@ -227,7 +227,7 @@ pub struct RuntimeContext {
 }
 
 /// Analyses the system prompt versions and runtime snapshots of a log.
-#[must_use] 
+#[must_use]
 pub fn analyze(log: &Log) -> PromptReport {
     let split: Vec<Vec<&str>> = log.system.iter().map(|v| paragraphs(&v.text)).collect();
     let versions = log

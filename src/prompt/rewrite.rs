@@ -5,7 +5,7 @@ use super::{HeadRewrite, Paragraph, ValueChange};
 
 /// Splits a prompt into paragraphs: maximal runs of lines (split at `\n`)
 /// that are not blank (empty or whitespace only), as slices of the text.
-#[must_use] 
+#[must_use]
 pub fn paragraphs(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut open: Option<usize> = None;

@@ -38,7 +38,7 @@ pub fn parse_values(raw: &[String]) -> Result<Vec<Section>> {
 /// logged one: all sections, updated ones replaced, new ones appended (a
 /// name given twice takes its last value). None when the result equals the
 /// latest snapshot.
-#[must_use] 
+#[must_use]
 pub fn snapshot_update(latest: Option<&Snapshot>, values: &[Section]) -> Option<Runtime> {
     let logged: &[Section] = latest.map_or(&[], |s| &s.sections);
     let mut sections = logged.to_vec();

@@ -47,6 +47,11 @@ impl Tree {
         self.root().join(rel)
     }
 
+    /// `path(rel)` as text (temp paths are UTF-8).
+    pub fn path_str(&self, rel: &str) -> String {
+        self.path(rel).to_str().expect("UTF-8 temp path").to_owned()
+    }
+
     /// Writes a file, creating parents.
     pub fn file(&self, rel: &str, content: impl AsRef<[u8]>) -> &Self {
         let p = self.path(rel);

@@ -71,7 +71,7 @@ fn file_counts(c: &DirChange) -> String {
 }
 
 /// The whole comment: the impact when there is one, else the findings.
-#[must_use] 
+#[must_use]
 pub fn render(view: &View<'_>) -> String {
     let report = view.report;
     let mut s = String::from("### agentctx check\n\n");
@@ -193,7 +193,7 @@ fn summary_md(s: &mut String, rows: &[Row]) {
 }
 
 /// The summary table of the text output; a bar per row on a terminal.
-#[must_use] 
+#[must_use]
 pub fn summary_table(rows: &[Row], tty: bool) -> String {
     let head = ["directory", "bytes", "of max", "largest file", "headroom"];
     let cells: Vec<[String; 5]> = rows
@@ -245,7 +245,7 @@ pub fn summary_table(rows: &[Row], tty: bool) -> String {
 }
 
 /// The impact section of the text output.
-#[must_use] 
+#[must_use]
 pub fn impact_text(impact: &Impact) -> String {
     let n = impact.directories.len();
     let mut s = format!(

@@ -42,7 +42,7 @@ fn width(text: &str) -> usize {
 }
 
 /// The report as text.
-#[must_use] 
+#[must_use]
 pub fn text(report: &Report, opts: TextOptions) -> String {
     let mut w = Writer {
         palette: opts.palette,
