@@ -1,5 +1,6 @@
 //! The command line (SPEC 1), as clap derive types. Nothing here does work.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -49,9 +50,9 @@ impl Manual {
         let mut out = String::from("Examples:\n");
         for (command, what) in self.examples {
             if what.is_empty() {
-                out.push_str(&format!("  agentctx {command}\n"));
+                let _ = writeln!(out, "  agentctx {command}");
             } else {
-                out.push_str(&format!("  agentctx {command:width$}  # {what}\n"));
+                let _ = writeln!(out, "  agentctx {command:width$}  # {what}");
             }
         }
         out.push('\n');
@@ -63,7 +64,7 @@ impl Manual {
     pub fn exit_help(&self) -> String {
         let mut out = String::from("Exit status:");
         for (code, when) in self.exit {
-            out.push_str(&format!("\n  {code}  {when}"));
+            let _ = write!(out, "\n  {code}  {when}");
         }
         out
     }
@@ -120,6 +121,9 @@ impl Cli {
     /// most of the start-up); anything else, and every error, help or
     /// version request, goes through the whole definition, so what is
     /// printed does not change.
+    ///
+    /// # Errors
+    /// clap's error for a bad command line, or its help or version text to print.
     pub fn parse_args(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
         if args.get(1).is_some_and(|a| a == "render") {
             let root = GlobalArgs::augment_args(clap::Command::new("agentctx")).subcommand(

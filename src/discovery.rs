@@ -146,7 +146,7 @@ fn classify(meta: &fs::Metadata) -> Probe {
     if meta.is_file() {
         Probe::File { size: meta.len() }
     } else {
-        Probe::NotRegular(kind_name(&meta.file_type()))
+        Probe::NotRegular(kind_name(meta.file_type()))
     }
 }
 
@@ -158,7 +158,7 @@ fn probe_error(err: &io::Error) -> Probe {
     }
 }
 
-fn kind_name(ft: &fs::FileType) -> &'static str {
+fn kind_name(ft: fs::FileType) -> &'static str {
     if ft.is_dir() {
         "directory"
     } else if ft.is_fifo() {
@@ -264,7 +264,7 @@ fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 pub fn sha1_hex(bytes: &[u8]) -> String {
     let digest = Sha1::digest(bytes);
     let mut out = String::with_capacity(40);
-    for byte in digest.iter() {
+    for byte in &digest {
         out.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
         out.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
     }
@@ -499,7 +499,7 @@ pub fn scan_user_global(dsh_home: &Path, display: &str, opts: ScanOptions<'_>) -
         &|path, _| probe_link(path, opts.realms),
     );
     if let Some(c) = dir.candidates.first_mut() {
-        c.display = display.to_owned();
+        display.clone_into(&mut c.display);
     }
     dir
 }

@@ -26,10 +26,12 @@ pub struct Env {
 }
 
 impl Env {
-    /// Reads the real process environment.
-    pub fn from_process() -> Result<Self> {
+    /// Reads the real process environment. An unreadable current directory
+    /// is kept as an error for the commands that need it.
+    #[must_use]
+    pub fn from_process() -> Self {
         let nonempty = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-        Ok(Env {
+        Env {
             process_cwd: std::env::current_dir()
                 .map_err(|e| format!("reading the current directory: {e}")),
             home: dirs::home_dir(),
@@ -49,10 +51,13 @@ impl Env {
                     })
                     .collect(),
             ),
-        })
+        }
     }
 
     /// The process's working directory; an error when it cannot be read.
+    ///
+    /// # Errors
+    /// The reason the process's current directory could not be read.
     pub fn process_cwd(&self) -> Result<&Path> {
         self.process_cwd
             .as_deref()
@@ -61,6 +66,9 @@ impl Env {
 
     /// `path` made absolute and normalised lexically (SPEC 2.1); only a
     /// relative path needs the process's working directory.
+    ///
+    /// # Errors
+    /// A relative `path` when the current directory could not be read.
     pub fn absolute(&self, path: &Path) -> Result<PathBuf> {
         if path.is_absolute() {
             Ok(paths::normalize(Path::new("/"), path))

@@ -594,6 +594,12 @@ fn in_message(fresh: &Baseline, dir: usize, display: &str) -> InMessage {
     }
 }
 
+/// `used` as a percentage of `max` (> 0), to one decimal.
+#[allow(clippy::cast_precision_loss)] // byte counts stay far below 2^52
+fn percent(used: i64, max: i64) -> f64 {
+    (used as f64 * 1000.0 / max as f64).round() / 10.0
+}
+
 fn budget_report(settings: &Settings, fresh: &Baseline) -> BudgetReport {
     let max = settings.max_bytes.value;
     let used = fresh.fit.bytes();
@@ -601,7 +607,7 @@ fn budget_report(settings: &Settings, fresh: &Baseline) -> BudgetReport {
     BudgetReport {
         max_bytes: max,
         used_bytes: used,
-        percent: (max > 0).then(|| (used_i as f64 * 1000.0 / max as f64).round() / 10.0),
+        percent: (max > 0).then(|| percent(used_i, max)),
         headroom_bytes: (max > 0).then(|| max - used_i),
         files: fresh.files.len(),
         sent: fresh.fit.text.is_some(),
@@ -656,7 +662,7 @@ fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> 
         frames: (log.storage.encoding == crate::logfile::Encoding::Zstd)
             .then_some(log.storage.frames),
         packed: log.storage.packed,
-        workspace_events: log.workspace_events as usize,
+        workspace_events: usize::try_from(log.workspace_events).unwrap_or(usize::MAX),
         invalid_changes: log.invalid_changes,
         source_kind: kind,
         visible_baseline,

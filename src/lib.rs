@@ -34,6 +34,9 @@ use env::Env;
 
 /// Runs one command line; returns the exit status (0 ok, 1 a finding).
 /// Errors are for the caller to print once.
+///
+/// # Errors
+/// Bad usage or unusable input (exit 2), as one line naming the file.
 pub fn run(cli: &Cli, env: &Env, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8> {
     let mut ctx = Ctx {
         env,

@@ -15,12 +15,11 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = BufWriter::new(PipeOut::new(stdout.lock()));
     let mut err = io::stderr();
-    let result = Env::from_process()
-        .and_then(|env| agentctx::run(&cli, &env, &mut out, &mut err))
-        .and_then(|code| {
-            out.flush()?;
-            Ok(code)
-        });
+    let env = Env::from_process();
+    let result = agentctx::run(&cli, &env, &mut out, &mut err).and_then(|code| {
+        out.flush()?;
+        Ok(code)
+    });
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {

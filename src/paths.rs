@@ -76,8 +76,7 @@ fn join_components(rel: &Path) -> String {
 pub fn up_to(cwd: &Path, root: &Path) -> String {
     let depth = cwd
         .strip_prefix(root)
-        .map(|rel| rel.components().count())
-        .unwrap_or(0);
+        .map_or(0, |rel| rel.components().count());
     vec![".."; depth].join("/")
 }
 

@@ -222,7 +222,7 @@ pub fn diff(req: &Request<'_>) -> Reconciliation {
         delta: None,
     };
     if settings.max_bytes.value <= 0 {
-        out.reason = "max-bytes <= 0 disables loading: nothing is sent".to_owned();
+        "max-bytes <= 0 disables loading: nothing is sent".clone_into(&mut out.reason);
         return out;
     }
     let extra = extra_dirs(ws, settings, &state, req.touches);

@@ -465,7 +465,7 @@ mod tests {
                 }),
             ),
             INTRO,
-            [(items[1].head.as_str(), &body[..t.included_bytes + 1])],
+            [(items[1].head.as_str(), &body[..=t.included_bytes])],
         );
         assert!(longer.len() > 500);
         assert_eq!(got.represented, vec![false, true]);
@@ -552,7 +552,10 @@ mod tests {
     fn empty_replacement_only_when_it_fits() {
         let text = empty_replacement(1000).unwrap();
         assert_eq!(text, frame(EMPTY));
-        assert_eq!(empty_replacement(text.len() as i64 - 1), None);
+        assert_eq!(
+            empty_replacement(i64::try_from(text.len()).unwrap() - 1),
+            None
+        );
         assert_eq!(empty_replacement(0), None);
     }
 
@@ -597,7 +600,7 @@ mod tests {
             let items: Vec<Item<'_>> = paths.iter().zip(&contents).map(|(p, c)| item(p, c)).collect();
             let got = fit(&items, INTRO, COMPACT, max);
             if let Some(text) = &got.text {
-                prop_assert!(text.len() as i64 <= max);
+                prop_assert!(i64::try_from(text.len()).unwrap() <= max);
                 if text.starts_with(OPEN) {
                     let inner = &text[OPEN.len()..text.len() - CLOSE.len()];
                     prop_assert!(!inner.contains(CLOSE));

@@ -187,6 +187,10 @@ impl Settings {
     /// Resolves the settings for one run: the flags (`overrides`), the
     /// environment, the log's recorded identity and cwd (when given), then the
     /// defaults, each value with its origin.
+    ///
+    /// # Errors
+    /// An unusable cwd, no home directory for the default dsh home, or a
+    /// max-source-bytes below 1 (each naming the flag or log it came from).
     pub fn resolve(
         env: &Env,
         config: &Overrides,

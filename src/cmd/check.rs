@@ -140,7 +140,7 @@ pub struct CheckArgs {
     pub base: Option<String>,
 }
 
-pub fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     if let Some(profiles) = profile_selected(args)? {
         return super::profile::check::run(
             ctx,

@@ -1,6 +1,7 @@
 //! `agentctx completions`: shell completion scripts, and the committed
 //! generated files (completions/, man/) built from the same CLI definition.
 
+use std::fmt::Write as _;
 use std::io;
 
 use anyhow::Result;
@@ -39,7 +40,7 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
     exit: &[(0, "success"), (2, "bad usage")],
 };
 
-pub fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs) -> Result<u8> {
     // clap_complete panics on a failed write: generate into memory, then
     // write it as every command does.
     let mut script = Vec::new();
@@ -51,6 +52,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs) -> Result<u8> {
 /// Every generated file the repository commits, as (path relative to the
 /// crate root, bytes): one completion script per shell and one man page per
 /// command (`man/agentctx.1`, `man/agentctx-render.1`, ...).
+///
+/// # Errors
+/// Whatever rendering a man page into memory returns.
 pub fn artifacts() -> io::Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
     for shell in [
@@ -91,8 +95,7 @@ fn man_page(page: clap::Command, manual: &Manual) -> io::Result<(String, Vec<u8>
         .unwrap_or_default();
     let rest = long
         .strip_prefix(about.trim_end_matches('.'))
-        .map(|r| r.trim_start_matches('.').trim_start())
-        .unwrap_or(&long)
+        .map_or(long.as_str(), |r| r.trim_start_matches('.').trim_start())
         .to_owned();
     let synopsis = synopsis(&page);
     let page = page
@@ -159,8 +162,12 @@ fn synopsis(page: &clap::Command) -> String {
             String::new()
         };
         match (arg.get_long(), arg.get_short()) {
-            (Some(long), _) => out.push_str(&format!(" [--{long}{value}]")),
-            (None, Some(short)) => out.push_str(&format!(" [-{short}{value}]")),
+            (Some(long), _) => {
+                let _ = write!(out, " [--{long}{value}]");
+            }
+            (None, Some(short)) => {
+                let _ = write!(out, " [-{short}{value}]");
+            }
             (None, None) => {
                 let id = values.concat();
                 let id = if id.is_empty() {
@@ -173,7 +180,7 @@ fn synopsis(page: &clap::Command) -> String {
                 } else {
                     ""
                 };
-                out.push_str(&format!(" [{}]{many}", id.trim_start()));
+                let _ = write!(out, " [{}]{many}", id.trim_start());
             }
         }
     }

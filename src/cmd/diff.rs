@@ -132,7 +132,7 @@ impl DiffArgs {
     }
 }
 
-pub fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     if let Some(p) = args.profile.filter(|p| *p != crate::cli::ProfileName::Dsh) {
         anyhow::bail!(
             "diff replays a dsh session log: --profile {} does not apply (render and explain take it)",

@@ -84,7 +84,7 @@ impl ExplainArgs {
     }
 }
 
-pub fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let mut dsh_only = args.config.given();
     dsh_only.extend(args.log.as_ref().map(|_| "--log"));
     dsh_only.extend(args.full.then_some("--full"));

@@ -47,7 +47,7 @@ pub struct SessionSource<'a> {
 /// `--session` (its warnings printed; only what `needs` asks for read), and
 /// the settings resolved from the flags, the environment and that log.
 /// `count_packed` counts the events packed rows stand for (explain).
-pub fn session(
+pub(crate) fn session(
     ctx: &mut Ctx<'_>,
     from: SessionSource<'_>,
     needs: Needs,
@@ -85,7 +85,7 @@ pub fn session(
 }
 
 /// The sessions root: `--sessions-root`, else `sessions` in the dsh home.
-pub fn sessions_root(
+pub(crate) fn sessions_root(
     env: &Env,
     flag: Option<&std::path::Path>,
     settings: &crate::settings::Settings,

@@ -89,7 +89,7 @@ impl RenderArgs {
     }
 }
 
-pub fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
     if let Some(profiles) = super::profile::select(
         super::profile::Command::Render,
         &args.profile,

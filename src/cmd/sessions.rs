@@ -89,7 +89,7 @@ struct Row {
     unreadable: Option<String>,
 }
 
-pub fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
     let settings = crate::settings::Settings::resolve(
         ctx.env,
         &args.config.overrides(),
@@ -131,8 +131,8 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         created: s.created_ms.map(|ms| output::utc(ms.div_euclid(1000))),
         modified: s.modified.map(|t| {
             let secs = match t.duration_since(std::time::UNIX_EPOCH) {
-                Ok(d) => d.as_secs() as i64,
-                Err(e) => -(e.duration().as_secs() as i64),
+                Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+                Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
             };
             output::utc(secs)
         }),

@@ -120,13 +120,11 @@ impl Realms {
     /// root (see [`Symlink::outside_root`]).
     fn outside_root(&self, link: &Path, target: &Path, resolved: Option<&Path>) -> Option<bool> {
         let root = self.lexical[0].as_deref()?;
-        Some(match (resolved, &self.real().root) {
-            (Some(resolved), Some(real_root)) => !resolved.starts_with(real_root),
-            _ => {
-                let base = link.parent().unwrap_or(Path::new("/"));
-                !crate::paths::normalize(base, target).starts_with(root)
-            }
-        })
+        if let (Some(resolved), Some(real_root)) = (resolved, &self.real().root) {
+            return Some(!resolved.starts_with(real_root));
+        }
+        let base = link.parent().unwrap_or(Path::new("/"));
+        Some(!crate::paths::normalize(base, target).starts_with(root))
     }
 }
 

@@ -78,6 +78,9 @@ pub fn utc(secs: i64) -> String {
 }
 
 /// Writes a JSON document and a newline.
+///
+/// # Errors
+/// Whatever writing to `out` returns.
 pub fn json<T: Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::other)?;
     writeln!(out)
@@ -85,6 +88,9 @@ pub fn json<T: Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
 
 /// Writes message parts exactly, separated by one `\n`, with a final `\n`
 /// only for a terminal (SPEC 1, 6).
+///
+/// # Errors
+/// Whatever writing to `out` returns.
 pub fn parts(out: &mut dyn Write, parts: &[&str], tty: bool) -> io::Result<()> {
     for (i, part) in parts.iter().enumerate() {
         if i > 0 {
@@ -99,6 +105,9 @@ pub fn parts(out: &mut dyn Write, parts: &[&str], tty: bool) -> io::Result<()> {
 }
 
 /// Writes warnings (unless quiet), each as one `agentctx: warning: ...` line.
+///
+/// # Errors
+/// Whatever writing to `err` returns.
 pub fn warnings(err: &mut dyn Write, quiet: bool, warnings: &[String]) -> io::Result<()> {
     if quiet {
         return Ok(());

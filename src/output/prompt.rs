@@ -2,6 +2,8 @@
 //! sections): text lines and the warning sentences the JSON carries, both
 //! from `prompt::PromptReport`'s data.
 
+use std::fmt::Write as _;
+
 use crate::output::plural;
 use crate::prompt::PromptOrigin;
 use crate::prompt::{
@@ -64,11 +66,14 @@ fn value_warning(v: &ProcessValue) -> String {
         v.value
     );
     match (v.earlier_format, v.kept_verbatim) {
-        (Some(name), true) => text.push_str(&format!(
-            " (the earlier-format {name} paragraph this session keeps verbatim)"
-        )),
+        (Some(name), true) => {
+            let _ = write!(
+                text,
+                " (the earlier-format {name} paragraph this session keeps verbatim)"
+            );
+        }
         (Some(name), false) => {
-            text.push_str(&format!(" (it matches the earlier {name} template)"));
+            let _ = write!(text, " (it matches the earlier {name} template)");
         }
         (None, _) => {}
     }

@@ -22,6 +22,9 @@ pub struct RuntimeSource {
 }
 
 /// Parses `NAME=TEXT` values (split at the first `=`; NAME must not be empty).
+///
+/// # Errors
+/// An entry without `=`, or with an empty NAME.
 pub fn parse_values(raw: &[String]) -> Result<Vec<Section>> {
     raw.iter()
         .map(|r| match r.split_once('=') {

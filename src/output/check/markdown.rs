@@ -231,7 +231,9 @@ pub fn summary_table(rows: &[Row], tty: bool) -> String {
             w4 = width[4]
         );
         if let Some(percent) = bar {
-            let filled = ((percent / 10.0).round() as usize).min(10);
+            // A share of max-bytes: 0 to 10 cells, whatever the float holds.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let filled = (percent / 10.0).round().clamp(0.0, 10.0) as usize;
             let _ = write!(s, "  [{}{}]", "#".repeat(filled), ".".repeat(10 - filled));
         }
         s.push('\n');

@@ -3,6 +3,8 @@
 //! module words them. Every name, path, target and snippet goes through
 //! `output::escape`. It makes no filesystem call.
 
+use std::fmt::Write as _;
+
 use crate::explain::{CandidateReport, DirReport, InMessage, Outcome, Report, Stage, Tier};
 use crate::output::escape;
 use crate::output::palette::{Palette, Tone};
@@ -96,7 +98,7 @@ impl Writer {
     fn heading_note(&mut self, text: &str, note: &str) {
         let head = self.palette.paint(Tone::Heading, text);
         let note = self.palette.paint(Tone::Dim, note);
-        self.out.push_str(&format!("{head}  {note}\n"));
+        let _ = writeln!(self.out, "{head}  {note}");
     }
 
     /// A line of cells at `indent`, joined by two spaces, empty cells left out.
@@ -164,7 +166,7 @@ fn settings(w: &mut Writer, r: &Report) {
         Origin::Log => "inferred from the log's scope keys".to_owned(),
         Origin::Flag | Origin::Env => p.generation().to_owned(),
     };
-    let none: &[String] = &[];
+    let no_entries: &[String] = &[];
     // Name, origin, value and its tone, and the entries the setting ignored.
     let rows = [
         (
@@ -172,7 +174,7 @@ fn settings(w: &mut Writer, r: &Report) {
             s.cwd.origin,
             escape(&s.cwd.value).into_owned(),
             Tone::Name,
-            none,
+            no_entries,
         ),
         (
             "dsh home",
@@ -183,21 +185,21 @@ fn settings(w: &mut Writer, r: &Report) {
                 r.dsh_home.display
             ),
             Tone::Plain,
-            none,
+            no_entries,
         ),
         (
             "max bytes",
             s.max_bytes.origin,
             s.max_bytes.value.to_string(),
             Tone::Plain,
-            none,
+            no_entries,
         ),
         (
             "max source bytes",
             s.max_source_bytes.origin,
             s.max_source_bytes.value.to_string(),
             Tone::Plain,
-            none,
+            no_entries,
         ),
         (
             "candidates",
@@ -218,14 +220,14 @@ fn settings(w: &mut Writer, r: &Report) {
             s.root_markers.origin,
             list(&s.root_markers.value),
             Tone::Plain,
-            none,
+            no_entries,
         ),
         (
             "precedence",
             s.precedence.origin,
             format!("{}  ({why})", p.as_str()),
             Tone::Plain,
-            none,
+            no_entries,
         ),
     ];
     let widths = [16, 7];
@@ -472,7 +474,7 @@ fn described(
             if !detail.is_empty() {
                 detail.push_str("  ");
             }
-            detail.push_str(&format!("by {}, {how}", name_of(by)));
+            let _ = write!(detail, "by {}, {how}", name_of(by));
             ("shadowed", Tone::Warn, detail)
         }
         Outcome::Duplicate { of } => (

@@ -2,6 +2,7 @@
 //! scopes, what diff would send, and the prompt report.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use super::{PART_LINES, Tone, Writer, cell, list, short, width};
 use crate::baseline::Change;
@@ -63,7 +64,11 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             "storage",
             format!(
                 "zstd container, {}",
-                crate::output::plural(frames as usize, "frame", "frames")
+                crate::output::plural(
+                    usize::try_from(frames).unwrap_or(usize::MAX),
+                    "frame",
+                    "frames"
+                )
             ),
             Tone::Plain,
         );
@@ -79,7 +84,11 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             format!(
                 "{}, standing for {}{uncounted}",
                 p.rows,
-                crate::output::plural(p.events as usize, "chunk event", "chunk events")
+                crate::output::plural(
+                    usize::try_from(p.events).unwrap_or(usize::MAX),
+                    "chunk event",
+                    "chunk events"
+                )
             ),
             Tone::Plain,
         );
@@ -92,6 +101,18 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             Tone::Warn,
         );
     }
+    baseline_rows(w, s);
+    visible_scopes(w, s);
+    shadowed(w, s);
+    what_diff_sends(w, s, full);
+}
+
+/// The source kind and the visible baseline.
+fn baseline_rows(w: &mut Writer, s: &SessionReport) {
+    let widths = [16];
+    let kv = |w: &mut Writer, key: &str, value: String, tone: Tone| {
+        w.row(2, &[cell(key, Tone::Plain), cell(value, tone)], &widths);
+    };
     let kind = match crate::settings::kind_generation(&s.source_kind) {
         Some(generation) => format!("{}  ({generation})", s.source_kind),
         None => escape(&s.source_kind).into_owned(),
@@ -117,9 +138,6 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         ),
     };
     kv(w, "visible baseline", visible, tone);
-    visible_scopes(w, s);
-    shadowed(w, s);
-    what_diff_sends(w, s, full);
 }
 
 fn visible_scopes(w: &mut Writer, s: &SessionReport) {
@@ -242,15 +260,16 @@ fn what_diff_sends(w: &mut Writer, s: &SessionReport, full: bool) {
         };
         let mut about = format!("{role}, {} bytes: {}", p.bytes, changes(&p.changes));
         if !p.omitted.is_empty() {
-            about.push_str(&format!("; omitted {}", list(&p.omitted)));
+            let _ = write!(about, "; omitted {}", list(&p.omitted));
         }
         if let Some(t) = &p.truncated {
-            about.push_str(&format!(
+            let _ = write!(
+                about,
                 "; truncated {} from {} to {} bytes",
                 escape(&t.path),
                 t.original_bytes,
                 t.included_bytes
-            ));
+            );
         }
         w.row(
             2,
