@@ -111,7 +111,7 @@ pub fn outcome(
     touches: &[PathBuf],
     kind: &str,
 ) -> (reconcile::Reconciliation, Vec<String>) {
-    let ws = discovery::discover(settings, false, true);
+    let ws = discovery::discover(settings, false);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     let outcome = reconcile::diff(&Request {
         settings,

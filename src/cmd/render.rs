@@ -106,7 +106,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         );
     }
     let (log, settings) = super::session(ctx, args.source(), crate::log::Needs::STATE, false)?;
-    let ws = discovery::discover(&settings, false, true);
+    let ws = discovery::discover(&settings, false);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let b = baseline::render(&ws, &settings, render::INTRO);
