@@ -581,9 +581,9 @@ impl Workspace {
             .flat_map(|d| d.loaded().map(move |c| (d, c)))
     }
 
-    /// Scans one more directory below the root (a touched or visible scope's
-    /// directory) with the same settings.
-    pub fn scan_extra(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
+    /// Scans a directory of the project (a chain directory, or a touched or
+    /// visible scope's) with these settings.
+    pub fn scan_in_project(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
         let display = paths::dir_display(self.root(), path);
         scan_dir(
             path,
@@ -638,19 +638,9 @@ pub fn discover(settings: &Settings, probe_all: bool) -> Workspace {
         realms,
         dirs,
     };
-    let opts = ws.options(settings, probe_all);
     let chain_dirs: Vec<Dir> = chain(ws.root(), cwd)
         .iter()
-        .map(|path| {
-            let display = paths::dir_display(ws.root(), path);
-            scan_dir(
-                path,
-                &display,
-                &settings.candidates.value.names,
-                &settings.local_candidates.value.names,
-                opts,
-            )
-        })
+        .map(|path| ws.scan_in_project(settings, path, probe_all))
         .collect();
     ws.dirs.extend(chain_dirs);
     ws
