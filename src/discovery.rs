@@ -401,9 +401,15 @@ fn scan(
         scopes: Vec::new(),
     };
     for &(tier, names) in tiers {
+        let scan = TierScan {
+            tier,
+            names,
+            opts,
+            probe,
+        };
         match opts.precedence {
-            Precedence::First => scan_tier_first(&mut dir, tier, names, opts, probe),
-            Precedence::All => scan_tier_all(&mut dir, tier, names, opts, probe),
+            Precedence::First => scan.first(&mut dir),
+            Precedence::All => scan.all(&mut dir),
         }
     }
     if opts.precedence == Precedence::All {
@@ -449,74 +455,85 @@ fn take_present(
     status
 }
 
-fn scan_tier_first(
-    dir: &mut Dir,
+/// One tier of a directory to scan.
+struct TierScan<'a, 'p> {
     tier: TierKind,
-    names: &[String],
-    opts: ScanOptions<'_>,
-    probe: &Prober<'_>,
-) {
-    if names.is_empty() {
-        return;
+    names: &'a [String],
+    opts: ScanOptions<'a>,
+    probe: &'a Prober<'p>,
+}
+
+impl TierScan<'_, '_> {
+    /// Probes a candidate, recording its symlink.
+    fn probe(&self, cand: &mut Candidate, name: &str) -> Probe {
+        let (probe, link) = (self.probe)(&cand.path, name);
+        cand.link = link;
+        probe
     }
-    let key = scope_key(&dir.display, tier, "", Precedence::First);
-    let mut status = ScopeStatus::Absent;
-    let mut winner: Option<String> = None;
-    for name in names {
-        let mut cand = new_candidate(dir, tier, name);
-        if let Some(by) = &winner {
-            if !opts.probe_all {
-                cand.fate = Fate::NotProbed;
+
+    /// `first`: the first present candidate of the tier wins; the rest are
+    /// shadowed (probed and read only with `probe_all`).
+    fn first(&self, dir: &mut Dir) {
+        let TierScan {
+            tier, names, opts, ..
+        } = *self;
+        if names.is_empty() {
+            return;
+        }
+        let key = scope_key(&dir.display, tier, "", Precedence::First);
+        let mut status = ScopeStatus::Absent;
+        let mut winner: Option<String> = None;
+        for name in names {
+            let mut cand = new_candidate(dir, tier, name);
+            if let Some(by) = &winner {
+                if !opts.probe_all {
+                    cand.fate = Fate::NotProbed;
+                    dir.candidates.push(cand);
+                    continue;
+                }
+                let probe = self.probe(&mut cand, name);
+                if let Probe::File { size } = probe {
+                    cand.load = Some(load(&cand.path, size, opts.max_source));
+                    cand.fate = Fate::Shadowed { by: by.clone() };
+                }
+                cand.probe = Some(probe);
                 dir.candidates.push(cand);
                 continue;
             }
-            let (probe, link) = probe(&cand.path, name);
-            cand.link = link;
-            if let Probe::File { size } = probe {
-                cand.load = Some(load(&cand.path, size, opts.max_source));
-                cand.fate = Fate::Shadowed { by: by.clone() };
+            let probe = self.probe(&mut cand, name);
+            match probe {
+                Probe::File { size } => {
+                    winner = Some(cand.display.clone());
+                    status = take_present(&mut cand, size, dir.candidates.len(), opts);
+                }
+                Probe::Unavailable(_) => status = ScopeStatus::Unavailable,
+                Probe::Missing(_) | Probe::NotRegular(_) => {}
             }
             cand.probe = Some(probe);
             dir.candidates.push(cand);
-            continue;
         }
-        let (probe, link) = probe(&cand.path, name);
-        cand.link = link;
-        match probe {
-            Probe::File { size } => {
-                winner = Some(cand.display.clone());
-                status = take_present(&mut cand, size, dir.candidates.len(), opts);
-            }
-            Probe::Unavailable(_) => status = ScopeStatus::Unavailable,
-            Probe::Missing(_) | Probe::NotRegular(_) => {}
-        }
-        cand.probe = Some(probe);
-        dir.candidates.push(cand);
-    }
-    dir.scopes.push(Scope { key, tier, status });
-}
-
-fn scan_tier_all(
-    dir: &mut Dir,
-    tier: TierKind,
-    names: &[String],
-    opts: ScanOptions<'_>,
-    probe: &Prober<'_>,
-) {
-    for name in names {
-        let mut cand = new_candidate(dir, tier, name);
-        let index = dir.candidates.len();
-        let (probe, link) = probe(&cand.path, name);
-        cand.link = link;
-        let status = match probe {
-            Probe::File { size } => take_present(&mut cand, size, index, opts),
-            Probe::Unavailable(_) => ScopeStatus::Unavailable,
-            Probe::Missing(_) | Probe::NotRegular(_) => ScopeStatus::Absent,
-        };
-        cand.probe = Some(probe);
-        let key = scope_key(&dir.display, tier, name, Precedence::All);
-        dir.candidates.push(cand);
         dir.scopes.push(Scope { key, tier, status });
+    }
+
+    /// `all`: every present candidate of the tier loads, each its own scope.
+    fn all(&self, dir: &mut Dir) {
+        let TierScan {
+            tier, names, opts, ..
+        } = *self;
+        for name in names {
+            let mut cand = new_candidate(dir, tier, name);
+            let index = dir.candidates.len();
+            let probe = self.probe(&mut cand, name);
+            let status = match probe {
+                Probe::File { size } => take_present(&mut cand, size, index, opts),
+                Probe::Unavailable(_) => ScopeStatus::Unavailable,
+                Probe::Missing(_) | Probe::NotRegular(_) => ScopeStatus::Absent,
+            };
+            cand.probe = Some(probe);
+            let key = scope_key(&dir.display, tier, name, Precedence::All);
+            dir.candidates.push(cand);
+            dir.scopes.push(Scope { key, tier, status });
+        }
     }
 }
 
@@ -564,9 +581,9 @@ impl Workspace {
             .flat_map(|d| d.loaded().map(move |c| (d, c)))
     }
 
-    /// Scans one more directory below the root (a touched or visible scope's
-    /// directory) with the same settings.
-    pub fn scan_extra(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
+    /// Scans a directory of the project (a chain directory, or a touched or
+    /// visible scope's) with these settings.
+    pub fn scan_in_project(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
         let display = paths::dir_display(self.root(), path);
         scan_dir(
             path,
@@ -621,19 +638,9 @@ pub fn discover(settings: &Settings, probe_all: bool) -> Workspace {
         realms,
         dirs,
     };
-    let opts = ws.options(settings, probe_all);
     let chain_dirs: Vec<Dir> = chain(ws.root(), cwd)
         .iter()
-        .map(|path| {
-            let display = paths::dir_display(ws.root(), path);
-            scan_dir(
-                path,
-                &display,
-                &settings.candidates.value.names,
-                &settings.local_candidates.value.names,
-                opts,
-            )
-        })
+        .map(|path| ws.scan_in_project(settings, path, probe_all))
         .collect();
     ws.dirs.extend(chain_dirs);
     ws

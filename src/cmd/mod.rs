@@ -44,6 +44,21 @@ pub struct SessionSource<'a> {
     pub config: &'a crate::cli::ConfigArgs,
 }
 
+impl<'a> SessionSource<'a> {
+    #[must_use]
+    pub fn new(
+        log: Option<&'a std::path::Path>,
+        session: &'a SessionArgs,
+        config: &'a crate::cli::ConfigArgs,
+    ) -> Self {
+        SessionSource {
+            log,
+            session,
+            config,
+        }
+    }
+}
+
 /// The session a command looks at: the log named by `--log` or found by
 /// `--session` (its warnings printed; only what `needs` asks for read), and
 /// the settings resolved from the flags, the environment and that log.
@@ -83,6 +98,15 @@ pub(crate) fn session(
         log.as_ref(),
     )?;
     Ok((log, settings))
+}
+
+/// The session as render and diff read it: only the workspace state (no
+/// prompt versions, no packed-row counts).
+pub(crate) fn state_of(
+    ctx: &mut Ctx<'_>,
+    from: SessionSource<'_>,
+) -> Result<(Option<Log>, crate::settings::Settings)> {
+    session(ctx, from, Needs::STATE, false)
 }
 
 /// The sessions root: `--sessions-root`, else `sessions` in the dsh home.

@@ -79,16 +79,6 @@ struct Json<'a> {
     baseline: Shape,
 }
 
-impl RenderArgs {
-    fn source(&self) -> super::SessionSource<'_> {
-        super::SessionSource {
-            log: self.log.as_deref(),
-            session: &self.session,
-            config: &self.config,
-        }
-    }
-}
-
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
     if let Some(profiles) = super::profile::select(
         super::profile::Command::Render,
@@ -105,7 +95,8 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
             args.check,
         );
     }
-    let (log, settings) = super::session(ctx, args.source(), crate::log::Needs::STATE, false)?;
+    let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config);
+    let (log, settings) = super::state_of(ctx, from)?;
     let ws = discovery::discover(&settings, false);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
