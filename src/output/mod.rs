@@ -4,6 +4,7 @@
 pub mod check;
 pub mod explain;
 pub mod palette;
+pub mod profile;
 pub mod prompt;
 
 use std::borrow::Cow;

@@ -3,7 +3,6 @@
 //! render/explain/check runs. `view` presents the reports.
 
 pub(crate) mod check;
-pub(crate) mod view;
 
 use std::path::{Path, PathBuf};
 
@@ -273,7 +272,7 @@ pub(crate) fn render(
             let parts: Vec<&str> = report.parts.iter().map(|p| p.text.as_str()).collect();
             crate::output::parts(ctx.out, &parts, ctx.env.stdout_tty)?;
         }
-        Format::Json => crate::output::json(ctx.out, &view::json(&report))?,
+        Format::Json => crate::output::json(ctx.out, &crate::output::profile::json(&report))?,
     }
     let cut = report.files.iter().any(|f| {
         matches!(
@@ -294,9 +293,12 @@ pub(crate) fn explain(
 ) -> Result<u8> {
     let (cwd, report) = load(ctx.env, args, profile, cwd_flag)?;
     match format {
-        Format::Json => crate::output::json(ctx.out, &view::json(&report))?,
+        Format::Json => crate::output::json(ctx.out, &crate::output::profile::json(&report))?,
         Format::Text => {
-            let text = view::text(&report, &cwd, ctx.stdout_color());
+            let palette = crate::output::palette::Palette {
+                on: ctx.stdout_color(),
+            };
+            let text = crate::output::profile::text(&report, &cwd, palette);
             ctx.out.write_all(text.as_bytes())?;
         }
     }
