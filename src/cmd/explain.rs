@@ -88,8 +88,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     );
     let command = super::profile::Command::Explain;
     if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
-        let cwd = args.session.cwd.as_deref();
-        return super::profile::explain(ctx, &args.profile, profiles[0], cwd, args.format);
+        return super::profile::explain(ctx, args, profiles[0]);
     }
     let needs = if args.full {
         crate::log::Needs::EVERY_VERSION

@@ -85,15 +85,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         &args.profile,
         &dsh_only(args),
     )? {
-        let cwd = args.session.cwd.as_deref();
-        return super::profile::render(
-            ctx,
-            &args.profile,
-            profiles[0],
-            cwd,
-            args.format,
-            args.check,
-        );
+        return super::profile::render(ctx, args, profiles[0]);
     }
     let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config);
     let (log, settings) = super::state_of(ctx, from)?;

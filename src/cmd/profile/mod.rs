@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 
 use super::Ctx;
+use super::explain::ExplainArgs;
+use super::render::RenderArgs;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::profile::{self, Origin, Profile, Report, codex, gemini, listings, opencode};
@@ -256,18 +258,11 @@ fn load(
     Ok((cwd, report))
 }
 
-/// `render --profile P`: the message bytes, or the JSON of 10.2.
-pub(crate) fn render(
-    ctx: &mut Ctx<'_>,
-    args: &ProfileArgs,
-    profile: Profile,
-    cwd_flag: Option<&Path>,
-    format: Format,
-    check: bool,
-) -> Result<u8> {
-    let (_, report) = load(ctx.env, args, profile, cwd_flag)?;
+/// `render --profile P`: the message bytes, or the report's JSON.
+pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> Result<u8> {
+    let (_, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
     crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
-    match format {
+    match args.format {
         Format::Text => {
             let parts: Vec<&str> = report.parts.iter().map(|p| p.text.as_str()).collect();
             crate::output::parts(ctx.out, &parts, ctx.env.stdout_tty)?;
@@ -280,19 +275,13 @@ pub(crate) fn render(
             profile::Status::Truncated | profile::Status::OverBudget
         )
     });
-    Ok(u8::from(check && cut))
+    Ok(u8::from(args.check && cut))
 }
 
 /// `explain --profile P`: the report as text or JSON.
-pub(crate) fn explain(
-    ctx: &mut Ctx<'_>,
-    args: &ProfileArgs,
-    profile: Profile,
-    cwd_flag: Option<&Path>,
-    format: Format,
-) -> Result<u8> {
-    let (cwd, report) = load(ctx.env, args, profile, cwd_flag)?;
-    match format {
+pub(crate) fn explain(ctx: &mut Ctx<'_>, args: &ExplainArgs, profile: Profile) -> Result<u8> {
+    let (cwd, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
+    match args.format {
         Format::Json => crate::output::json(ctx.out, &crate::output::profile::json(&report))?,
         Format::Text => {
             let palette = crate::output::palette::Palette {
