@@ -1,4 +1,7 @@
 //! The command line (SPEC 1), as clap derive types. Nothing here does work.
+// The doc comments of the flags are their --help text, read by people:
+// environment variables and names stay unquoted there.
+#![allow(clippy::doc_markdown)]
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -40,6 +43,7 @@ pub struct Manual {
 
 impl Manual {
     /// The text after the options in `--help`.
+    #[must_use]
     pub fn help(&self) -> String {
         let width = self
             .examples
@@ -61,6 +65,7 @@ impl Manual {
     }
 
     /// The exit codes as the help shows them.
+    #[must_use]
     pub fn exit_help(&self) -> String {
         let mut out = String::from("Exit status:");
         for (code, when) in self.exit {
@@ -169,6 +174,7 @@ pub enum ColorWhen {
 
 impl ColorWhen {
     /// `Some` when the flag decides (always, never), `None` for auto.
+    #[must_use]
     pub fn forced(self) -> Option<bool> {
         match self {
             ColorWhen::Always => Some(true),
@@ -259,6 +265,7 @@ impl From<PrecedenceArg> for Precedence {
 
 impl ConfigArgs {
     /// The flags given, by name (each is dsh-only).
+    #[must_use]
     pub fn given(&self) -> Vec<&'static str> {
         [
             ("--dsh-home", self.dsh_home.is_some()),
@@ -353,6 +360,7 @@ pub struct ProfileArgs {
 
 impl ProfileArgs {
     /// The profile flags given, each with the profile it belongs to.
+    #[must_use]
     pub fn given(&self) -> Vec<(&'static str, ProfileName)> {
         use ProfileName::{Codex, Gemini, Opencode};
         [

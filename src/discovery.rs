@@ -21,19 +21,19 @@
 //!
 //! Rendering the loaded files is `render`'s job; this module returns data.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::fs;
+use std::io;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
-
-use sha1::{Digest, Sha1};
 
 use crate::paths;
 use crate::settings::{Precedence, Settings, USER_GLOBAL_FILE};
 
 mod link;
+mod read;
 
 pub use link::{Place, Realms, Symlink, probe_link};
+pub use read::{Load, Text, is_js_whitespace, js_trim, load, sha1_hex};
 
 /// The scope key and display name of the user-global directory.
 pub const USER_GLOBAL: &str = "user-global";
@@ -178,123 +178,6 @@ fn kind_name(ft: fs::FileType) -> &'static str {
 #[must_use]
 pub fn os_error(err: &io::Error) -> String {
     err.to_string()
-}
-
-/// The decoded text of a loaded file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Text {
-    pub text: String,
-    /// Lowercase hex SHA-1 of the text's UTF-8 bytes.
-    pub digest: String,
-    /// Whether decoding replaced invalid bytes with U+FFFD.
-    pub lossy: bool,
-}
-
-/// What reading a present candidate gave (SPEC 2.4).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Load {
-    Text(Text),
-    /// Larger than max-source-bytes: by stat size, or after decoding, or
-    /// because it grew past the cap while being read (`grew`: `bytes` is
-    /// then the size the probe saw).
-    Oversized {
-        bytes: u64,
-        grew: bool,
-    },
-    /// The read failed: unavailable.
-    Unreadable(String),
-}
-
-/// Reads a candidate whose probe said `size` bytes, bounded by `max_source`.
-#[must_use]
-pub fn load(path: &Path, size: u64, max_source: u64) -> Load {
-    if size > max_source {
-        return Load::Oversized {
-            bytes: size,
-            grew: false,
-        };
-    }
-    match read_bounded(path, max_source.saturating_add(1)) {
-        Ok(bytes) if bytes.len() as u64 > max_source => Load::Oversized {
-            bytes: size,
-            grew: true,
-        },
-        Ok(bytes) => {
-            let lossy_text = String::from_utf8_lossy(&bytes);
-            let lossy = matches!(lossy_text, std::borrow::Cow::Owned(_));
-            let text = lossy_text.into_owned();
-            if text.len() as u64 > max_source {
-                return Load::Oversized {
-                    bytes: text.len() as u64,
-                    grew: false,
-                };
-            }
-            let digest = sha1_hex(text.as_bytes());
-            Load::Text(Text {
-                text,
-                digest,
-                lossy,
-            })
-        }
-        Err(err) => Load::Unreadable(os_error(&err)),
-    }
-}
-
-/// Reads at most `limit` bytes. Opens non-blocking so that a path swapped for
-/// a FIFO after the probe cannot hang us, and refuses anything but a regular file.
-fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file: File = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::other("not a regular file"));
-    }
-    // Sized from the open file's own length (plus one byte to see growth), so
-    // a file that did not change is read in one call and a bigger one grows.
-    let expected = meta.len().min(limit).saturating_add(1);
-    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
-    file.take(limit).read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-/// Lowercase hex SHA-1.
-#[must_use]
-pub fn sha1_hex(bytes: &[u8]) -> String {
-    let digest = Sha1::digest(bytes);
-    let mut out = String::with_capacity(40);
-    for byte in &digest {
-        out.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
-        out.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
-    }
-    out
-}
-
-/// ECMAScript `String.prototype.trim` whitespace: `WhiteSpace` plus
-/// `LineTerminator`, which includes U+FEFF but not U+0085.
-#[must_use]
-pub fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0009}'
-            | '\u{000B}'
-            | '\u{000C}'
-            | '\u{0020}'
-            | '\u{00A0}'
-            | '\u{FEFF}'
-            | '\u{000A}'
-            | '\u{000D}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
-    )
-}
-
-/// `text.trim()` as ECMAScript defines it.
-pub fn js_trim(text: &str) -> &str {
-    text.trim_matches(is_js_whitespace)
 }
 
 /// Which tier of a directory a candidate belongs to.
@@ -518,9 +401,15 @@ fn scan(
         scopes: Vec::new(),
     };
     for &(tier, names) in tiers {
+        let scan = TierScan {
+            tier,
+            names,
+            opts,
+            probe,
+        };
         match opts.precedence {
-            Precedence::First => scan_tier_first(&mut dir, tier, names, opts, probe),
-            Precedence::All => scan_tier_all(&mut dir, tier, names, opts, probe),
+            Precedence::First => scan.first(&mut dir),
+            Precedence::All => scan.all(&mut dir),
         }
     }
     if opts.precedence == Precedence::All {
@@ -566,74 +455,85 @@ fn take_present(
     status
 }
 
-fn scan_tier_first(
-    dir: &mut Dir,
+/// One tier of a directory to scan.
+struct TierScan<'a, 'p> {
     tier: TierKind,
-    names: &[String],
-    opts: ScanOptions<'_>,
-    probe: &Prober<'_>,
-) {
-    if names.is_empty() {
-        return;
+    names: &'a [String],
+    opts: ScanOptions<'a>,
+    probe: &'a Prober<'p>,
+}
+
+impl TierScan<'_, '_> {
+    /// Probes a candidate, recording its symlink.
+    fn probe(&self, cand: &mut Candidate, name: &str) -> Probe {
+        let (probe, link) = (self.probe)(&cand.path, name);
+        cand.link = link;
+        probe
     }
-    let key = scope_key(&dir.display, tier, "", Precedence::First);
-    let mut status = ScopeStatus::Absent;
-    let mut winner: Option<String> = None;
-    for name in names {
-        let mut cand = new_candidate(dir, tier, name);
-        if let Some(by) = &winner {
-            if !opts.probe_all {
-                cand.fate = Fate::NotProbed;
+
+    /// `first`: the first present candidate of the tier wins; the rest are
+    /// shadowed (probed and read only with `probe_all`).
+    fn first(&self, dir: &mut Dir) {
+        let TierScan {
+            tier, names, opts, ..
+        } = *self;
+        if names.is_empty() {
+            return;
+        }
+        let key = scope_key(&dir.display, tier, "", Precedence::First);
+        let mut status = ScopeStatus::Absent;
+        let mut winner: Option<String> = None;
+        for name in names {
+            let mut cand = new_candidate(dir, tier, name);
+            if let Some(by) = &winner {
+                if !opts.probe_all {
+                    cand.fate = Fate::NotProbed;
+                    dir.candidates.push(cand);
+                    continue;
+                }
+                let probe = self.probe(&mut cand, name);
+                if let Probe::File { size } = probe {
+                    cand.load = Some(load(&cand.path, size, opts.max_source));
+                    cand.fate = Fate::Shadowed { by: by.clone() };
+                }
+                cand.probe = Some(probe);
                 dir.candidates.push(cand);
                 continue;
             }
-            let (probe, link) = probe(&cand.path, name);
-            cand.link = link;
-            if let Probe::File { size } = probe {
-                cand.load = Some(load(&cand.path, size, opts.max_source));
-                cand.fate = Fate::Shadowed { by: by.clone() };
+            let probe = self.probe(&mut cand, name);
+            match probe {
+                Probe::File { size } => {
+                    winner = Some(cand.display.clone());
+                    status = take_present(&mut cand, size, dir.candidates.len(), opts);
+                }
+                Probe::Unavailable(_) => status = ScopeStatus::Unavailable,
+                Probe::Missing(_) | Probe::NotRegular(_) => {}
             }
             cand.probe = Some(probe);
             dir.candidates.push(cand);
-            continue;
         }
-        let (probe, link) = probe(&cand.path, name);
-        cand.link = link;
-        match probe {
-            Probe::File { size } => {
-                winner = Some(cand.display.clone());
-                status = take_present(&mut cand, size, dir.candidates.len(), opts);
-            }
-            Probe::Unavailable(_) => status = ScopeStatus::Unavailable,
-            Probe::Missing(_) | Probe::NotRegular(_) => {}
-        }
-        cand.probe = Some(probe);
-        dir.candidates.push(cand);
-    }
-    dir.scopes.push(Scope { key, tier, status });
-}
-
-fn scan_tier_all(
-    dir: &mut Dir,
-    tier: TierKind,
-    names: &[String],
-    opts: ScanOptions<'_>,
-    probe: &Prober<'_>,
-) {
-    for name in names {
-        let mut cand = new_candidate(dir, tier, name);
-        let index = dir.candidates.len();
-        let (probe, link) = probe(&cand.path, name);
-        cand.link = link;
-        let status = match probe {
-            Probe::File { size } => take_present(&mut cand, size, index, opts),
-            Probe::Unavailable(_) => ScopeStatus::Unavailable,
-            Probe::Missing(_) | Probe::NotRegular(_) => ScopeStatus::Absent,
-        };
-        cand.probe = Some(probe);
-        let key = scope_key(&dir.display, tier, name, Precedence::All);
-        dir.candidates.push(cand);
         dir.scopes.push(Scope { key, tier, status });
+    }
+
+    /// `all`: every present candidate of the tier loads, each its own scope.
+    fn all(&self, dir: &mut Dir) {
+        let TierScan {
+            tier, names, opts, ..
+        } = *self;
+        for name in names {
+            let mut cand = new_candidate(dir, tier, name);
+            let index = dir.candidates.len();
+            let probe = self.probe(&mut cand, name);
+            let status = match probe {
+                Probe::File { size } => take_present(&mut cand, size, index, opts),
+                Probe::Unavailable(_) => ScopeStatus::Unavailable,
+                Probe::Missing(_) | Probe::NotRegular(_) => ScopeStatus::Absent,
+            };
+            cand.probe = Some(probe);
+            let key = scope_key(&dir.display, tier, name, Precedence::All);
+            dir.candidates.push(cand);
+            dir.scopes.push(Scope { key, tier, status });
+        }
     }
 }
 
@@ -681,9 +581,9 @@ impl Workspace {
             .flat_map(|d| d.loaded().map(move |c| (d, c)))
     }
 
-    /// Scans one more directory below the root (a touched or visible scope's
-    /// directory) with the same settings.
-    pub fn scan_extra(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
+    /// Scans a directory of the project (a chain directory, or a touched or
+    /// visible scope's) with these settings.
+    pub fn scan_in_project(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
         let display = paths::dir_display(self.root(), path);
         scan_dir(
             path,
@@ -713,12 +613,12 @@ impl Workspace {
     }
 }
 
-/// Discovers the workspace for the settings' cwd (stages 1 to 3).
+/// Discovers the workspace for the settings' cwd (stages 1 to 3): the
+/// user-global directory first, then the chain from the root to the cwd.
 #[must_use]
-pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool) -> Workspace {
+pub fn discover(settings: &Settings, probe_all: bool) -> Workspace {
     let cwd = &settings.cwd.value;
     let search = find_root(cwd, &settings.root_markers.value);
-    let mut dirs = Vec::new();
     let user_realms = Realms::new(None, settings);
     let base_opts = ScanOptions {
         precedence: settings.precedence.value,
@@ -727,32 +627,20 @@ pub fn discover(settings: &Settings, probe_all: bool, include_user_global: bool)
         loaded_path: None,
         realms: Some(&user_realms),
     };
-    if include_user_global {
-        dirs.push(scan_user_global(
-            &settings.dsh_home.value,
-            settings.user_global_display(),
-            base_opts,
-        ));
-    }
+    let dirs = vec![scan_user_global(
+        &settings.dsh_home.value,
+        settings.user_global_display(),
+        base_opts,
+    )];
     let realms = Realms::new(Some(&search.root), settings);
     let mut ws = Workspace {
         search,
         realms,
         dirs,
     };
-    let opts = ws.options(settings, probe_all);
     let chain_dirs: Vec<Dir> = chain(ws.root(), cwd)
         .iter()
-        .map(|path| {
-            let display = paths::dir_display(ws.root(), path);
-            scan_dir(
-                path,
-                &display,
-                &settings.candidates.value.names,
-                &settings.local_candidates.value.names,
-                opts,
-            )
-        })
+        .map(|path| ws.scan_in_project(settings, path, probe_all))
         .collect();
     ws.dirs.extend(chain_dirs);
     ws

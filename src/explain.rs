@@ -405,7 +405,7 @@ pub enum PartRole {
 
 /// Gathers the report for the resolved settings and an optional log.
 pub fn gather(settings: &Settings, log: Option<&Log>) -> Report {
-    let ws = discovery::discover(settings, true, true);
+    let ws = discovery::discover(settings, true);
     let fresh = baseline::render(&ws, settings, render::INTRO);
     let root = ws.root().to_path_buf();
     let directories = ws

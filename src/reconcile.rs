@@ -421,7 +421,7 @@ fn extra_dirs(
     }
     paths_seen
         .iter()
-        .map(|p| ws.scan_extra(settings, p, false))
+        .map(|p| ws.scan_in_project(settings, p, false))
         .collect()
 }
 

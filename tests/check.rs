@@ -16,7 +16,7 @@ use std::process::Command;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-use common::{Tree, run, run_json};
+use common::{Lcg, Tree, run, run_json, strings_at};
 
 /// The byte limits of the monorepo fixture: `packages/big` is over budget,
 /// `packages/huge/AGENTS.md` over max-source-bytes.
@@ -25,7 +25,7 @@ const LIMITS: [&str; 4] = ["--max-bytes", "1000", "--max-source-bytes", "1500"];
 /// A monorepo: nested packages, an over-budget directory, an oversized file,
 /// a drifting CLAUDE.md, a symlink leaving the tree, a nested `.git` (a
 /// submodule's `.git` file), an in-tree symlink with the same content (no
-/// finding), a `.git` directory holding a decoy AGENTS.md, and node_modules.
+/// finding), a `.git` directory holding a decoy AGENTS.md, and `node_modules`.
 fn monorepo() -> Tree {
     let t = Tree::new();
     t.file("mono/.git/HEAD", "ref: refs/heads/main\n")
@@ -57,13 +57,11 @@ fn monorepo() -> Tree {
 /// `agentctx check` run from `tree/cwd`. Unless ARGS name a precedence, the
 /// earlier generation's `first` (whose drift rule most cases here pin).
 fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
-    let mut cmd = tree.cmd();
-    cmd.current_dir(tree.path(cwd)).arg("check");
-    if !args.contains(&"--precedence") {
-        cmd.args(["--precedence", "first"]);
+    if args.contains(&"--precedence") {
+        common::check(tree, cwd, args)
+    } else {
+        common::check(tree, cwd, &[&["--precedence", "first"], args].concat())
     }
-    cmd.args(args);
-    cmd
 }
 
 /// The monorepo check every output test runs.
@@ -78,8 +76,9 @@ fn text_output_groups_findings_by_directory_with_a_summary() {
     let t = monorepo();
     let (out, err, code) = run(&mut mono_check(&t, "text"));
     assert_eq!(
-        out,
-        "\
+        (out.as_str(), err.as_str(), code),
+        (
+            "\
 packages/app
   warning: packages/app/CLAUDE.md: drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file
 
@@ -93,10 +92,11 @@ packages/shared
   warning: packages/shared/AGENTS.md: symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)
 
 checked 8 of 11 directories; largest baseline: 1000 bytes in packages/big; 2 errors, 2 warnings
-"
+",
+            "",
+            1
+        )
     );
-    assert_eq!(err, "");
-    assert_eq!(code, 1);
 }
 
 #[test]
@@ -104,17 +104,19 @@ fn github_output_is_one_workflow_command_per_finding() {
     let t = monorepo();
     let (out, err, code) = run(&mut mono_check(&t, "github"));
     assert_eq!(
-        out,
-        "\
+        (out.as_str(), err.as_str(), code),
+        (
+            "\
 ::warning file=packages/app/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file
 ::error file=packages/big/AGENTS.md,line=1,title=Instruction budget exceeded::over budget: a session in packages/big gets 1000 of max 1000 bytes, its whole baseline needs 1271: omitted AGENTS.md; truncated packages/big/AGENTS.md from 901 to 567 bytes
 ::error file=packages/huge/AGENTS.md,line=1,title=Instruction file too large::too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it
 ::warning file=packages/shared/AGENTS.md,line=1,title=Symlink leaves the project::symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)
 agentctx check: checked 8 of 11 directories; largest baseline: 1000 bytes in packages/big; 2 errors, 2 warnings
-"
+",
+            "",
+            1
+        )
     );
-    assert_eq!(err, "");
-    assert_eq!(code, 1);
 }
 
 #[test]
@@ -192,12 +194,7 @@ fn json_output_pins_every_finding() {
             }
         ])
     );
-    let dirs: Vec<&str> = got["directories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["dir"].as_str().unwrap())
-        .collect();
+    let dirs = strings_at(&got["directories"], "dir");
     // docs holds no candidate; .git and node_modules are never entered.
     assert_eq!(
         dirs,
@@ -275,12 +272,7 @@ fn exclude_is_what_keeps_node_modules_out_and_git_is_never_entered() {
     let mut args = LIMITS.to_vec();
     args.extend(["--format", "json"]);
     let (got, _) = run_json(&mut check(&t, "mono", &args));
-    let dirs: Vec<&str> = got["directories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["dir"].as_str().unwrap())
-        .collect();
+    let dirs = strings_at(&got["directories"], "dir");
     assert_eq!(dirs[..2], [".", "node_modules/pkg"]);
     assert_eq!(got["walked"], json!(13));
     assert!(!dirs.iter().any(|d| d.starts_with(".git")));
@@ -316,12 +308,7 @@ fn a_path_below_the_root_keeps_the_chain_above_it() {
     assert_eq!(got["walked"], json!(2));
     assert_eq!(got["warnings"], json!(1));
     assert_eq!(got["findings"][0]["file"], json!("packages/app/CLAUDE.md"));
-    let files: Vec<&str> = got["directories"][1]["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
+    let files = strings_at(&got["directories"][1]["files"], "path");
     assert_eq!(
         files,
         [
@@ -405,8 +392,11 @@ checked 3 of 3 directories; largest baseline: 356 bytes in clean; 0 errors, 1 wa
     assert_eq!(code, 2);
 }
 
-#[test]
-fn file_warnings_each_once_per_file() {
+/// One directory per file-level warning kind (invalid UTF-8 and a literal
+/// closing tag at the root, empty, whitespace-only, a directory, a FIFO, a
+/// symlink stub, a dangling symlink), and a symlink that stays inside the
+/// root.
+fn file_warnings_tree() -> Tree {
     let t = Tree::new();
     t.dir("r/.git")
         .file(
@@ -423,12 +413,24 @@ fn file_warnings_each_once_per_file() {
         .symlink("r/broken/AGENTS.md", "gone.md")
         .file("r/broken/CLAUDE.md", "Broken neighbour.\n")
         .symlink("r/same/CLAUDE.md", "../stub/CLAUDE.md");
+    t
+}
+
+/// `check --precedence first --format json` on the file-warnings tree.
+fn file_warnings_report(t: &Tree) -> Value {
     let (got, code) = run_json(&mut check(
-        &t,
+        t,
         "r",
         &["--precedence", "first", "--format", "json"],
     ));
     assert_eq!(code, 0);
+    got
+}
+
+#[test]
+fn file_warnings_each_once_per_file() {
+    let t = file_warnings_tree();
+    let got = file_warnings_report(&t);
     let found: Vec<(String, String)> = got["findings"]
         .as_array()
         .unwrap()
@@ -479,6 +481,12 @@ fn file_warnings_each_once_per_file() {
         .map(|(f, m)| ((*f).to_owned(), (*m).to_owned()))
         .collect();
     assert_eq!(found, want);
+}
+
+#[test]
+fn file_warnings_carry_their_kind_and_details() {
+    let t = file_warnings_tree();
+    let got = file_warnings_report(&t);
     let kinds: Vec<&str> = got["findings"]
         .as_array()
         .unwrap()
@@ -503,21 +511,18 @@ fn file_warnings_each_once_per_file() {
     assert_eq!(got["findings"][5]["whitespace"], json!(true));
     assert_eq!(got["findings"][7]["sibling"], json!("stub/CLAUDE.md"));
     // The symlink out of same/ stays inside the project root: no finding.
-    let dirs: Vec<&Value> = got["directories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| &d["dir"])
-        .collect();
     assert_eq!(
-        dirs,
+        strings_at(&got["directories"], "dir"),
         [".", "broken", "dir", "empty", "fifo", "same", "stub"]
-            .map(|d| json!(d))
-            .iter()
-            .collect::<Vec<_>>()
     );
     // The root file is judged once, not once per directory below it.
     assert_eq!(got["warnings"], json!(8));
+}
+
+#[test]
+fn file_warnings_fail_under_deny_warnings_and_match_render() {
+    let t = file_warnings_tree();
+    let got = file_warnings_report(&t);
     let (_, code) = run_json(&mut check(
         &t,
         "r",
@@ -615,13 +620,10 @@ fn user_global_file_only_with_the_flag() {
         without["directories"][0]["files"].as_array().unwrap().len(),
         1
     );
-    let files: Vec<&Value> = with["directories"][0]["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| &f["path"])
-        .collect();
-    assert_eq!(files, [&json!("~/.dsh/AGENTS.md"), &json!("AGENTS.md")]);
+    assert_eq!(
+        strings_at(&with["directories"][0]["files"], "path"),
+        ["~/.dsh/AGENTS.md", "AGENTS.md"]
+    );
     // render always includes the user-global file.
     assert_matches_render(&t, "r", &with, &[]);
     // The user-global file is judged too, under its display path.
@@ -717,24 +719,11 @@ agentctx check: checked 1 of 2 directories; largest baseline: 317 bytes in a:b,c
     );
 }
 
-/// `agentctx check` run from `tree/cwd` as an unprivileged user: as root
-/// (where permissions do not bind) through `setpriv` as nobody, with the
-/// tree opened up to that user.
+/// `agentctx check` run from `tree/cwd` as an unprivileged user (as root,
+/// where permissions do not bind, as nobody, the tree's root opened up).
 fn check_unprivileged(tree: &Tree, cwd: &str) -> Option<Command> {
-    if !common::is_root() {
-        return Some(check(tree, cwd, &[]));
-    }
-    if Command::new("setpriv").arg("--version").output().is_err() {
-        return None;
-    }
-    fs::set_permissions(tree.root(), fs::Permissions::from_mode(0o755)).unwrap();
-    let mut cmd = Command::new("setpriv");
-    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(assert_cmd::cargo::cargo_bin("agentctx"))
-        .current_dir(tree.path(cwd))
-        .env("HOME", tree.path("home"))
-        .env_remove("DSH_HOME")
-        .args(["--color", "never", "check"]);
+    let mut cmd = tree.unprivileged_cmd()?;
+    cmd.current_dir(tree.path(cwd)).arg("check");
     Some(cmd)
 }
 
@@ -746,7 +735,6 @@ fn an_unreadable_directory_is_one_warning_and_still_scanned() {
         .file("r/locked/deep/AGENTS.md", "Deep.\n")
         .file("r/shut/AGENTS.md", "Shut.\n");
     let Some(mut cmd) = check_unprivileged(&t, "r") else {
-        eprintln!("skipping: running as root without setpriv");
         return;
     };
     let mode = |rel: &str, mode: u32| {
@@ -776,19 +764,6 @@ checked 2 of 3 directories; largest baseline: 319 bytes in locked; 0 errors, 2 w
     );
 }
 
-/// A tiny deterministic generator for the random trees below.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
-
 /// Random trees (nested roots, every candidate name, symlinks in and out,
 /// directories and FIFOs under candidate names, tiny budgets): every
 /// directory check renders has the numbers `render --cwd` gives, and every
@@ -801,7 +776,7 @@ fn random_trees_match_render_everywhere() {
         t.dir("nohome");
         let mut dirs = vec!["r".to_owned()];
         for i in 0..24 {
-            let parent = dirs[rng.next(dirs.len() as u64) as usize].clone();
+            let parent = dirs[rng.index(dirs.len())].clone();
             dirs.push(format!("{parent}/d{i}"));
         }
         let names = [
@@ -813,15 +788,15 @@ fn random_trees_match_render_everywhere() {
         let mut with_candidates = Vec::new();
         for (i, d) in dirs.iter().enumerate() {
             t.dir(d);
-            if i > 0 && rng.next(6) == 0 {
+            if i > 0 && rng.below(6) == 0 {
                 t.dir(&format!("{d}/.git"));
             }
             let mut any = false;
             for name in names {
                 let path = format!("{d}/{name}");
-                match rng.next(10) {
+                match rng.below(10) {
                     0..=2 => {
-                        let len = rng.next(300) as usize;
+                        let len = rng.index(300);
                         t.file(&path, format!("{name} in {d}: {}", "w".repeat(len)));
                     }
                     3 => {
@@ -830,7 +805,7 @@ fn random_trees_match_render_everywhere() {
                     4 => {
                         t.symlink(&path, "../AGENTS.md");
                     }
-                    5 if rng.next(2) == 0 => {
+                    5 if rng.below(2) == 0 => {
                         t.dir(&path);
                     }
                     _ => continue,
@@ -859,12 +834,7 @@ fn random_trees_match_render_everywhere() {
             assert_matches_render(&t, "r", &got, &render_args);
             // Every directory whose listing holds a candidate that exists in
             // some form is checked (a lone dangling symlink is not).
-            let checked: Vec<String> = got["directories"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| d["dir"].as_str().unwrap().to_owned())
-                .collect();
+            let checked = strings_at(&got["directories"], "dir");
             for d in &with_candidates {
                 let rel = Path::new(d).strip_prefix("r").unwrap();
                 let rel = if rel.as_os_str().is_empty() {

@@ -16,127 +16,20 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::Stdio;
 
-use common::{Tree, header, run, run_json};
+use common::message::{
+    EMPTY, INTRO, baseline, baseline_source, current_baseline_source, default_identity,
+    delta_source, framed, identity, jsonl, remove, remove_section, replace, replace_section,
+    replacement, section, set, set_section, switch, switch_section,
+};
+use common::{Tree, header, render_json, run, run_json};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use sha1::{Digest, Sha1};
 
-// SPEC 4.1, byte for byte.
-const OPEN: &str = "<system-reminder>";
-const CLOSE: &str = "</system-reminder>";
-const INTRO: &str = "The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.";
-const REPLACE: &str = "This complete workspace instruction baseline replaces all earlier workspace instruction baselines. ";
-const EMPTY: &str = "This complete workspace instruction baseline replaces all earlier workspace instruction baselines. No workspace instructions are currently active.";
+// ---------------------------------------------------------------- sources
 
-// ---------------------------------------------------------------- shapes
-
-/// OPEN, the blocks joined by a blank line, CLOSE (SPEC 4.2; no escaping).
-fn framed(blocks: &[String]) -> String {
-    format!("{OPEN}\n{}\n{CLOSE}", blocks.join("\n\n"))
-}
-
-fn section(path: &str, content: &str) -> String {
-    format!("Instructions from: {path}\n\n{content}")
-}
-
-fn set_section(path: &str, scope: &str, content: &str) -> String {
-    format!(
-        "Additional instructions from: {path}\n\nThese instructions apply to work under `{scope}`. Use them as guidance when relevant; more specific instructions take precedence. They do not override system, developer, or direct user instructions.\n\n{content}"
-    )
-}
-
-fn replace_section(path: &str, content: &str) -> String {
-    format!(
-        "Updated instructions from: {path}\n\nThis file changed after it was loaded. Use the following content instead of the previously loaded instructions from this file.\n\n{content}"
-    )
-}
-
-fn switch_section(path: &str, previous: &str, scope: &str, content: &str) -> String {
-    format!(
-        "Updated instructions from: {path}\n\nThe instructions previously loaded from `{previous}` no longer apply. Use the following content for `{scope}` instead.\n\n{content}"
-    )
-}
-
-fn remove_section(path: &str) -> String {
-    format!(
-        "Instructions removed: {path}\n\nThe previously loaded instructions from this file no longer apply."
-    )
-}
-
-/// A complete baseline with `intro` and one section per (path, content).
-fn baseline_with(intro: &str, files: &[(&str, &str)]) -> String {
-    let mut blocks = vec![intro.to_owned()];
-    blocks.extend(files.iter().map(|(p, c)| section(p, c)));
-    framed(&blocks)
-}
-
-fn baseline(files: &[(&str, &str)]) -> String {
-    baseline_with(INTRO, files)
-}
-
-fn replacement(files: &[(&str, &str)]) -> String {
-    baseline_with(&format!("{REPLACE}{INTRO}"), files)
-}
-
-fn sha1(text: &str) -> String {
-    Sha1::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-fn identity(root: &str, max: i64, cands: &str, locals: &str) -> String {
-    format!(
-        r#"{{"projectRoot":"{root}","projectRootMarkers":[".git"],"maxBytes":{max},"maxSourceBytes":1048576,"instructionFileCandidates":[{cands}],"localInstructionFileCandidates":[{locals}]}}"#
-    )
-}
-
-fn default_identity(root: &str) -> String {
-    identity(
-        root,
-        65536,
-        r#""AGENTS.md","CLAUDE.md""#,
-        r#""AGENTS.local.md","CLAUDE.local.md""#,
-    )
-}
-
-fn set(scope: &str, path: &str, content: &str) -> Value {
-    json!({"action": "set", "scope": scope, "path": path, "digest": sha1(content)})
-}
-
-fn replace(scope: &str, path: &str, content: &str) -> Value {
-    json!({"action": "replace", "scope": scope, "path": path, "digest": sha1(content)})
-}
-
-fn switch(scope: &str, path: &str, previous: &str, content: &str) -> Value {
-    json!({"action": "replace", "scope": scope, "path": path, "previousPath": previous, "digest": sha1(content)})
-}
-
-fn remove(scope: &str, path: &str) -> Value {
-    json!({"action": "remove", "scope": scope, "path": path})
-}
-
-fn delta_source(changes: Vec<Value>) -> Value {
-    json!({"kind": "workspace-instructions", "form": "instructions", "changes": changes})
-}
-
-fn baseline_source(identity: &str, changes: Vec<Value>) -> Value {
-    baseline_source_of_kind("workspace-instructions", identity, changes)
-}
-
-/// The baseline source the current generation writes (kind `agent-instructions`).
-fn current_baseline_source(identity: &str, changes: Vec<Value>) -> Value {
-    baseline_source_of_kind("agent-instructions", identity, changes)
-}
-
-fn baseline_source_of_kind(kind: &str, identity: &str, changes: Vec<Value>) -> Value {
-    json!({
-        "kind": kind,
-        "form": "instructions",
-        "baseline": true,
-        "baselineIdentity": identity,
-        "changes": changes,
-    })
+/// The identity under default settings but `max` bytes and these candidates.
+fn identity_with(root: &str, max: i64, cands: &str, locals: &str) -> String {
+    identity(root, r#"".git""#, max, 1_048_576, cands, locals)
 }
 
 // ---------------------------------------------------------------- logs
@@ -170,7 +63,7 @@ impl Session {
         }
     }
 
-    fn event(&mut self, kind: &str, data: Value, message: bool) -> u64 {
+    fn event(&mut self, kind: &str, data: &Value, message: bool) -> u64 {
         let seq = self.next;
         self.next += 1;
         let op = if message && self.surface_ops {
@@ -204,7 +97,7 @@ impl Session {
                 json!(content)
             ),
         };
-        self.event("user/message", serde_json::from_str(&data).unwrap(), true)
+        self.event("user/message", &serde_json::from_str(&data).unwrap(), true)
     }
 
     /// A direct user prompt.
@@ -229,36 +122,36 @@ impl Session {
     fn turn(&mut self, path: &str) {
         let (t, call) = (self.turn, format!("call-{}", self.turn));
         self.turn += 1;
-        self.event("turn/start", json!({"turn": t}), false);
-        self.event("step/start", json!({"turn": t, "step": 0}), false);
+        self.event("turn/start", &json!({"turn": t}), false);
+        self.event("step/start", &json!({"turn": t, "step": 0}), false);
         self.event(
             "assistant/chunk",
-            json!({"turn": t, "step": 0, "text": "Let me read it."}),
+            &json!({"turn": t, "step": 0, "text": "Let me read it."}),
             false,
         );
         self.event(
             "tool/call",
-            json!({"turn": t, "step": 0, "id": call, "name": "read", "input": {"path": path}}),
+            &json!({"turn": t, "step": 0, "id": call, "name": "read", "input": {"path": path}}),
             false,
         );
         let quoted = r#"{"type":"user/message","data":{"source":{"kind":"workspace-instructions","baseline":true,"changes":[]}}}"#;
         self.event(
             "tool/result",
-            json!({"turn": t, "step": 0, "id": call, "content": [{"type": "text", "text": quoted}]}),
+            &json!({"turn": t, "step": 0, "id": call, "content": [{"type": "text", "text": quoted}]}),
             true,
         );
         self.event(
             "agent/inbox/spliced",
-            json!({"turn": t, "step": 0, "count": 0}),
+            &json!({"turn": t, "step": 0, "count": 0}),
             false,
         );
         self.event(
             "assistant/message",
-            json!({"turn": t, "step": 0, "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}}),
+            &json!({"turn": t, "step": 0, "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}}),
             true,
         );
-        self.event("step/end", json!({"turn": t, "step": 0}), false);
-        self.event("turn/end", json!({"turn": t}), false);
+        self.event("step/end", &json!({"turn": t, "step": 0}), false);
+        self.event("turn/end", &json!({"turn": t}), false);
     }
 
     /// Compaction: replaces the surface run from `start` to `end`.
@@ -283,7 +176,7 @@ impl Session {
     }
 
     fn jsonl(&self) -> String {
-        self.lines.join("\n") + "\n"
+        jsonl(&self.lines)
     }
 
     /// Writes the log into the tree (as `session.jsonl` unless named).
@@ -302,17 +195,6 @@ const FIRST_GEN: [&str; 4] = [
     "--source-kind",
     "workspace-instructions",
 ];
-
-fn render_json(tree: &Tree, args: &[&str]) -> Value {
-    let (value, code) = run_json(
-        tree.cmd()
-            .arg("render")
-            .args(args)
-            .args(["--format", "json"]),
-    );
-    assert_eq!(code, 0, "render {args:?}");
-    value
-}
 
 /// `diff --log LOG ARGS` in text form: (stdout, stderr, exit code).
 fn diff(tree: &Tree, log: &str, args: &[&str]) -> (String, String, i32) {
@@ -340,7 +222,7 @@ fn loop_warning(path: &str) -> String {
 
 /// Runs `diff` text and JSON and checks both against the expected parts
 /// and source; returns the JSON report.
-fn assert_diff(tree: &Tree, args: &[&str], parts: &[String], source: Value) -> Value {
+fn assert_diff(tree: &Tree, args: &[&str], parts: &[String], source: &Value) -> Value {
     assert_diff_warning(tree, args, parts, source, "")
 }
 
@@ -349,7 +231,7 @@ fn assert_diff_warning(
     tree: &Tree,
     args: &[&str],
     parts: &[String],
-    source: Value,
+    source: &Value,
     warnings: &str,
 ) -> Value {
     let (out, err, code) = diff(tree, "session.jsonl", args);
@@ -360,7 +242,7 @@ fn assert_diff_warning(
     );
     let json = diff_json(tree, "session.jsonl", args);
     assert_eq!(json["parts"], json!(parts), "diff JSON parts");
-    assert_eq!(json["source"], source, "diff JSON source");
+    assert_eq!(&json["source"], source, "diff JSON source");
     json
 }
 
@@ -413,7 +295,7 @@ fn touch(tree: &Tree, session: &mut Session, path: &str) -> Value {
 #[test]
 fn nothing_changed_sends_nothing() {
     let (tree, _) = project();
-    let json = assert_diff(&tree, &[], &[], Value::Null);
+    let json = assert_diff(&tree, &[], &[], &Value::Null);
     assert_eq!(
         json,
         json!({
@@ -460,7 +342,7 @@ fn a_log_without_a_baseline_gets_the_complete_baseline() {
             set("pkg\0AGENTS.md", "pkg/AGENTS.md", "pkg\n"),
         ],
     );
-    let json = assert_diff(&tree, &[], std::slice::from_ref(&text), source.clone());
+    let json = assert_diff(&tree, &[], std::slice::from_ref(&text), &source.clone());
     assert_eq!(
         json,
         json!({
@@ -524,7 +406,7 @@ fn compaction_shadowing_the_baseline_sends_a_fresh_one_then_reconciles() {
             baseline(&[("AGENTS.md", "root v2\n")]),
             framed(&[replace_section("lib/AGENTS.md", "lib v2\n")]),
         ],
-        baseline_source(
+        &baseline_source(
             &default_identity(""),
             vec![
                 set(".", "AGENTS.md", "root v2\n"),
@@ -558,7 +440,7 @@ fn after_a_fresh_baseline_unchanged_visible_scopes_stay_silent() {
         &tree,
         &[],
         &[baseline(&[("AGENTS.md", "root\n")])],
-        baseline_source(&default_identity(""), vec![set(".", "AGENTS.md", "root\n")]),
+        &baseline_source(&default_identity(""), vec![set(".", "AGENTS.md", "root\n")]),
     );
 }
 
@@ -585,7 +467,7 @@ fn an_incompatible_identity_gets_a_replacement_baseline() {
         "--local-candidates",
         "",
     ];
-    let id = identity("..", 65536, r#""CLAUDE.md","AGENTS.md""#, "");
+    let id = identity_with("..", 65536, r#""CLAUDE.md","AGENTS.md""#, "");
     let text = replacement(&[
         ("~/.dsh/AGENTS.md", "global\n"),
         ("CLAUDE.md", "claude\n"),
@@ -602,7 +484,12 @@ fn an_incompatible_identity_gets_a_replacement_baseline() {
             replace("pkg/lib", "pkg/lib/AGENTS.md", "lib v2\n"),
         ],
     );
-    let json = assert_diff(&tree, &args, &[text.clone(), delta.clone()], source.clone());
+    let json = assert_diff(
+        &tree,
+        &args,
+        &[text.clone(), delta.clone()],
+        &source.clone(),
+    );
     assert_eq!(
         json,
         json!({
@@ -633,7 +520,7 @@ fn a_replacement_removes_only_what_the_old_baseline_itself_set() {
     fs::remove_file(tree.path("proj/AGENTS.md")).unwrap();
     fs::remove_file(tree.path("proj/pkg/AGENTS.md")).unwrap();
     fs::remove_file(tree.path("proj/pkg/lib/AGENTS.md")).unwrap();
-    let id = identity(
+    let id = identity_with(
         "..",
         5000,
         r#""AGENTS.md","CLAUDE.md""#,
@@ -646,7 +533,7 @@ fn a_replacement_removes_only_what_the_old_baseline_itself_set() {
             framed(&[EMPTY.to_owned()]),
             framed(&[remove_section("pkg/lib/AGENTS.md")]),
         ],
-        baseline_source(
+        &baseline_source(
             &id,
             vec![
                 remove(".", "AGENTS.md"),
@@ -664,7 +551,7 @@ fn the_empty_replacement_when_nothing_loads() {
     fs::remove_file(tree.path("proj/AGENTS.md")).unwrap();
     fs::remove_file(tree.path("proj/pkg/AGENTS.md")).unwrap();
     let text = format!("<system-reminder>\n{EMPTY}\n</system-reminder>");
-    let id = identity(
+    let id = identity_with(
         "..",
         5000,
         r#""AGENTS.md","CLAUDE.md""#,
@@ -674,14 +561,14 @@ fn the_empty_replacement_when_nothing_loads() {
         &tree,
         &["--max-bytes", "5000"],
         &[text],
-        baseline_source(
+        &baseline_source(
             &id,
             vec![remove(".", "AGENTS.md"), remove("pkg", "pkg/AGENTS.md")],
         ),
     );
     assert_eq!(json["decision"], "replacement");
     // An EMPTY replacement that does not fit max-bytes is not sent.
-    let json = assert_diff(&tree, &["--max-bytes", "100"], &[], Value::Null);
+    let json = assert_diff(&tree, &["--max-bytes", "100"], &[], &Value::Null);
     assert_eq!(json["decision"], "none");
     assert_eq!(
         json["reason"],
@@ -697,7 +584,7 @@ fn an_offline_edit_gives_exactly_one_updated_part() {
         &tree,
         &[],
         &[framed(&[replace_section("AGENTS.md", "root v2\n")])],
-        delta_source(vec![replace(".", "AGENTS.md", "root v2\n")]),
+        &delta_source(vec![replace(".", "AGENTS.md", "root v2\n")]),
     );
     assert_eq!(json["decision"], "delta");
     let (_, _, code) = diff(&tree, "session.jsonl", &["--exit-code"]);
@@ -717,7 +604,7 @@ fn new_files_are_set_in_batch_order() {
             set_section("~/.dsh/AGENTS.md", "user-global", "global\n"),
             set_section("pkg/CLAUDE.local.md", "pkg", "pkg local\n"),
         ])],
-        delta_source(vec![
+        &delta_source(vec![
             set("user-global", "~/.dsh/AGENTS.md", "global\n"),
             set("pkg\0local", "pkg/CLAUDE.local.md", "pkg local\n"),
         ]),
@@ -732,7 +619,7 @@ fn a_deleted_file_is_removed() {
         &tree,
         &[],
         &[framed(&[remove_section("pkg/AGENTS.md")])],
-        delta_source(vec![remove("pkg", "pkg/AGENTS.md")]),
+        &delta_source(vec![remove("pkg", "pkg/AGENTS.md")]),
     );
 }
 
@@ -744,13 +631,13 @@ fn a_removed_scope_that_reappears_is_set_again() {
     session.workspace(&report);
     session.turn("x");
     session.write(&tree, "session.jsonl");
-    assert_diff(&tree, &[], &[], Value::Null);
+    assert_diff(&tree, &[], &[], &Value::Null);
     tree.file("proj/pkg/AGENTS.md", "pkg v1\n");
     assert_diff(
         &tree,
         &[],
         &[framed(&[set_section("pkg/AGENTS.md", "pkg", "pkg v1\n")])],
-        delta_source(vec![set("pkg", "pkg/AGENTS.md", "pkg v1\n")]),
+        &delta_source(vec![set("pkg", "pkg/AGENTS.md", "pkg v1\n")]),
     );
 }
 
@@ -767,7 +654,7 @@ fn a_file_the_budget_now_omits_is_removed_if_visibly_loaded() {
         &tree,
         &[],
         &[framed(&[remove_section("AGENTS.md")])],
-        delta_source(vec![remove(".", "AGENTS.md")]),
+        &delta_source(vec![remove(".", "AGENTS.md")]),
     );
 }
 
@@ -780,7 +667,7 @@ fn a_file_the_budget_always_omitted_stays_silent() {
         .file("proj/pkg/AGENTS.md", "pkg\n");
     start(&tree, "proj/pkg", &["--max-bytes", "1000"]);
     tree.file("proj/AGENTS.md", "y".repeat(2000));
-    assert_diff(&tree, &[], &[], Value::Null);
+    assert_diff(&tree, &[], &[], &Value::Null);
 }
 
 #[test]
@@ -805,7 +692,7 @@ fn all_mode_duplicates_are_removed_first_in_their_directory() {
             replace_section("AGENTS.md", "A2\n"),
             set_section("CLAUDE.local.md", ".", "CL\n"),
         ])],
-        delta_source(vec![
+        &delta_source(vec![
             remove(".\0CLAUDE.md", "CLAUDE.md"),
             replace(".\0AGENTS.md", "AGENTS.md", "A2\n"),
             set(".\0CLAUDE.local.md", "CLAUDE.local.md", "CL\n"),
@@ -836,7 +723,7 @@ fn outside_the_chain_a_duplicate_is_removed_in_its_place() {
             replace_section("sub/AGENTS.md", "S2\n"),
             remove_section("sub/CLAUDE.md"),
         ])],
-        delta_source(vec![
+        &delta_source(vec![
             replace("sub\0AGENTS.md", "sub/AGENTS.md", "S2\n"),
             remove("sub\0CLAUDE.md", "sub/CLAUDE.md"),
         ]),
@@ -926,7 +813,7 @@ fn a_logged_scope_outside_the_root_is_reconciled_with_a_warning() {
             "../outside/AGENTS.md",
             "out v2\n",
         )])],
-        delta_source(vec![replace(
+        &delta_source(vec![replace(
             "../outside",
             "../outside/AGENTS.md",
             "out v2\n",
@@ -943,7 +830,7 @@ fn an_unavailable_file_is_no_transition() {
     // ELOOP: a symlink to itself. Not a deletion: nothing is sent.
     fs::remove_file(tree.path("proj/AGENTS.md")).unwrap();
     symlink("AGENTS.md", tree.path("proj/AGENTS.md")).unwrap();
-    let json = assert_diff_warning(&tree, &[], &[], Value::Null, &loop_warning("AGENTS.md"));
+    let json = assert_diff_warning(&tree, &[], &[], &Value::Null, &loop_warning("AGENTS.md"));
     assert_eq!(json["decision"], "none");
     let (_, _, code) = diff(&tree, "session.jsonl", &["--exit-code"]);
     assert_eq!(code, 0);
@@ -964,7 +851,7 @@ fn first_mode_skips_an_unavailable_winner_for_the_next_present_name() {
             "pkg",
             "pkg claude\n",
         )])],
-        delta_source(vec![switch(
+        &delta_source(vec![switch(
             "pkg",
             "pkg/CLAUDE.md",
             "pkg/AGENTS.md",
@@ -996,7 +883,7 @@ fn all_mode_freezes_a_directory_whose_loaded_file_became_unavailable() {
         &tree,
         &[],
         &[framed(&[replace_section("pkg/AGENTS.md", "P2\n")])],
-        delta_source(vec![replace("pkg\0AGENTS.md", "pkg/AGENTS.md", "P2\n")]),
+        &delta_source(vec![replace("pkg\0AGENTS.md", "pkg/AGENTS.md", "P2\n")]),
         &(loop_warning("AGENTS.md") + &loop_warning("pkg/CLAUDE.md")),
     );
 }
@@ -1016,7 +903,7 @@ fn first_mode_winner_switch_is_a_replace_with_previous_path() {
             switch_section("CLAUDE.md", "AGENTS.md", ".", "root v1\n"),
             switch_section("pkg/CLAUDE.md", "pkg/AGENTS.md", "pkg", "pkg v2\n"),
         ])],
-        delta_source(vec![
+        &delta_source(vec![
             switch(".", "CLAUDE.md", "AGENTS.md", "root v1\n"),
             switch("pkg", "pkg/CLAUDE.md", "pkg/AGENTS.md", "pkg v2\n"),
         ]),
@@ -1058,7 +945,7 @@ fn visible_scopes_outside_the_baseline_are_reconciled_in_first_set_order() {
             remove_section("docs/AGENTS.md"),
             set_section("tools/AGENTS.md", "tools", "tools again\n"),
         ])],
-        delta_source(vec![
+        &delta_source(vec![
             replace("lib", "lib/AGENTS.md", "lib v2\n"),
             remove("docs", "docs/AGENTS.md"),
             set("tools", "tools/AGENTS.md", "tools again\n"),
@@ -1095,7 +982,7 @@ fn a_visible_key_of_the_other_precedence_is_left_alone() {
     session.turn("x");
     session.write(&tree, "session.jsonl");
     fs::remove_file(tree.path("proj/old/AGENTS.md")).unwrap();
-    assert_diff(&tree, &[], &[], Value::Null);
+    assert_diff(&tree, &[], &[], &Value::Null);
 }
 
 #[test]
@@ -1134,7 +1021,7 @@ fn the_delta_batch_has_its_own_budget() {
         &tree,
         &[],
         &[cut],
-        delta_source(vec![
+        &delta_source(vec![
             replace("pkg", "pkg/AGENTS.md", &p),
             replace("pkg\0local", "pkg/AGENTS.local.md", &l),
         ]),
@@ -1175,7 +1062,7 @@ fn touch_discovers_nested_directories_below_the_cwd_only() {
             set_section("pkg/src/CLAUDE.md", "pkg/src", "src\n"),
             set_section("pkg/src/AGENTS.local.md", "pkg/src", "src local\n"),
         ])],
-        delta_source(vec![
+        &delta_source(vec![
             replace(".", "AGENTS.md", "root v2\n"),
             set("pkg", "pkg/AGENTS.md", "pkg\n"),
             set("pkg/src", "pkg/src/CLAUDE.md", "src\n"),
@@ -1188,7 +1075,7 @@ fn touch_discovers_nested_directories_below_the_cwd_only() {
         &tree,
         &["--touch", "main.rs", "--touch", "../elsewhere/x.rs"],
         &[],
-        Value::Null,
+        &Value::Null,
     );
 }
 
@@ -1205,7 +1092,7 @@ fn precedence_is_inferred_from_the_logged_scope_keys() {
         &tree,
         &[],
         &[framed(&[set_section("CLAUDE.md", ".", "claude\n")])],
-        delta_source(vec![set(".\0CLAUDE.md", "CLAUDE.md", "claude\n")]),
+        &delta_source(vec![set(".\0CLAUDE.md", "CLAUDE.md", "claude\n")]),
     );
     // The flag wins. In first mode the logged all-mode keys are left alone,
     // and the directory's first-mode scope `.` was never set: AGENTS.md is.
@@ -1213,7 +1100,7 @@ fn precedence_is_inferred_from_the_logged_scope_keys() {
         &tree,
         &["--precedence", "first"],
         &[framed(&[set_section("AGENTS.md", ".", "agents\n")])],
-        delta_source(vec![set(".", "AGENTS.md", "agents\n")]),
+        &delta_source(vec![set(".", "AGENTS.md", "agents\n")]),
     );
 
     // First-mode keys (the last one `.\0local`): CLAUDE.md stays shadowed.
@@ -1221,7 +1108,7 @@ fn precedence_is_inferred_from_the_logged_scope_keys() {
     tree.file("proj/AGENTS.local.md", "local\n");
     start(&tree, "proj", &[]);
     tree.file("proj/CLAUDE.md", "claude\n");
-    assert_diff(&tree, &[], &[], Value::Null);
+    assert_diff(&tree, &[], &[], &Value::Null);
 }
 
 #[test]
@@ -1248,7 +1135,7 @@ fn a_legacy_log_without_surface_ops_has_every_message_visible() {
         &tree,
         &[],
         &[framed(&[replace_section("AGENTS.md", "root v2\n")])],
-        delta_source(vec![replace(".", "AGENTS.md", "root v2\n")]),
+        &delta_source(vec![replace(".", "AGENTS.md", "root v2\n")]),
     );
     assert_eq!(json["visibleBaselineSeq"], 1);
 }
@@ -1272,7 +1159,7 @@ fn in_a_log_with_surface_ops_an_event_without_one_is_not_visible() {
         &tree,
         &[],
         &[baseline(&[("AGENTS.md", "root\n")])],
-        base["source"].clone(),
+        &base["source"].clone(),
     );
     assert_eq!(json["decision"], "baseline");
 }
@@ -1296,7 +1183,7 @@ fn a_json_array_log_reads_like_json_lines() {
         &tree,
         &[],
         &[framed(&[replace_section("AGENTS.md", "root v2\n")])],
-        delta_source(vec![replace(".", "AGENTS.md", "root v2\n")]),
+        &delta_source(vec![replace(".", "AGENTS.md", "root v2\n")]),
     );
     // A truncated array is an error: no final-line leniency.
     let text = as_array(&session);
@@ -1337,7 +1224,7 @@ fn the_agent_instructions_kind_of_the_log_is_reused() {
 fn max_bytes_zero_sends_nothing() {
     let (tree, _) = project();
     tree.file("proj/AGENTS.md", "root v2\n");
-    let json = assert_diff(&tree, &["--max-bytes", "0"], &[], Value::Null);
+    let json = assert_diff(&tree, &["--max-bytes", "0"], &[], &Value::Null);
     assert_eq!(json["decision"], "none");
 }
 
@@ -1365,7 +1252,7 @@ fn a_malformed_middle_line_is_an_error_naming_file_line_and_column() {
     let (tree, session) = project();
     let mut lines = session.lines.clone();
     lines.insert(3, r#"{"type":"user/message","seq":40,}"#.to_owned());
-    tree.file("session.jsonl", lines.join("\n") + "\n");
+    tree.file("session.jsonl", jsonl(&lines));
     let (out, err, code) = diff(&tree, "session.jsonl", &[]);
     assert_eq!(
         (out.as_str(), err.as_str(), code),
@@ -1378,7 +1265,7 @@ fn a_malformed_middle_line_is_an_error_naming_file_line_and_column() {
     // A line that is not an object at all: no column to name.
     let mut lines = session.lines.clone();
     lines.insert(2, "garbage".to_owned());
-    tree.file("session.jsonl", lines.join("\n") + "\n");
+    tree.file("session.jsonl", jsonl(&lines));
     let (_, err, code) = diff(&tree, "session.jsonl", &[]);
     assert_eq!(
         (err.as_str(), code),
@@ -1488,8 +1375,8 @@ fn strict_parses_lines_that_cannot_matter() {
         4,
         r#"{"type":"assistant/chunk","seq":41,"data":{"text":"x"},}"#.to_owned(),
     );
-    tree.file("session.jsonl", lines.join("\n") + "\n");
-    assert_diff(&tree, &[], &[], Value::Null);
+    tree.file("session.jsonl", jsonl(&lines));
+    assert_diff(&tree, &[], &[], &Value::Null);
     let (out, err, code) = diff(&tree, "session.jsonl", &["--strict"]);
     assert_eq!(
         (out.as_str(), err.as_str(), code),
@@ -1512,7 +1399,7 @@ fn an_oversized_file_during_reconciliation_is_no_transition() {
         .file("proj/CLAUDE.md", "claude\n");
     let oversized =
         "agentctx: warning: AGENTS.md: oversized, not loaded: 101 bytes > max-source-bytes 100\n";
-    assert_diff_warning(&tree, &[], &[], Value::Null, oversized);
+    assert_diff_warning(&tree, &[], &[], &Value::Null, oversized);
 
     // all mode: an oversized sibling freezes nothing; the edit goes through.
     let tree = Tree::new();
@@ -1531,7 +1418,7 @@ fn an_oversized_file_during_reconciliation_is_no_transition() {
         &tree,
         &[],
         &[framed(&[replace_section("CLAUDE.md", "C2\n")])],
-        delta_source(vec![replace(".\0CLAUDE.md", "CLAUDE.md", "C2\n")]),
+        &delta_source(vec![replace(".\0CLAUDE.md", "CLAUDE.md", "C2\n")]),
         oversized,
     );
 }
@@ -1553,7 +1440,7 @@ fn a_fresh_baseline_and_touched_scopes_travel_together() {
             baseline(&[("AGENTS.md", "root\n")]),
             framed(&[set_section("pkg/AGENTS.md", "pkg", "pkg\n")]),
         ],
-        current_baseline_source(
+        &current_baseline_source(
             &default_identity(""),
             vec![
                 set(".\0AGENTS.md", "AGENTS.md", "root\n"),
@@ -1595,7 +1482,7 @@ fn omitted_lists_the_baseline_records_then_the_deltas() {
         "Workspace instruction budget 600 bytes: omitted lib/AGENTS.md".to_owned(),
         replace_section("docs/AGENTS.md", &d),
     ]);
-    let id = identity(
+    let id = identity_with(
         "",
         600,
         r#""AGENTS.md","CLAUDE.md""#,
@@ -1605,7 +1492,7 @@ fn omitted_lists_the_baseline_records_then_the_deltas() {
         &tree,
         &["--max-bytes", "600"],
         &[base, delta],
-        baseline_source(
+        &baseline_source(
             &id,
             vec![
                 set(".", "AGENTS.md", "root\n"),
@@ -1627,7 +1514,7 @@ fn no_baseline_and_nothing_to_load_sends_nothing() {
     session.prompt("Hi");
     session.turn("x");
     session.write(&tree, "session.jsonl");
-    let json = assert_diff(&tree, &[], &[], Value::Null);
+    let json = assert_diff(&tree, &[], &[], &Value::Null);
     assert_eq!(json["decision"], "none");
     assert_eq!(
         json["reason"],

@@ -7,17 +7,17 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
+use common::message::{INTRO, set_digest};
 use common::{Tree, header, run, run_json};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 /// The identity of a session whose cwd is the project root, default settings.
 const ID_ROOT: &str = r#"{"projectRoot":"","projectRootMarkers":[".git"],"maxBytes":65536,"maxSourceBytes":1048576,"instructionFileCandidates":["AGENTS.md","CLAUDE.md"],"localInstructionFileCandidates":["AGENTS.local.md","CLAUDE.local.md"]}"#;
-
-const INTRO: &str = "The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.";
 
 fn root_str(t: &Tree) -> &str {
     t.root().to_str().unwrap()
@@ -67,9 +67,10 @@ fn with(mut v: Value, key: &str, value: Value) -> Value {
 
 /// Merges the fields of `extra` into `v`.
 fn merge(mut v: Value, extra: Value) -> Value {
-    for (k, x) in extra.as_object().unwrap() {
-        v.as_object_mut().unwrap().insert(k.clone(), x.clone());
-    }
+    let Value::Object(extra) = extra else {
+        panic!("merge: not an object: {extra}")
+    };
+    v.as_object_mut().unwrap().extend(extra);
     v
 }
 
@@ -115,7 +116,7 @@ fn settings(cwd: &str, overrides: Value) -> Value {
             "cwd": {"value": cwd, "origin": "flag"},
             "dshHome": {"value": "@T/home/.dsh", "origin": "default"},
             "maxBytes": {"value": 65536, "origin": "default"},
-            "maxSourceBytes": {"value": 1048576, "origin": "default"},
+            "maxSourceBytes": {"value": 1_048_576, "origin": "default"},
             "candidates": {"value": ["AGENTS.md", "CLAUDE.md"], "ignored": [], "origin": "default"},
             "localCandidates": {"value": ["AGENTS.local.md", "CLAUDE.local.md"], "ignored": [], "origin": "default"},
             "rootMarkers": {"value": [".git"], "origin": "default"},
@@ -183,9 +184,9 @@ fn prompt_section(log: &Path) -> String {
         let pad = " ".repeat(2 + line.indent);
         match line.level {
             agentctx::output::prompt::Level::Warning => {
-                out.push_str(&format!("{pad}warning: {body}\n"))
+                writeln!(out, "{pad}warning: {body}").unwrap();
             }
-            _ => out.push_str(&format!("{pad}{body}\n")),
+            _ => writeln!(out, "{pad}{body}").unwrap(),
         }
     }
     out
@@ -226,7 +227,7 @@ fn first_mode_text_shows_every_outcome() {
     let t = first_mode_tree();
     let out = explain(&t, &["--precedence", "first", "--cwd", "proj/app"]);
     let expected = format!(
-        r#"Settings
+        r"Settings
   cwd               flag     @T/proj/app
   dsh home          default  @T/home/.dsh  (user-global file shown as ~/.dsh/AGENTS.md)
   max bytes         default  65536
@@ -265,7 +266,7 @@ Budget
 
 Identity
   {IDENTITY_UP1}
-"#
+"
     );
     assert_eq!(out, expected);
 }
@@ -390,7 +391,7 @@ fn a_directory_with_every_candidate_missing_is_one_line() {
         .file("proj/.git", "gitdir: ../elsewhere\n")
         .file("proj/mid/app/AGENTS.md", "app\n");
     let out = explain(&t, &["--precedence", "first", "--cwd", "proj/mid/app"]);
-    let expected = r#"Root search  (markers: .git; from the cwd upward)
+    let expected = r"Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git file found there)
   walked        @T/proj/mid/app
                 @T/proj/mid
@@ -408,7 +409,7 @@ Files  (precedence first: per directory and tier the first present name wins)
            CLAUDE.md        missing
     local  AGENTS.local.md  missing
            CLAUDE.local.md  missing
-"#;
+";
     let start = out.find("Root search").unwrap();
     let end = out.find("\nBudget").unwrap();
     assert_eq!(&out[start..end], expected);
@@ -451,7 +452,7 @@ fn all_mode_text_shows_duplicates_and_the_same_path() {
     let t = all_mode_tree();
     let out = explain(&t, &ALL_ARGS);
     let expected = format!(
-        r#"Settings
+        r"Settings
   cwd               flag     @T/proj/lib
   dsh home          flag     @T/proj  (user-global file shown as $DSH_HOME/AGENTS.md)
   max bytes         default  65536
@@ -488,7 +489,7 @@ Budget
 
 Identity
   {IDENTITY_UP1}
-"#
+"
     );
     assert_eq!(out, expected);
 }
@@ -563,11 +564,17 @@ fn all_mode_json_names_the_duplicate_and_the_same_path() {
 // ---------------------------------------------------------------------------
 // oversized files, invalid UTF-8, a shadowed file that was never compared.
 
+/// Twenty numbered lines of `name`'s rules (460 bytes).
+fn rules(name: &str) -> String {
+    (0..20).fold(String::new(), |mut text, i| {
+        writeln!(text, "line {i:02} of the {name} rules").unwrap();
+        text
+    })
+}
+
 fn oversized_tree() -> Tree {
     let t = Tree::new();
-    let b_rules: String = (0..20)
-        .map(|i| format!("line {i:02} of the b rules\n"))
-        .collect();
+    let b_rules = rules("b");
     t.dir("proj/.git")
         .file("home/.dsh/AGENTS.md", "global\n")
         .file("proj/AGENTS.md", format!("{}\n", "x".repeat(40)))
@@ -730,9 +737,7 @@ fn oversized_json_gives_size_and_cap() {
 
 fn budget_tree() -> Tree {
     let t = Tree::new();
-    let a_rules: String = (0..20)
-        .map(|i| format!("line {i:02} of the a rules\n"))
-        .collect();
+    let a_rules = rules("a");
     t.dir("home")
         .dir("proj/.git")
         .file("proj/AGENTS.md", format!("{}\n", "x".repeat(40)))
@@ -981,7 +986,8 @@ fn no_marker_ignored_entries_and_names_in_json() {
 // session logs.
 
 fn event(seq: u64, data: Value, surface: Option<Value>) -> String {
-    let mut e = json!({"type": "user/message", "seq": seq, "time": seq, "data": data});
+    let mut e = json!({"type": "user/message", "seq": seq, "time": seq});
+    e["data"] = data;
     if let Some(op) = surface {
         e = with(e, "surfaceOp", op);
     }
@@ -989,11 +995,9 @@ fn event(seq: u64, data: Value, surface: Option<Value>) -> String {
 }
 
 fn workspace(seq: u64, source: Value, surface: Option<Value>) -> String {
-    event(
-        seq,
-        json!({"role": "user", "content": [{"type": "text", "text": "<system-reminder>\n…\n</system-reminder>"}], "source": source}),
-        surface,
-    )
+    let mut data = json!({"role": "user", "content": [{"type": "text", "text": "<system-reminder>\n…\n</system-reminder>"}]});
+    data["source"] = source;
+    event(seq, data, surface)
 }
 
 fn assistant(seq: u64, surface: Option<Value>) -> String {
@@ -1005,19 +1009,9 @@ fn assistant(seq: u64, surface: Option<Value>) -> String {
     e.to_string()
 }
 
-fn set(scope: &str, path: &str, digest: &str) -> Value {
-    json!({"action": "set", "scope": scope, "path": path, "digest": digest})
-}
-
+/// Writes `session.jsonl`: a header for `cwd`, then `lines`; returns its path.
 fn write_log(t: &Tree, cwd: &str, lines: &[String]) -> String {
-    let mut text = header(&t.path(cwd));
-    for l in lines {
-        text.push('\n');
-        text.push_str(l);
-    }
-    text.push('\n');
-    t.file("session.jsonl", text);
-    t.path("session.jsonl").to_str().unwrap().to_owned()
+    t.session_log("session.jsonl", cwd, lines)
 }
 
 /// The diff parts the same log gives, for cross-checking explain's parts.
@@ -1043,14 +1037,14 @@ fn compaction_tree() -> (Tree, String) {
                 0,
                 json!({"kind": "workspace-instructions", "form": "instructions", "baseline": true,
                     "baselineIdentity": ID_ROOT,
-                    "changes": [set(".\u{0}AGENTS.md", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426")]}),
+                    "changes": [set_digest(".\u{0}AGENTS.md", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426")]}),
                 append(),
             ),
             assistant(1, append()),
             workspace(
                 2,
                 json!({"kind": "workspace-instructions", "form": "instructions",
-                    "changes": [set("lib\u{0}AGENTS.md", "lib/AGENTS.md", "f9944fade787624ad481187ad3b4951986e42c3c")]}),
+                    "changes": [set_digest("lib\u{0}AGENTS.md", "lib/AGENTS.md", "f9944fade787624ad481187ad3b4951986e42c3c")]}),
                 append(),
             ),
             assistant(3, append()),
@@ -1069,7 +1063,7 @@ fn a_baseline_shadowed_by_compaction_in_text() {
     let (t, log) = compaction_tree();
     let out = explain(&t, &["--log", &log]);
     let expected = format!(
-        r#"Settings
+        r"Settings
   cwd               log      @T/proj
   dsh home          default  @T/home/.dsh  (user-global file shown as ~/.dsh/AGENTS.md)
   max bytes         log      65536
@@ -1132,7 +1126,7 @@ What diff would send
     │
     │ lib v2
     … 19 more bytes
-{}"#,
+{}",
         prompt_section(Path::new(&log))
     );
     assert_eq!(out, expected);
@@ -1161,12 +1155,12 @@ fn a_baseline_shadowed_by_compaction_in_json() {
             "scopes": [{"scope": "lib\u{0}AGENTS.md", "action": "set", "path": "lib/AGENTS.md",
                 "previousPath": null, "digest": "f9944fade787624ad481187ad3b4951986e42c3c", "seq": 2}],
             "shadowed": [{"seq": 0, "baseline": true, "identity": ID_ROOT,
-                "changes": [set(".\u{0}AGENTS.md", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426")]}],
+                "changes": [set_digest(".\u{0}AGENTS.md", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426")]}],
             "decision": "baseline",
             "reason": "the baseline was shadowed by compaction: a complete current baseline is sent",
             "parts": [
                 {"role": "baseline", "text": parts[0], "bytes": 312,
-                    "changes": [set(".\u{0}AGENTS.md", "AGENTS.md", "7004c108c360c3b0b5149cd1cfbba512e299160a")],
+                    "changes": [set_digest(".\u{0}AGENTS.md", "AGENTS.md", "7004c108c360c3b0b5149cd1cfbba512e299160a")],
                     "omitted": [], "truncated": null},
                 {"role": "delta", "text": parts[1], "bytes": 214,
                     "changes": [{"action": "replace", "scope": "lib\u{0}AGENTS.md", "path": "lib/AGENTS.md",
@@ -1176,7 +1170,7 @@ fn a_baseline_shadowed_by_compaction_in_json() {
             "source": {"kind": "workspace-instructions", "form": "instructions", "baseline": true,
                 "baselineIdentity": ID_ROOT,
                 "changes": [
-                    set(".\u{0}AGENTS.md", "AGENTS.md", "7004c108c360c3b0b5149cd1cfbba512e299160a"),
+                    set_digest(".\u{0}AGENTS.md", "AGENTS.md", "7004c108c360c3b0b5149cd1cfbba512e299160a"),
                     {"action": "replace", "scope": "lib\u{0}AGENTS.md", "path": "lib/AGENTS.md",
                         "digest": "50b24c462d93f5929b1c63a8c18ab76129974140"},
                 ]},
@@ -1207,8 +1201,8 @@ fn incompatible_tree() -> (Tree, String) {
                 json!({"kind": "workspace-instructions", "form": "instructions", "baseline": true,
                 "baselineIdentity": ID_ROOT,
                 "changes": [
-                    set(".", "AGENTS.md", "281bac2b704617e807850e07e54bae3469f6a2e7"),
-                    set("old", "old/AGENTS.md", "5af617cb088ab40873e9aa52cc24726092c9424e"),
+                    set_digest(".", "AGENTS.md", "281bac2b704617e807850e07e54bae3469f6a2e7"),
+                    set_digest("old", "old/AGENTS.md", "5af617cb088ab40873e9aa52cc24726092c9424e"),
                 ]}),
                 append(),
             ),
@@ -1224,7 +1218,7 @@ fn an_incompatible_identity_in_text_with_full_parts() {
     let out = explain(&t, &["--log", &log, "--max-bytes", "4000", "--full"]);
     let session = &out[out.find("\nSession").unwrap()..];
     let expected = format!(
-        r#"
+        r"
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 1 workspace event
@@ -1251,7 +1245,7 @@ What diff would send
     │ new
     │
     │ </system-reminder>
-{}"#,
+{}",
         prompt_section(Path::new(&log))
     );
     assert_eq!(session, expected);
@@ -1283,7 +1277,7 @@ fn an_incompatible_identity_in_json() {
             "role": "replacement", "text": parts[0], "bytes": 407,
             "changes": [
                 {"action": "remove", "scope": "old", "path": "old/AGENTS.md"},
-                set(".", "AGENTS.md", "389cc6b7ae5a659383eab5dfc253764eccf84732"),
+                set_digest(".", "AGENTS.md", "389cc6b7ae5a659383eab5dfc253764eccf84732"),
             ],
             "omitted": [], "truncated": null,
         }])
@@ -1304,7 +1298,7 @@ fn an_incompatible_identity_in_json() {
     );
     assert_eq!(
         v["settings"]["maxSourceBytes"],
-        json!({"value": 1048576, "origin": "log"})
+        json!({"value": 1_048_576, "origin": "log"})
     );
 }
 
@@ -1324,15 +1318,15 @@ fn legacy_tree() -> (Tree, String) {
                 json!({"kind": "agent-instructions", "form": "instructions", "baseline": true,
                 "baselineIdentity": ID_ROOT,
                 "changes": [
-                    set(".", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426"),
-                    set(".\u{0}local", "AGENTS.local.md", "5a9b181f58cbce1450c74d07918b188b712610b6"),
+                    set_digest(".", "AGENTS.md", "03a239107f37e0434607b6bceeff6ab8b38a8426"),
+                    set_digest(".\u{0}local", "AGENTS.local.md", "5a9b181f58cbce1450c74d07918b188b712610b6"),
                 ]}),
                 None,
             ),
             workspace(
                 1,
                 json!({"kind": "agent-instructions", "form": "instructions",
-                    "changes": [set("app", "app/AGENTS.md", "ad23bb12b6f56e10201ac3c118e987f514ed3330")]}),
+                    "changes": [set_digest("app", "app/AGENTS.md", "ad23bb12b6f56e10201ac3c118e987f514ed3330")]}),
                 None,
             ),
         ],
@@ -1346,7 +1340,7 @@ fn a_compatible_legacy_log_in_text_abbreviates_the_delta() {
     let out = explain(&t, &["--log", &log]);
     let session = &out[out.find("\nSession").unwrap()..];
     let expected = format!(
-        r#"
+        r"
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 2 workspace events (legacy log: no surfaceOp, every message visible)
@@ -1373,7 +1367,7 @@ What diff would send
     │
     │ root v2
     … 126 more bytes
-{}"#,
+{}",
         prompt_section(Path::new(&log))
     );
     assert_eq!(session, expected);
@@ -1499,10 +1493,6 @@ fn a_missing_log_is_one_error_line() {
 #[test]
 fn an_unreadable_file_is_unavailable_at_the_read_stage() {
     use std::os::unix::fs::PermissionsExt;
-    if common::is_root() {
-        eprintln!("skipping: root can read a mode-000 file");
-        return;
-    }
     let t = Tree::new();
     t.dir("home")
         .dir("proj/.git")
@@ -1512,7 +1502,22 @@ fn an_unreadable_file_is_unavailable_at_the_read_stage() {
         std::fs::Permissions::from_mode(0o000),
     )
     .unwrap();
-    let v = explain_json(&t, &["--cwd", "proj"]);
+    // Root reads a mode-000 file: run as an unprivileged user.
+    let (Some(mut json_cmd), Some(mut text_cmd)) = (t.unprivileged_cmd(), t.unprivileged_cmd())
+    else {
+        return;
+    };
+    let (v, code) = run_json(json_cmd.args([
+        "explain",
+        "--format",
+        "json",
+        "--precedence",
+        "first",
+        "--cwd",
+        "proj",
+    ]));
+    assert_eq!(code, 0);
+    let v = rooted(v, root_str(&t));
     assert_eq!(
         v["directories"][1]["candidates"][0],
         cand(
@@ -1523,7 +1528,10 @@ fn an_unreadable_file_is_unavailable_at_the_read_stage() {
             json!({"outcome": "unavailable", "stage": "read", "error": "Permission denied (os error 13)"})
         )
     );
-    let out = explain(&t, &["--cwd", "proj"]);
+    let out = explain_with(
+        &t,
+        text_cmd.args(["explain", "--precedence", "first", "--cwd", "proj"]),
+    );
     assert!(
         out.contains("\n    base   AGENTS.md        unavailable  reading failed: Permission denied (os error 13); its tier loads nothing\n"),
         "{out}"
@@ -1613,7 +1621,7 @@ fn the_precedence_row_names_its_generation_and_origin() {
         "proj",
         &[workspace(
             1,
-            json!({"kind": "workspace-instructions", "form": "instructions", "changes": [set(".", "AGENTS.md", "d")]}),
+            json!({"kind": "workspace-instructions", "form": "instructions", "changes": [set_digest(".", "AGENTS.md", "d")]}),
             Some(json!("append")),
         )],
     );

@@ -2,12 +2,11 @@
 //! line and flag gets a clear answer. Each test runs the real binary under a
 //! deadline (`bounded`: a hang kills the child and fails the test) and pins
 //! the exit code, the whole stdout and the whole stderr: the one-line
-//! `agentctx: ...` error or warning naming the path or file:line[:col], and
+//! `agentctx: ...` error or warning naming the path or `file:line[:col]`, and
 //! never a panic message.
 // Test code: a failed unwrap or expect is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod bounded;
 mod common;
 
 use std::ffi::OsStr;
@@ -26,9 +25,9 @@ use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 use agentctx::discovery::{self, Load};
-use agentctx::render::{CLOSE, INTRO, OPEN};
-use bounded::Output;
 use common::Tree;
+use common::bounded::{self, Output};
+use common::message::{baseline, jsonl};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -38,15 +37,6 @@ fn tree() -> Tree {
     let t = Tree::new();
     t.dir(".git");
     t
-}
-
-/// The baseline message for these (path, content) sections under INTRO.
-fn baseline(sections: &[(&str, &str)]) -> String {
-    let mut body = INTRO.to_owned();
-    for (path, content) in sections {
-        body.push_str(&format!("\n\nInstructions from: {path}\n\n{content}"));
-    }
-    format!("{OPEN}\n{body}\n{CLOSE}")
 }
 
 fn warning(text: &str) -> String {
@@ -76,12 +66,7 @@ fn os_error(code: i32) -> String {
 
 /// Writes a JSON Lines log (each line plus `\n`) into the tree.
 fn write_log(t: &Tree, name: &str, lines: &[String]) {
-    let mut text = String::new();
-    for line in lines {
-        text.push_str(line);
-        text.push('\n');
-    }
-    t.file(name, text);
+    t.file(name, jsonl(lines));
 }
 
 fn header(t: &Tree) -> String {
@@ -264,15 +249,11 @@ fn chmod(path: &Path, mode: u32) {
     fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod");
 }
 
-/// `agentctx` as an unprivileged user, set up like `Tree::cmd`.
+/// `agentctx` as an unprivileged user, set up like `Tree::cmd`, every
+/// directory of the tree open to that user.
 fn unprivileged(t: &Tree) -> Option<Command> {
     open_tree(t);
-    let mut cmd = bounded::unprivileged(t.root())?;
-    cmd.current_dir(t.root())
-        .env("HOME", t.path("home"))
-        .env_remove("DSH_HOME")
-        .args(["--color", "never"]);
-    Some(cmd)
+    t.unprivileged_cmd()
 }
 
 #[test]
@@ -424,7 +405,7 @@ fn a_file_growing_while_read_is_loaded_bounded_or_oversized() {
         match doc["files"].as_array().expect("files").as_slice() {
             [file] => {
                 // Loaded: some prefix of the growing file, never over the cap.
-                let bytes = file["bytes"].as_u64().expect("bytes") as usize;
+                let bytes = usize::try_from(file["bytes"].as_u64().expect("bytes")).expect("usize");
                 assert!(bytes <= MAX, "loaded {bytes} bytes");
                 assert_eq!(
                     doc["parts"][0].as_str().expect("part"),
@@ -1191,7 +1172,7 @@ fn big_line_log(t: &Tree, name: &str, size: usize) {
     let source = current_source(t);
     let mut f = BufWriter::new(File::create(t.path(name)).expect("create"));
     let filler = |f: &mut BufWriter<File>| {
-        let block = [b'x'; 1 << 16];
+        let block = vec![b'x'; 1 << 16];
         let mut left = size;
         while left > 0 {
             let n = left.min(block.len());

@@ -8,23 +8,8 @@
 mod common;
 
 use agentctx::log::{Log, ReadOptions, read_from};
+use common::Lcg;
 use pretty_assertions::assert_eq;
-
-/// A small deterministic generator (no dependency for a test).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 const IDENTITY: &str = r#"{\"projectRoot\":\"\",\"projectRootMarkers\":[\".git\"],\"maxBytes\":65536,\"maxSourceBytes\":1048576,\"instructionFileCandidates\":[\"AGENTS.md\",\"CLAUDE.md\"],\"localInstructionFileCandidates\":[\"AGENTS.local.md\",\"CLAUDE.local.md\"]}"#;
 
@@ -52,7 +37,7 @@ fn line(rng: &mut Lcg, seq: u64, cwd: &str, surface: &mut Vec<u64>) -> String {
             r#"{{"type":"assistant/message","seq":{seq},"time":0,"data":{{"text":"ok"}},"surfaceOp":"append"}}"#
         ),
         5 if surface.len() > 2 => {
-            let at = rng.below(surface.len() as u64 - 1) as usize;
+            let at = rng.index(surface.len() - 1);
             let (start, end) = (surface[at], surface[at + 1]);
             surface.splice(at..at + 2, [seq]);
             format!(

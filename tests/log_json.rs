@@ -3,10 +3,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod bounded;
 mod common;
 
 use agentctx::log::{Log, ReadOptions, read_from};
+use common::message::jsonl;
 use pretty_assertions::assert_eq;
 
 fn both(text: &str) -> Result<Log, String> {
@@ -35,12 +35,7 @@ fn ws(seq: &str, extra: &str) -> String {
 }
 
 fn log(lines: &[&str]) -> String {
-    let mut text = format!("{HEADER}\n");
-    for l in lines {
-        text.push_str(l);
-        text.push('\n');
-    }
-    text
+    jsonl(std::iter::once(HEADER).chain(lines.iter().copied()))
 }
 
 #[test]
@@ -153,7 +148,7 @@ fn two_threads_read_in_log_order() {
             format!(r#"{{"type":"assistant/message","seq":{seq},"data":{{"text":"{pad}"}},"surfaceOp":"append"}}"#)
         });
     }
-    let text = lines.join("\n") + "\n";
+    let text = jsonl(&lines);
     assert!(text.len() > 9 << 20);
     let l = both(&text).unwrap();
     assert_eq!(
@@ -165,7 +160,7 @@ fn two_threads_read_in_log_order() {
     // Errors in both halves: the earlier one is reported.
     lines[20_000] = "x".into();
     lines[25_000] = "y".into();
-    let err = both(&(lines.join("\n") + "\n")).unwrap_err();
+    let err = both(&jsonl(&lines)).unwrap_err();
     assert_eq!(err, "t.jsonl:20001: malformed line: not a JSON object");
 }
 
@@ -173,7 +168,7 @@ fn two_threads_read_in_log_order() {
 fn dev_zero_is_rejected_at_once() {
     let t = common::Tree::new();
     t.file("proj/AGENTS.md", "x\n");
-    let out = bounded::run(
+    let out = common::bounded::run(
         t.cmd()
             .args(["diff", "--cwd", "proj", "--log", "/dev/zero"]),
     );
@@ -216,7 +211,7 @@ fn blank_lines_before_the_log_are_counted_not_held() {
 /// Peak memory stays flat however many blank lines come first (run with
 /// `cargo test --release -- --ignored`; needs GNU time).
 #[test]
-#[ignore]
+#[ignore = "slow: a gigabyte log; run with --release -- --ignored, needs GNU time"]
 fn a_gigabyte_of_blank_lines_costs_no_memory() {
     let t = common::Tree::new();
     t.file("proj/AGENTS.md", "x\n");

@@ -25,7 +25,7 @@ fn compaction_tree(shadowed: u64, visible: u64) -> Tree {
 }
 
 /// 10,000 shadowed events and 10 visible ones: the read keeps the visible
-/// ones and at most SHADOWED_CAP shadowed ones, and counts the rest.
+/// ones and at most `SHADOWED_CAP` shadowed ones, and counts the rest.
 #[test]
 fn a_file_read_keeps_the_visible_events_and_a_capped_shadowed_list() {
     let t = compaction_tree(10_000, 10);
@@ -169,7 +169,7 @@ fn explain_counts_the_shadowed_events_it_does_not_list() {
 /// below what holding them all took (357 MB). Run with `cargo test --release --test
 /// log_twopass -- --ignored`; needs GNU time.
 #[test]
-#[ignore]
+#[ignore = "slow: a 334 MB log; run with --release -- --ignored, needs GNU time"]
 fn a_million_shadowed_workspace_events_cost_little_memory() {
     let t = compaction_tree(1_000_000, 10);
     let bin = assert_cmd::cargo::cargo_bin("agentctx");

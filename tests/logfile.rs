@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::message::{jsonl, rendered_baseline_event};
 use common::{Tree, run, run_stdin, zstd_container};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
@@ -40,13 +41,12 @@ fn project() -> (Tree, String) {
     let cwd = t.path("p");
     let lines = [
         json!({"type":"session","version":0,"id":"s1","createdAt":0,"cwd":cwd}).to_string(),
-        json!({"type":"user/message","seq":0,"time":0,"surfaceOp":"append",
-            "data":{"role":"user","content":[{"type":"text","text":rendered["parts"][0]}],"source":rendered["source"]}}).to_string(),
+        rendered_baseline_event(&rendered).to_string(),
         r#"{"type":"text-chunks","seq0":1,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[1,1],"texts":["a","b","c"]}}"#.to_owned(),
         r#"{"type":"tool-call-chunks","seq0":4,"time0":5,"data":{"turn":1,"step":1,"index":1,"id":"c","dt":[1,1,1],"args":["{","a","b","}"]}}"#.to_owned(),
         r#"{"type":"assistant/message","seq":8,"time":9,"surfaceOp":"append","data":{"message":{"content":[]}}}"#.to_owned(),
     ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let text = jsonl(&lines);
     t.file("p/AGENTS.md", "# rules\n# more\n");
     (t, text)
 }

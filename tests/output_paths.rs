@@ -20,25 +20,18 @@ use pretty_assertions::assert_eq;
 fn into_closed_pipe(cmd: &mut Command) -> (String, i32) {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let out = cmd
-        .stdout(Stdio::from(writer))
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    (
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    with_stdout(cmd, Stdio::from(writer))
 }
 
 /// Runs `cmd` with stdout on /dev/full: (stderr, exit code).
 fn into_full_disk(cmd: &mut Command) -> (String, i32) {
     let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let out = cmd
-        .stdout(Stdio::from(full))
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+    with_stdout(cmd, Stdio::from(full))
+}
+
+/// Runs `cmd` with stdout on `stdout`: (stderr, exit code).
+fn with_stdout(cmd: &mut Command, stdout: Stdio) -> (String, i32) {
+    let out = cmd.stdout(stdout).stderr(Stdio::piped()).output().unwrap();
     (
         String::from_utf8_lossy(&out.stderr).into_owned(),
         out.status.code().unwrap_or(-1),

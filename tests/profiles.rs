@@ -13,6 +13,14 @@ fn agentctx(t: &Tree, args: &[&str]) -> (String, String, i32) {
     run(t.profile_cmd().args(args))
 }
 
+/// (stdout, stderr, exit) of `render --profile PROFILE --cwd CWD EXTRA`.
+fn render_profile(t: &Tree, profile: &str, cwd: &str, extra: &[&str]) -> (String, String, i32) {
+    agentctx(
+        t,
+        &[&["render", "--profile", profile, "--cwd", cwd], extra].concat(),
+    )
+}
+
 fn ok(stdout: &str) -> (String, String, i32) {
     (stdout.to_owned(), String::new(), 0)
 }
@@ -31,20 +39,8 @@ fn codex_budget_cuts_mid_character_into_one_replacement() {
     t.dir("home")
         .dir("r/.git")
         .file("r/AGENTS.md", "ab\u{20ac}cd");
-    let cwd = t.path("r");
-    let cwd = cwd.to_str().unwrap();
-    let got = agentctx(
-        &t,
-        &[
-            "render",
-            "--profile",
-            "codex",
-            "--cwd",
-            cwd,
-            "--project-doc-max-bytes",
-            "4",
-        ],
-    );
+    let cwd = &t.path_str("r");
+    let got = render_profile(&t, "codex", cwd, &["--project-doc-max-bytes", "4"]);
     assert_eq!(got, ok(&codex_part(cwd, "ab\u{fffd}")));
     let got = agentctx(
         &t,
@@ -77,12 +73,8 @@ fn codex_empty_override_hides_agents_md() {
         .dir("r/.git")
         .file("r/AGENTS.override.md", " \n")
         .file("r/AGENTS.md", "hidden\n");
-    let cwd = t.path("r");
-    let cwd = cwd.to_str().unwrap();
-    assert_eq!(
-        agentctx(&t, &["render", "--profile", "codex", "--cwd", cwd]),
-        ok("")
-    );
+    let cwd = &t.path_str("r");
+    assert_eq!(render_profile(&t, "codex", cwd, &[]), ok(""));
     assert_eq!(
         agentctx(&t, &["check", "--profile", "codex", "r"]),
         (
@@ -101,10 +93,9 @@ fn codex_global_only_keeps_the_cwd_in_the_frame() {
     let t = Tree::new();
     t.file("home/.codex/AGENTS.md", "\n  global rules \n")
         .dir("w");
-    let cwd = t.path("w");
-    let cwd = cwd.to_str().unwrap();
+    let cwd = &t.path_str("w");
     assert_eq!(
-        agentctx(&t, &["render", "--profile", "codex", "--cwd", cwd]),
+        render_profile(&t, "codex", cwd, &[]),
         ok(&codex_part(cwd, "global rules"))
     );
 }
@@ -116,10 +107,9 @@ fn codex_global_then_project_with_the_separator() {
         .dir("r/.git")
         .file("r/AGENTS.md", "R\n")
         .file("r/a/AGENTS.md", "A\n");
-    let cwd = t.path("r/a");
-    let cwd = cwd.to_str().unwrap();
+    let cwd = &t.path_str("r/a");
     assert_eq!(
-        agentctx(&t, &["render", "--profile", "codex", "--cwd", cwd]),
+        render_profile(&t, "codex", cwd, &[]),
         ok(&codex_part(cwd, "G\n\n--- project-doc ---\n\nR\n\n\nA\n"))
     );
 }
@@ -163,17 +153,7 @@ fn codex_invalid_config_is_exit_2_with_its_position() {
         "a = 1\nproject_doc_max_bytes = = 3\n",
     )
     .dir("w");
-    let cwd = t.path("w");
-    let got = agentctx(
-        &t,
-        &[
-            "render",
-            "--profile",
-            "codex",
-            "--cwd",
-            cwd.to_str().unwrap(),
-        ],
-    );
+    let got = render_profile(&t, "codex", &t.path_str("w"), &[]);
     let config = t.path("home/.codex/config.toml");
     assert_eq!(
         got,
@@ -192,8 +172,7 @@ fn gemini_import_cycle_and_traversal() {
         .file("p/GEMINI.md", "top @./a.md and @../out.md\n")
         .file("p/a.md", "A @./GEMINI.md @./a.md\n")
         .file("out.md", "outside\n");
-    let cwd = t.path("p");
-    let cwd = cwd.to_str().unwrap();
+    let cwd = &t.path_str("p");
     let file = format!("{cwd}/GEMINI.md");
     let expected = format!(
         "<loaded_context>\n<project_context>\n--- Context from: {file} ---\n\
@@ -204,10 +183,7 @@ fn gemini_import_cycle_and_traversal() {
          <!-- End of import from: ./a.md --> and <!-- Import failed: ../out.md - Path traversal attempt -->\n\
          --- End of Context from: {file} ---\n</project_context>\n</loaded_context>"
     );
-    assert_eq!(
-        agentctx(&t, &["render", "--profile", "gemini", "--cwd", cwd]),
-        ok(&expected)
-    );
+    assert_eq!(render_profile(&t, "gemini", cwd, &[]), ok(&expected));
 }
 
 #[test]
@@ -218,17 +194,7 @@ fn gemini_flat_import_format_is_unsupported() {
         "{\n  // flat is not modelled\n  \"context\": {\"importFormat\": \"flat\"}\n}\n",
     )
     .dir("w");
-    let cwd = t.path("w");
-    let got = agentctx(
-        &t,
-        &[
-            "render",
-            "--profile",
-            "gemini",
-            "--cwd",
-            cwd.to_str().unwrap(),
-        ],
-    );
+    let got = render_profile(&t, "gemini", &t.path_str("w"), &[]);
     assert_eq!(
         got,
         usage(&format!(
@@ -286,11 +252,10 @@ fn opencode_first_name_wins_across_the_chain() {
         .file("r/CLAUDE.md", "root claude")
         .file("r/a/AGENTS.md", "a agents")
         .file("r/a/b/CLAUDE.md", "b claude");
-    let cwd = t.path("r/a/b");
-    let cwd = cwd.to_str().unwrap();
+    let cwd = &t.path_str("r/a/b");
     let agents = t.path("r/a/AGENTS.md");
     assert_eq!(
-        agentctx(&t, &["render", "--profile", "opencode", "--cwd", cwd]),
+        render_profile(&t, "opencode", cwd, &[]),
         ok(&format!(
             "Instructions from: {}\na agents",
             agents.display()
@@ -393,8 +358,7 @@ fn check_all_reports_every_profile_in_one_walk() {
         .file("r/AGENTS.md", "root\n")
         .file("r/CLAUDE.md", "claude\n")
         .file("r/a/GEMINI.md", "see @./missing.md\n");
-    let r = t.path("r");
-    let r = r.to_str().unwrap();
+    let r = &t.path_str("r");
     let got = agentctx(&t, &["check", "--profile", "all", "r"]);
     assert_eq!(
         got,
@@ -422,10 +386,8 @@ fn explain_lists_files_with_status_and_why() {
         .file("r/AGENTS.md", "0123456789")
         .file("r/README.md", "readme")
         .file("r/a/AGENTS.md", "a");
-    let r = t.path("r");
-    let r = r.to_str().unwrap();
-    let home = t.path("home");
-    let home = home.to_str().unwrap();
+    let r = &t.path_str("r");
+    let home = &t.path_str("home");
     let got = agentctx(
         &t,
         &[
@@ -490,7 +452,7 @@ fn claude_listing_is_labelled_and_has_no_parts() {
         .iter()
         .map(|f| f["path"].as_str().unwrap())
         .collect();
-    let p = |rel: &str| t.path(rel).to_str().unwrap().to_owned();
+    let p = |rel: &str| t.path_str(rel);
     assert_eq!(
         paths,
         [

@@ -6,7 +6,6 @@
 // Test code: a failed unwrap or expect is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod bounded;
 mod common;
 
 use std::ffi::OsStr;
@@ -101,7 +100,7 @@ proptest! {
             return Ok(());
         };
         prop_assert!(max > 0 && !items.is_empty());
-        prop_assert!(text.len() as i64 <= max, "{} bytes > {}", text.len(), max);
+        prop_assert!(i64::try_from(text.len()).unwrap() <= max, "{} bytes > {}", text.len(), max);
         prop_assert!(close_only_ends_the_frame(text), "closing tag inside: {:?}", text);
         // Omitted files are the broadest ones, in order.
         let prefix: Vec<&str> = items.iter().take(got.omitted.len()).map(|i| i.path).collect();
@@ -213,10 +212,10 @@ proptest! {
 
         let mut cmd = t.cmd();
         cmd.args(["render", "--format", "json", "--cwd"]).arg(&dir);
-        let json_out = bounded::run(&mut cmd);
+        let json_out = common::bounded::run(&mut cmd);
         let mut cmd = t.cmd();
         cmd.args(["render", "--cwd"]).arg(&dir);
-        let text_out = bounded::run(&mut cmd);
+        let text_out = common::bounded::run(&mut cmd);
         prop_assert_eq!((json_out.code, text_out.code), (0, 0));
         prop_assert_eq!((json_out.stderr.as_str(), text_out.stderr.as_str()), ("", ""));
 

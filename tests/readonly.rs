@@ -6,7 +6,6 @@
 // Test code: a failed unwrap or expect is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod bounded;
 mod common;
 
 use std::collections::BTreeMap;
@@ -76,7 +75,7 @@ fn fixture() -> Tree {
         .file("pkg/deep/CLAUDE.md", "deep\n")
         .fifo("pkg/deep/AGENTS.md")
         .file("pkg/big/AGENTS.md", "b".repeat(5000));
-    let out = bounded::run(t.cmd().args(["render", "--cwd", "pkg", "--format", "json"]));
+    let out = common::bounded::run(t.cmd().args(["render", "--cwd", "pkg", "--format", "json"]));
     assert_eq!(out.code, 0, "{}", out.stderr);
     let source = out.json()["source"].clone();
     let baseline = json!({
@@ -169,7 +168,7 @@ fn no_subcommand_writes_anything() {
         (&["completions", "bash"], &[0]),
     ];
     for (args, codes) in runs {
-        let out = bounded::run(t.cmd().args(*args));
+        let out = common::bounded::run(t.cmd().args(*args));
         assert!(
             codes.contains(&out.code),
             "agentctx {args:?} exited {}: {}",
@@ -189,7 +188,7 @@ fn no_subcommand_writes_anything() {
     }
     // The log from stdin, too.
     let log = fs::read(t.path("session.jsonl")).expect("log");
-    let out = bounded::run_with_input(t.cmd().args(["diff", "--log", "-"]), Some(log));
+    let out = common::bounded::run_with_input(t.cmd().args(["diff", "--log", "-"]), Some(log));
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(snapshot(t.root()), before);
 }
@@ -199,10 +198,11 @@ fn the_fixture_is_not_vacuous() {
     // The log's baseline is stale, so diff has something to say: the
     // commands above exercised reading, rendering and reconciling.
     let t = fixture();
-    let out = bounded::run(
-        t.cmd()
-            .args(["diff", "--log", "session.jsonl", "--format", "json"]),
-    );
+    let out =
+        common::bounded::run(
+            t.cmd()
+                .args(["diff", "--log", "session.jsonl", "--format", "json"]),
+        );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.json()["decision"], json!("delta"));
     // And the snapshot notices a rewrite with the same bytes.

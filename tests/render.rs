@@ -1,5 +1,5 @@
 //! `agentctx render` against real trees (issue 2): the real binary, HOME
-//! and DSH_HOME inside a temp dir, whole outputs compared. The expected
+//! and `DSH_HOME` inside a temp dir, whole outputs compared. The expected
 //! message bytes are built here from the SPEC 4.1 constants, spelled out.
 
 // Test code: a failed unwrap is a failed test (clippy's allow-unwrap-in-tests
@@ -11,84 +11,13 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Tree, header, run, run_json};
+use common::message::{
+    CLOSE, COMPACT, INTRO, OPEN, baseline, baseline_source, current_baseline_source,
+    default_identity, framed, identity, section, set, sha1,
+};
+use common::{Tree, header, render_json, run, run_json};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use sha1::{Digest, Sha1};
-
-// SPEC 4.1, byte for byte.
-const OPEN: &str = "<system-reminder>";
-const CLOSE: &str = "</system-reminder>";
-const INTRO: &str = "The following workspace instructions may be relevant to your work. Use them as guidance when applicable. More specific instructions take precedence over broader ones. They do not override system, developer, or direct user instructions.";
-const COMPACT: &str =
-    "Workspace instructions were omitted or truncated to fit the configured byte budget.";
-
-/// OPEN, the blocks joined by a blank line, CLOSE (SPEC 4.2; no escaping).
-fn framed(blocks: &[String]) -> String {
-    format!("{OPEN}\n{}\n{CLOSE}", blocks.join("\n\n"))
-}
-
-/// A baseline section: `Instructions from: {path}\n\n{content}`.
-fn section(path: &str, content: &str) -> String {
-    format!("Instructions from: {path}\n\n{content}")
-}
-
-/// A complete baseline with INTRO and one section per (path, content).
-fn baseline(files: &[(&str, &str)]) -> String {
-    let mut blocks = vec![INTRO.to_owned()];
-    blocks.extend(files.iter().map(|(p, c)| section(p, c)));
-    framed(&blocks)
-}
-
-/// Lowercase hex SHA-1 of the text's UTF-8 bytes.
-fn sha1(text: &str) -> String {
-    Sha1::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The SPEC 2.5 identity string, spelled out.
-fn identity(
-    root: &str,
-    markers: &str,
-    max: i64,
-    max_source: i64,
-    cands: &str,
-    locals: &str,
-) -> String {
-    format!(
-        r#"{{"projectRoot":"{root}","projectRootMarkers":[{markers}],"maxBytes":{max},"maxSourceBytes":{max_source},"instructionFileCandidates":[{cands}],"localInstructionFileCandidates":[{locals}]}}"#
-    )
-}
-
-/// The identity under default settings.
-fn default_identity(root: &str) -> String {
-    identity(
-        root,
-        r#"".git""#,
-        65536,
-        1048576,
-        r#""AGENTS.md","CLAUDE.md""#,
-        r#""AGENTS.local.md","CLAUDE.local.md""#,
-    )
-}
-
-/// A `set` change as the persisted source holds it.
-fn set(scope: &str, path: &str, content: &str) -> Value {
-    json!({"action": "set", "scope": scope, "path": path, "digest": sha1(content)})
-}
-
-/// The source of a baseline message.
-fn source(kind: &str, identity: &str, changes: Vec<Value>) -> Value {
-    json!({
-        "kind": kind,
-        "form": "instructions",
-        "baseline": true,
-        "baselineIdentity": identity,
-        "changes": changes,
-    })
-}
 
 /// `render ARGS` in text form: asserts a clean exit and returns stdout.
 fn render(tree: &Tree, args: &[&str]) -> String {
@@ -101,18 +30,6 @@ fn render_warning(tree: &Tree, args: &[&str], warnings: &str) -> String {
     let (out, err, code) = run(tree.cmd().arg("render").args(args));
     assert_eq!((err.as_str(), code), (warnings, 0), "render {args:?}");
     out
-}
-
-/// `render ARGS --format json`: asserts a clean exit.
-fn render_json(tree: &Tree, args: &[&str]) -> Value {
-    let (value, code) = run_json(
-        tree.cmd()
-            .arg("render")
-            .args(args)
-            .args(["--format", "json"]),
-    );
-    assert_eq!(code, 0, "render {args:?}");
-    value
 }
 
 /// A project `proj` with a `.git` directory and a user home with a dsh home.
@@ -157,8 +74,7 @@ fn default_dsh_home_displays_as_tilde_path() {
     let json = render_json(&tree, &["--cwd", "proj"]);
     assert_eq!(
         json["source"],
-        source(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(""),
             vec![
                 set(
@@ -266,8 +182,7 @@ fn git_file_marks_the_root() {
     assert_eq!(json["parts"], json!([text]));
     assert_eq!(
         json["source"],
-        source(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(".."),
             vec![
                 set(".\0AGENTS.md", "AGENTS.md", "root\n"),
@@ -275,10 +190,7 @@ fn git_file_marks_the_root() {
             ]
         )
     );
-    assert_eq!(
-        json["projectRoot"],
-        json!(tree.path("proj").to_str().unwrap())
-    );
+    assert_eq!(json["projectRoot"], json!(tree.path_str("proj")));
 }
 
 #[test]
@@ -312,8 +224,7 @@ fn without_a_marker_the_cwd_is_the_root() {
     assert_eq!(json["parts"], json!([baseline(&[("AGENTS.md", "b\n")])]));
     assert_eq!(
         json["source"],
-        source(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(""),
             vec![set(".\0AGENTS.md", "AGENTS.md", "b\n")]
         )
@@ -328,7 +239,7 @@ fn without_a_marker_the_cwd_is_the_root() {
             "",
             "",
             65536,
-            1048576,
+            1_048_576,
             r#""AGENTS.md","CLAUDE.md""#,
             r#""AGENTS.local.md","CLAUDE.local.md""#
         ))
@@ -351,8 +262,7 @@ fn agents_md_wins_over_claude_md_which_is_the_fallback() {
     );
     assert_eq!(
         json["source"],
-        source(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(".."),
             vec![
                 set(".", "AGENTS.md", "agents\n"),
@@ -730,13 +640,12 @@ fn frameless_notice_when_no_frame_fits() {
     // The file is not represented; the baseline is still sent, with no changes.
     assert_eq!(
         json["source"],
-        source(
-            "agent-instructions",
+        current_baseline_source(
             &identity(
                 "",
                 r#"".git""#,
                 200,
-                1048576,
+                1_048_576,
                 r#""AGENTS.md","CLAUDE.md""#,
                 r#""AGENTS.local.md","CLAUDE.local.md""#
             ),
@@ -770,7 +679,7 @@ fn json_report_has_every_field() {
         "..",
         r#"".git""#,
         500,
-        1048576,
+        1_048_576,
         r#""AGENTS.md","CLAUDE.md""#,
         r#""AGENTS.local.md","CLAUDE.local.md""#,
     );
@@ -778,9 +687,9 @@ fn json_report_has_every_field() {
         json,
         json!({
             "parts": [text],
-            "source": source("agent-instructions", &id, vec![set("pkg\0CLAUDE.md", "pkg/CLAUDE.md", "pkg\n")]),
+            "source": current_baseline_source(&id, vec![set("pkg\0CLAUDE.md", "pkg/CLAUDE.md", "pkg\n")]),
             "identity": id,
-            "projectRoot": tree.path("proj").to_str().unwrap(),
+            "projectRoot": tree.path_str("proj"),
             "bytes": text.len(),
             "maxBytes": 500,
             "omitted": ["~/.dsh/AGENTS.md", "AGENTS.md"],
@@ -804,7 +713,7 @@ fn json_report_when_nothing_loads() {
             "parts": [],
             "source": null,
             "identity": default_identity(""),
-            "projectRoot": tree.path("proj").to_str().unwrap(),
+            "projectRoot": tree.path_str("proj"),
             "bytes": 0,
             "maxBytes": 65536,
             "omitted": [],
@@ -828,8 +737,7 @@ fn source_kind_flag_renames_the_kind() {
     );
     assert_eq!(
         json["source"],
-        source(
-            "workspace-instructions",
+        baseline_source(
             &default_identity(""),
             vec![set(".\0AGENTS.md", "AGENTS.md", "root\n")]
         )
@@ -844,12 +752,12 @@ fn workspace_event(seq: u64, render: &Value, surface_op: Value) -> String {
         .iter()
         .map(|p| json!({"type": "text", "text": p}))
         .collect();
-    json!({
+    let mut event = json!({
         "type": "user/message", "seq": seq, "time": 0,
         "data": {"content": content, "source": render["source"], "role": "user", "id": format!("m{seq}")},
-        "surfaceOp": surface_op,
-    })
-    .to_string()
+    });
+    event["surfaceOp"] = surface_op;
+    event.to_string()
 }
 
 #[test]
@@ -896,9 +804,8 @@ fn render_log_takes_cwd_and_settings_from_the_latest_baseline() {
     assert_eq!(got["source"], newer["source"]);
     assert_eq!(
         got["source"],
-        source(
-            "agent-instructions",
-            &identity("..", r#"".git""#, 5000, 1048576, r#""CLAUDE.md""#, ""),
+        current_baseline_source(
+            &identity("..", r#"".git""#, 5000, 1_048_576, r#""CLAUDE.md""#, ""),
             vec![set(".\0CLAUDE.md", "CLAUDE.md", "claude\n")]
         )
     );
@@ -924,9 +831,8 @@ fn render_log_takes_cwd_and_settings_from_the_latest_baseline() {
     );
     assert_eq!(
         flagged["source"],
-        source(
-            "workspace-instructions",
-            &identity("", r#"".git""#, 5000, 1048576, r#""AGENTS.md""#, ""),
+        baseline_source(
+            &identity("", r#"".git""#, 5000, 1_048_576, r#""AGENTS.md""#, ""),
             vec![set(".", "AGENTS.md", "agents\n")]
         )
     );
@@ -971,7 +877,7 @@ fn candidate_lists_drop_entries_that_are_not_file_names() {
             "",
             r#"".git""#,
             65536,
-            1048576,
+            1_048_576,
             r#""AGENTS.md""#,
             ""
         ))
@@ -1073,8 +979,7 @@ fn defaults_follow_the_current_generation_and_flags_ask_for_the_earlier_one() {
     );
     assert_eq!(
         json["source"],
-        source(
-            "agent-instructions",
+        current_baseline_source(
             &default_identity(""),
             vec![
                 set(".\0AGENTS.md", "AGENTS.md", "agents\n"),
@@ -1099,8 +1004,7 @@ fn defaults_follow_the_current_generation_and_flags_ask_for_the_earlier_one() {
     );
     assert_eq!(
         json["source"],
-        source(
-            "workspace-instructions",
+        baseline_source(
             &default_identity(""),
             vec![set(".", "AGENTS.md", "agents\n")]
         )

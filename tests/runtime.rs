@@ -5,11 +5,11 @@
 
 mod common;
 
-use common::{Tree, header, run, run_json};
+use common::{Tree, run, run_json};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-const INTRO: &str =
+const SNAPSHOT_INTRO: &str =
     "Current runtime context. This snapshot supersedes earlier runtime-context snapshots.";
 const PLUGIN: &str = "@deepseek-ai/dsh-system-prompt";
 const CHECKOUT: &str = "Current DeepSeek Harness implementation checkout: \"/home/u/dsh\".";
@@ -38,13 +38,7 @@ fn event(seq: u64, kind: &str) -> Value {
 fn session(events: &[Value]) -> Tree {
     let tree = Tree::new();
     tree.dir("ws");
-    let mut log = header(&tree.path("ws"));
-    for e in events {
-        log.push('\n');
-        log.push_str(&e.to_string());
-    }
-    log.push('\n');
-    tree.file("logs/s.jsonl", log);
+    tree.session_log("logs/s.jsonl", "ws", events);
     tree
 }
 
@@ -60,7 +54,7 @@ fn diff(tree: &Tree, runtime: &[&str], extra: &[&str]) -> std::process::Command 
 }
 
 fn runtime_json(sections: &[(&str, &str)]) -> Value {
-    let text = std::iter::once(INTRO)
+    let text = std::iter::once(SNAPSHOT_INTRO)
         .chain(sections.iter().map(|(_, t)| *t))
         .collect::<Vec<_>>()
         .join("\n\n");
@@ -95,7 +89,7 @@ fn port_change_appends_a_complete_snapshot() {
     assert_eq!(
         (out.as_str(), err.as_str(), code),
         (
-            format!("{INTRO}\n\n{CHECKOUT}\n\n{}", web(41235)).as_str(),
+            format!("{SNAPSHOT_INTRO}\n\n{CHECKOUT}\n\n{}", web(41235)).as_str(),
             "",
             1
         )
@@ -163,7 +157,7 @@ fn latest_snapshot_counts_even_when_shadowed() {
     let (out, _, code) = run(&mut diff(&tree, &[&before], &["--exit-code"]));
     assert_eq!(
         (out.as_str(), code),
-        (format!("{INTRO}\n\n{}", web(41234)).as_str(), 1)
+        (format!("{SNAPSHOT_INTRO}\n\n{}", web(41234)).as_str(), 1)
     );
 }
 
@@ -177,7 +171,7 @@ fn no_snapshot_appends_the_given_sections() {
     assert_eq!(
         (out.as_str(), err.as_str(), code),
         (
-            format!("{INTRO}\n\n{CHECKOUT}\n\n{}", web(41234)).as_str(),
+            format!("{SNAPSHOT_INTRO}\n\n{CHECKOUT}\n\n{}", web(41234)).as_str(),
             "",
             1
         )
@@ -238,7 +232,7 @@ fn runtime_part_follows_the_workspace_parts() {
     assert_eq!(
         (out.as_str(), err.as_str(), code),
         (
-            format!("{baseline}\n{INTRO}\n\n{}", web(41235)).as_str(),
+            format!("{baseline}\n{SNAPSHOT_INTRO}\n\n{}", web(41235)).as_str(),
             "",
             1
         )

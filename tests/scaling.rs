@@ -8,6 +8,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -121,7 +122,7 @@ fn the_budget_suffix_search_is_near_linear() {
             })
             .collect();
         // Room for the last file only, so step 3 walks every k.
-        let max = 2_000 + 40 * n as i64 + 20_100;
+        let max = 2_000 + 40 * i64::try_from(n).unwrap() + 20_100;
         (0..5)
             .map(|_| {
                 let t = Instant::now();
@@ -142,14 +143,11 @@ fn the_prompt_value_search_is_near_linear() {
     assert_near_linear("explain --log", 2_000, |n| {
         let t = Tree::new();
         t.dir("proj/.git").dir("home");
-        let prompt: String = (0..n)
-            .map(|i| {
-                format!(
-                    "see http://127.0.0.1:{} and /srv/app{i}/data ",
-                    1000 + i % 9000
-                )
-            })
-            .collect();
+        let prompt = (0..n).fold(String::new(), |mut text, i| {
+            let port = 1000 + i % 9000;
+            write!(text, "see http://127.0.0.1:{port} and /srv/app{i}/data ").unwrap();
+            text
+        });
         let event = json!({"type": "system/message", "seq": 1, "time": 0,
             "data": {"content": [{"type": "text", "text": prompt}]}});
         t.file("s.jsonl", format!("{}\n{event}\n", header(&t.path("proj"))));

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::{Duration, UNIX_EPOCH};
 
 use agentctx::sessions::key::{encode_segment, project_key};
+use common::message::{jsonl, rendered_baseline_event};
 use common::{Tree, run, zstd_container};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
@@ -17,16 +18,14 @@ const T0: u64 = 1_764_585_000;
 
 /// A session log for `cwd`: a header, then `n` assistant messages.
 fn log_text(id: &str, cwd: &Path, created_ms: i64, n: u64) -> String {
-    let mut text =
+    let header =
         json!({"type":"session","version":0,"id":id,"createdAt":created_ms,"cwd":cwd}).to_string();
-    text.push('\n');
-    for seq in 0..n {
-        text.push_str(&format!(
+    let events = (0..n).map(|seq| {
+        format!(
             r#"{{"type":"assistant/message","seq":{seq},"time":{seq},"surfaceOp":"append","data":{{"message":{{"content":[]}}}}}}"#
-        ));
-        text.push('\n');
-    }
-    text
+        )
+    });
+    jsonl(std::iter::once(header).chain(events))
 }
 
 /// Stores a session as dsh does under `home/.dsh/sessions`, modified at `mtime`.
@@ -199,20 +198,20 @@ sé~1 ok  1970-01-01T00:00:00Z  2025-12-01T10:30:00Z  "
 #[test]
 fn sessions_lists_text_and_json_from_the_same_facts() {
     let t = Tree::new();
-    let p = with_project(&t, "p");
+    let proj = with_project(&t, "p");
     let a = store(
         &t,
-        &p,
+        &proj,
         "a",
-        &log_text("a", &p, 1_764_547_200_123, 2),
+        &log_text("a", &proj, 1_764_547_200_123, 2),
         false,
         T0,
     );
     let b = store(
         &t,
-        &p,
+        &proj,
         "b",
-        &log_text("b", &p, 1_764_547_260_000, 3),
+        &log_text("b", &proj, 1_764_547_260_000, 3),
         false,
         T0 + 3600,
     );
@@ -229,15 +228,15 @@ a   2025-12-01T00:00:00Z  2025-12-01T10:30:00Z  {:<4}  plain     2
     );
     assert_eq!((out, err, code), (expected, String::new(), 0));
     let (out, _, code) = run(t.cmd().args(["sessions", "--cwd", "p", "--format", "json"]));
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let got: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
-        (v, code),
+        (got, code),
         (
             json!([
                 {"id": "b", "created": "2025-12-01T00:01:00Z", "modified": "2025-12-01T11:30:00Z",
-                 "bytes": size(&b), "encoding": "plain", "events": 3, "cwd": p, "path": t.path(&b), "drift": null},
+                 "bytes": size(&b), "encoding": "plain", "events": 3, "cwd": proj, "path": t.path(&b), "drift": null},
                 {"id": "a", "created": "2025-12-01T00:00:00Z", "modified": "2025-12-01T10:30:00Z",
-                 "bytes": size(&a), "encoding": "plain", "events": 2, "cwd": p, "path": t.path(&a), "drift": null},
+                 "bytes": size(&a), "encoding": "plain", "events": 2, "cwd": proj, "path": t.path(&a), "drift": null},
             ]),
             0
         )
@@ -255,10 +254,9 @@ fn baseline_log(t: &Tree, id: &str, cwd: &Path) -> String {
     let rendered: Value = serde_json::from_slice(&out.stdout).unwrap();
     let lines = [
         json!({"type":"session","version":0,"id":id,"createdAt":0,"cwd":cwd}),
-        json!({"type":"user/message","seq":0,"time":0,"surfaceOp":"append",
-            "data":{"role":"user","content":[{"type":"text","text":rendered["parts"][0]}],"source":rendered["source"]}}),
+        rendered_baseline_event(&rendered),
     ];
-    lines.iter().map(|l| format!("{l}\n")).collect()
+    jsonl(&lines)
 }
 
 #[test]
@@ -356,10 +354,17 @@ fn no_match_ambiguity_and_mixed_encodings_are_one_line_errors() {
 #[test]
 fn all_lists_every_project_of_a_given_root_with_its_cwd() {
     let t = Tree::new();
-    let p = with_project(&t, "p");
-    let q = with_project(&t, "q");
-    let a = store(&t, &p, "a", &log_text("a", &p, 0, 1), false, T0);
-    let b = store(&t, &q, "b", &log_text("b", &q, 0, 1), false, T0 + 60);
+    let proj = with_project(&t, "p");
+    let other = with_project(&t, "q");
+    let a = store(&t, &proj, "a", &log_text("a", &proj, 0, 1), false, T0);
+    let b = store(
+        &t,
+        &other,
+        "b",
+        &log_text("b", &other, 0, 1),
+        false,
+        T0 + 60,
+    );
     // The store moved elsewhere: --sessions-root names it.
     std::fs::rename(t.path("home/.dsh/sessions"), t.path("elsewhere")).unwrap();
     let moved = |rel: &str| rel.replace("home/.dsh/sessions", "elsewhere");
@@ -374,9 +379,9 @@ b   1970-01-01T00:00:00Z  2025-12-01T10:31:00Z  {:<4}  plain     1       {}
 a   1970-01-01T00:00:00Z  2025-12-01T10:30:00Z  {:<4}  plain     1       {}
 ",
         size(&b),
-        q.display(),
+        other.display(),
         size(&a),
-        p.display()
+        proj.display()
     );
     assert_eq!((out, err, code), (expected, String::new(), 0));
 }

@@ -10,18 +10,16 @@ mod common;
 use std::fs;
 use std::path::Path;
 
+use common::vectors::{exit_failure, first_difference, materialize, read_json, run_cases, strings};
+
 fn run_case(dir: &Path) -> Option<String> {
-    let case = common::read_json(&dir.join("case.json"));
-    let expected = common::read_json(&dir.join("expected.json"));
-    if common::strings(&case["requires"])
-        .iter()
-        .any(|r| r == "non-root")
-        && common::is_root()
-    {
+    let case = read_json(&dir.join("case.json"));
+    let expected = read_json(&dir.join("expected.json"));
+    if strings(&case["requires"]).iter().any(|r| r == "non-root") && common::is_root() {
         eprintln!("skipping {}: needs a non-root user", dir.display());
         return None;
     }
-    let (tmp, tree) = common::materialize(dir, &case);
+    let (tmp, tree) = materialize(dir, &case);
     let tree_str = tree.to_str().unwrap();
     let sub = |s: &str| s.replace("@TREE@", tree_str);
     let mut cmd = common::agentctx();
@@ -42,7 +40,7 @@ fn run_case(dir: &Path) -> Option<String> {
         fs::write(&log_path, text).unwrap();
         cmd.arg("--log").arg(log_path);
     }
-    for arg in common::strings(&case["args"]) {
+    for arg in strings(&case["args"]) {
         cmd.arg(sub(&arg));
     }
     for (k, v) in case["env"].as_object().unwrap() {
@@ -50,45 +48,22 @@ fn run_case(dir: &Path) -> Option<String> {
     }
     cmd.args(["--format", "json"]);
     let out = cmd.output().unwrap();
-    if !out.status.success() {
-        return Some(format!(
-            "exit {:?}: {}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
+    if let Some(failure) = exit_failure(&out) {
+        return Some(failure);
     }
     let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    for key in ["parts", "source"] {
-        if got[key] != expected[key] {
-            return Some(format!(
-                "{key} differs:\n  expected {}\n  got      {}",
-                expected[key], got[key]
-            ));
-        }
-    }
-    None
+    first_difference(&got, &expected, &["parts", "source"])
 }
 
 #[test]
 fn conformance_vectors_pass() {
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/cases");
-    let names = common::case_dirs(&cases);
-    assert!(
-        names.len() >= 60,
-        "expected the vector cases, found {}",
-        names.len()
-    );
-    let failures: Vec<String> = names
-        .iter()
-        .filter_map(|d| {
-            run_case(d).map(|p| format!("{}: {p}", d.file_name().unwrap().to_string_lossy()))
-        })
-        .collect();
+    let (count, failures) = run_cases(&cases, run_case);
+    assert!(count >= 60, "expected the vector cases, found {count}");
     assert!(
         failures.is_empty(),
-        "{} of {} vectors failed:\n{}",
+        "{} of {count} vectors failed:\n{}",
         failures.len(),
-        names.len(),
         failures.join("\n")
     );
 }

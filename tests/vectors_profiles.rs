@@ -10,23 +10,9 @@ mod common;
 
 use std::path::Path;
 
+use common::PROFILE_VARS;
+use common::vectors::{exit_failure, first_difference, materialize, read_json, run_cases, strings};
 use serde_json::{Map, Value};
-
-/// Every variable a profile reads, removed before the case's env is laid over.
-const STRIP: [&str; 12] = [
-    "HOME",
-    "DSH_HOME",
-    "CODEX_HOME",
-    "GEMINI_CLI_HOME",
-    "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
-    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
-    "XDG_CONFIG_HOME",
-    "OPENCODE_CONFIG",
-    "OPENCODE_CONFIG_DIR",
-    "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
-    "OPENCODE_DISABLE_PROJECT_CONFIG",
-    "GEMINI_SYSTEM_MD",
-];
 
 /// Replaces @TREE@ in every string of a JSON value.
 fn subst(v: &Value, tree: &str) -> Value {
@@ -63,20 +49,21 @@ fn norm_files(files: &Value) -> Value {
 }
 
 fn run_case(dir: &Path) -> Option<String> {
-    let case = common::read_json(&dir.join("case.json"));
-    let (tmp, tree) = common::materialize(dir, &case);
+    let case = read_json(&dir.join("case.json"));
+    let (tmp, tree) = materialize(dir, &case);
     let tree_str = tree.to_str().unwrap();
-    let expected = subst(&common::read_json(&dir.join("expected.json")), tree_str);
+    let expected = subst(&read_json(&dir.join("expected.json")), tree_str);
     let mut cmd = common::agentctx();
-    cmd.current_dir(tmp.path());
-    for var in STRIP {
+    // Every variable a profile reads, removed before the case's env is laid over.
+    cmd.current_dir(tmp.path()).env_remove("HOME");
+    for var in PROFILE_VARS {
         cmd.env_remove(var);
     }
     cmd.arg(case["command"].as_str().unwrap())
         .args(["--profile", case["profile"].as_str().unwrap()])
         .arg("--cwd")
         .arg(tree.join(case["cwd"].as_str().unwrap()));
-    for arg in common::strings(&case["args"]) {
+    for arg in strings(&case["args"]) {
         cmd.arg(arg.replace("@TREE@", tree_str));
     }
     cmd.args(["--format", "json"]);
@@ -84,21 +71,12 @@ fn run_case(dir: &Path) -> Option<String> {
         cmd.env(k, v.as_str().unwrap().replace("@TREE@", tree_str));
     }
     let out = cmd.output().unwrap();
-    if !out.status.success() {
-        return Some(format!(
-            "exit {:?}: {}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+    if let Some(failure) = exit_failure(&out) {
+        return Some(failure);
     }
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
-    for key in ["parts", "partKinds", "exact"] {
-        if got[key] != expected[key] {
-            return Some(format!(
-                "{key} differs:\n  expected {}\n  got      {}",
-                expected[key], got[key]
-            ));
-        }
+    if let Some(failure) = first_difference(&got, &expected, &["parts", "partKinds", "exact"]) {
+        return Some(failure);
     }
     if norm_files(&got["files"]) != expected["files"] {
         return Some(format!(
@@ -107,14 +85,14 @@ fn run_case(dir: &Path) -> Option<String> {
             norm_files(&got["files"])
         ));
     }
-    let text = common::strings(&got["parts"]).join("\n");
+    let text = strings(&got["parts"]).join("\n");
     let upstream = &case["upstream"];
-    for c in common::strings(&upstream["contains"]) {
+    for c in strings(&upstream["contains"]) {
         if !text.contains(&c.replace("@TREE@", tree_str)) {
             return Some(format!("upstream assertion: missing {c:?}"));
         }
     }
-    for c in common::strings(&upstream["not_contains"]) {
+    for c in strings(&upstream["not_contains"]) {
         if text.contains(&c.replace("@TREE@", tree_str)) {
             return Some(format!("upstream assertion: unexpected {c:?}"));
         }
@@ -125,19 +103,12 @@ fn run_case(dir: &Path) -> Option<String> {
 #[test]
 fn profile_conformance_vectors_pass() {
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors-profiles/cases");
-    let names = common::case_dirs(&cases);
-    assert_eq!(names.len(), 150, "expected the 150 profile vector cases");
-    let failures: Vec<String> = names
-        .iter()
-        .filter_map(|d| {
-            run_case(d).map(|p| format!("{}: {p}", d.file_name().unwrap().to_string_lossy()))
-        })
-        .collect();
+    let (count, failures) = run_cases(&cases, run_case);
+    assert_eq!(count, 150, "expected the 150 profile vector cases");
     assert!(
         failures.is_empty(),
-        "{} of {} profile vectors failed:\n{}",
+        "{} of {count} profile vectors failed:\n{}",
         failures.len(),
-        names.len(),
         failures.join("\n")
     );
 }

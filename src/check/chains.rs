@@ -7,8 +7,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use anyhow::Result;
-
 use super::walk::{self, Names, Node, WalkOptions};
 use super::{DirBaseline, Finding, Largest, Options, Report, Severity, Target};
 use crate::discovery::{self, Dir, Probe, Realms, ScanOptions, find_root};
@@ -52,9 +50,10 @@ pub(super) struct Link {
     pub up: Option<Rc<Link>>,
 }
 
-/// What a node hands its children (`None`: left out, with its subtree).
+/// What a node hands its children, its root and the chain above them
+/// (`None`: left out, with its subtree).
 #[derive(Debug, Clone)]
-struct State {
+struct Inherited {
     root: RootOf,
     chain: Option<Rc<Link>>,
 }
@@ -78,7 +77,7 @@ pub(super) struct Checker<'a> {
 }
 
 /// Checks every target of `opts` into one report.
-pub(super) fn run(opts: &Options<'_>) -> Result<Report> {
+pub(super) fn run(opts: &Options<'_>) -> Report {
     let settings = opts.settings;
     let mut checker = Checker {
         opts,
@@ -116,7 +115,7 @@ pub(super) fn run(opts: &Options<'_>) -> Result<Report> {
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
-    Ok(Report {
+    Report {
         paths: opts
             .targets
             .iter()
@@ -137,10 +136,10 @@ pub(super) fn run(opts: &Options<'_>) -> Result<Report> {
             .filter(|(_, hit)| !**hit)
             .map(|(x, _)| x.clone())
             .collect(),
-    })
+    }
 }
 
-impl<'a> Checker<'a> {
+impl Checker<'_> {
     pub fn scan_options<'s>(&'s self, root: Option<&'s Root>) -> ScanOptions<'s> {
         ScanOptions {
             precedence: self.opts.settings.precedence.value,
@@ -178,45 +177,45 @@ impl<'a> Checker<'a> {
 
     /// Visits the nodes of one target; returns how many were new.
     fn run_target(&mut self, target: &Target, nodes: &[Node]) -> usize {
-        // The states of the current node's ancestors (node index, state):
+        // What each open ancestor hands down (node index, inherited):
         // nodes come parent-first, so a finished subtree's chain is dropped.
-        let mut open: Vec<(usize, Option<State>)> = Vec::new();
+        let mut open: Vec<(usize, Option<Inherited>)> = Vec::new();
         let mut walked = 0;
         for (index, node) in nodes.iter().enumerate() {
             while open.last().is_some_and(|(i, _)| Some(*i) != node.parent) {
                 open.pop();
             }
-            let state = match open.last() {
-                None => Some(self.top_state(&node.path)),
+            let inherited = match open.last() {
+                None => Some(self.top_inherited(&node.path)),
                 Some((_, None)) => None,
-                Some(_) if self.has_marker(node) => target.nested_roots.then(|| State {
+                Some(_) if self.has_marker(node) => target.nested_roots.then(|| Inherited {
                     root: RootOf::At(Root::new(node.path.clone())),
                     chain: None,
                 }),
                 Some((_, Some(parent))) => Some(match &parent.root {
-                    RootOf::Own => State {
+                    RootOf::Own => Inherited {
                         root: RootOf::Own,
                         chain: None,
                     },
                     RootOf::At(_) => parent.clone(),
                 }),
             };
-            let state = state.map(|state| {
+            let inherited = inherited.map(|inherited| {
                 walked += usize::from(!self.seen.contains(&node.path));
-                self.visit(node, state)
+                self.visit(node, inherited)
             });
-            open.push((index, state));
+            open.push((index, inherited));
         }
         walked
     }
 
     /// The walk's top directory: its root is searched upward (SPEC 2.2), and
     /// the directories between that root and it are scanned with `stat`.
-    fn top_state(&self, path: &Path) -> State {
+    fn top_inherited(&self, path: &Path) -> Inherited {
         let settings = self.opts.settings;
         let search = find_root(path, &settings.root_markers.value);
         if search.marker.is_none() {
-            return State {
+            return Inherited {
                 root: RootOf::Own,
                 chain: None,
             };
@@ -239,7 +238,7 @@ impl<'a> Checker<'a> {
                 chain = Some(Rc::new(Link { dir, up: chain }));
             }
         }
-        State {
+        Inherited {
             root: RootOf::At(root),
             chain,
         }
@@ -269,12 +268,12 @@ impl<'a> Checker<'a> {
 
     /// Stage 2 and 3 for one directory: scan it if it holds a candidate,
     /// judge its files, render its baseline. Returns what its children get.
-    fn visit(&mut self, node: &Node, state: State) -> State {
+    fn visit(&mut self, node: &Node, inherited: Inherited) -> Inherited {
         let has_candidate = node.hits.iter().any(|h| self.names.is_candidate(h));
         if !has_candidate && node.unlisted.is_none() {
-            return state;
+            return inherited;
         }
-        let root = match &state.root {
+        let root = match &inherited.root {
             RootOf::Own => Root::new(node.path.clone()),
             RootOf::At(root) => Rc::clone(root),
         };
@@ -287,19 +286,19 @@ impl<'a> Checker<'a> {
         let largest = self.largest.clone();
         let shown_dir = self.shown(&node.path);
         self.judge_dir(node, &dir, &root, &shown_dir);
-        let state = if dir.candidates.iter().any(is_found) {
+        let inherited = if dir.candidates.iter().any(is_found) {
             let chain = Some(Rc::new(Link {
                 dir,
-                up: state.chain,
+                up: inherited.chain,
             }));
             let at = findings + usize::from(node.unlisted.is_some());
             self.judge_baseline(&node.path, &root, chain.as_ref(), &shown_dir, at);
-            State {
-                root: state.root,
+            Inherited {
+                root: inherited.root,
                 chain,
             }
         } else {
-            state
+            inherited
         };
         if !first_time {
             self.findings.truncate(findings);
@@ -307,7 +306,7 @@ impl<'a> Checker<'a> {
             self.checked = checked;
             self.largest = largest;
         }
-        state
+        inherited
     }
 
     fn scan(&self, node: &Node, root: &Root) -> Dir {

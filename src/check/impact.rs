@@ -64,6 +64,7 @@ pub struct Impact {
 
 impl Impact {
     /// Exit 1 only for what the change brings.
+    #[must_use]
     pub fn failed(&self, deny_warnings: bool) -> bool {
         !self.new_errors.is_empty() || (deny_warnings && !self.new_warnings.is_empty())
     }
@@ -71,6 +72,11 @@ impl Impact {
 
 /// The check of REV: `opts` applied to a mirror of its tree. `temp` is the
 /// directory the mirror is made in.
+///
+/// # Errors
+///
+/// `git` fails or is missing, REV does not name a tree, a target lies
+/// outside the git work tree, or the mirror cannot be written.
 pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Report> {
     let probe = opts.targets.first().map_or(&opts.base, |t| &t.path);
     let top = toplevel(probe)?;
@@ -221,12 +227,12 @@ fn materialize(top: &Path, rev: &str, dest: &Path, names: &Names) -> Result<()> 
         for link in &links {
             let target = String::from_utf8_lossy(&contents[&link.oid]).into_owned();
             let dir = Path::new(&link.path).parent().unwrap_or(Path::new(""));
-            let real = paths::normalize(&top.join(dir), Path::new(&target));
-            let Ok(rel) = real.strip_prefix(top) else {
+            let resolved = paths::normalize(&top.join(dir), Path::new(&target));
+            let Ok(inside) = resolved.strip_prefix(top) else {
                 continue;
             };
-            let rel = rel.to_string_lossy().into_owned();
-            if let Some(e) = entries.get(&rel).filter(|_| seen.insert(rel.clone())) {
+            let inside = inside.to_string_lossy().into_owned();
+            if let Some(e) = entries.get(&inside).filter(|_| seen.insert(inside.clone())) {
                 more.push(e);
             }
         }
@@ -320,6 +326,7 @@ fn cat_blobs(top: &Path, entries: &[&Entry]) -> Result<HashMap<String, Vec<u8>>>
 }
 
 /// Compares the check of REV with the work tree's.
+#[must_use]
 pub fn compare(rev: &str, before: &Report, after: &Report) -> Impact {
     let dirs = |r: &Report| -> HashMap<String, DirBaseline> {
         r.directories

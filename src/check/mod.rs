@@ -90,6 +90,11 @@ pub struct Selection {
 /// and the same-root directories below it; the user-global file selects the
 /// whole project of `base` with the user-global file included; any other
 /// file is skipped. No argument is the project root of `base`.
+///
+/// # Errors
+///
+/// A PATH argument that does not exist (or cannot be read) and is neither a
+/// directory, an instruction file nor the user-global file.
 pub fn targets(settings: &Settings, base: &Path, args: &[PathBuf]) -> Result<Selection> {
     let project = || Target {
         path: find_root(base, &settings.root_markers.value).root,
@@ -166,12 +171,23 @@ fn minimal(mut targets: Vec<Target>) -> Vec<Target> {
         .collect()
 }
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How serious a finding is (of dsh's check and of a profile's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
+}
+
+impl Severity {
+    /// Its name, as the JSON spells it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 /// What a finding is about, with its facts.
@@ -245,6 +261,7 @@ pub enum Detail {
 }
 
 impl Detail {
+    #[must_use]
     pub fn severity(&self) -> Severity {
         match self {
             Detail::OverBudget { .. } | Detail::Oversized { .. } | Detail::SecretSymlink { .. } => {
@@ -255,11 +272,13 @@ impl Detail {
     }
 
     /// Its rule (stable id, title, descriptions).
+    #[must_use]
     pub fn rule(&self) -> &'static Rule {
         &RULES[rules::index(self)]
     }
 
     /// The line a finding points at, where one is known.
+    #[must_use]
     pub fn line(&self) -> Option<usize> {
         match self {
             Detail::SystemReminder { line } => Some(*line),
@@ -354,12 +373,17 @@ pub struct Report {
 
 impl Report {
     /// The exit status: 1 on an error, or a warning when warnings are denied.
+    #[must_use]
     pub fn failed(&self, deny_warnings: bool) -> bool {
         self.errors > 0 || (deny_warnings && self.warnings > 0)
     }
 }
 
 /// Checks the targets of `opts`.
+///
+/// # Errors
+///
+/// A target that is not a directory or cannot be read.
 pub fn check(opts: &Options<'_>) -> Result<Report> {
     for target in &opts.targets {
         match fs::metadata(&target.path) {
@@ -368,7 +392,7 @@ pub fn check(opts: &Options<'_>) -> Result<Report> {
             Err(e) => bail!("check {}: {}", target.path.display(), os_error(&e)),
         }
     }
-    chains::run(opts)
+    Ok(chains::run(opts))
 }
 
 fn is_plain_name(name: &str) -> bool {

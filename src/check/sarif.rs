@@ -21,6 +21,7 @@ pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The SARIF log of a report; `base` is the directory paths are relative to.
 /// With an impact, each result says whether the change brought it
 /// (`baselineState` `new`) or it was there before (`unchanged`).
+#[must_use]
 pub fn log(report: &Report, base: &Path, impact: Option<&Impact>) -> Value {
     let mut driver = json!({
         "name": "agentctx",

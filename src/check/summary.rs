@@ -25,6 +25,7 @@ pub struct Row {
 
 /// The rows of every directory whose baseline loads a file, by share of
 /// the budget (largest first), then by directory.
+#[must_use]
 pub fn rows(dirs: &[DirBaseline]) -> Vec<Row> {
     let mut rows: Vec<Row> = dirs
         .iter()
@@ -37,6 +38,9 @@ pub fn rows(dirs: &[DirBaseline]) -> Vec<Row> {
             let max = b.max_bytes.max(1);
             let need = d.whole_bytes.max(b.bytes);
             let bytes = i64::try_from(need).unwrap_or(i64::MAX);
+            // Byte counts are exact in an f64 below 2^53 (8 PiB), and the
+            // share is rounded to one decimal.
+            #[allow(clippy::cast_precision_loss)]
             let percent = (bytes as f64 * 1000.0 / max as f64).round() / 10.0;
             Some(Row {
                 dir: d.dir.clone(),

@@ -142,15 +142,7 @@ pub struct CheckArgs {
 
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     if let Some(profiles) = profile_selected(args)? {
-        return super::profile::check::run(
-            ctx,
-            &args.profile,
-            &profiles,
-            args.paths.first().map(PathBuf::as_path),
-            &args.exclude,
-            args.format == CheckFormat::Json,
-            args.deny_warnings,
-        );
+        return super::profile::check::run(ctx, args, &profiles);
     }
     let settings =
         crate::settings::Settings::resolve(ctx.env, &args.config.overrides(), None, None)?;

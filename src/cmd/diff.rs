@@ -104,13 +104,14 @@ struct Json<'a> {
 
 /// What a resumed session of `log` would receive now, and the discovery
 /// warnings on the way (shared with `sessions --check-drift`).
+#[must_use]
 pub fn outcome(
     settings: &crate::settings::Settings,
     log: &crate::log::Log,
     touches: &[PathBuf],
     kind: &str,
 ) -> (reconcile::Reconciliation, Vec<String>) {
-    let ws = discovery::discover(settings, false, true);
+    let ws = discovery::discover(settings, false);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     let outcome = reconcile::diff(&Request {
         settings,
@@ -122,16 +123,6 @@ pub fn outcome(
     (outcome, warnings)
 }
 
-impl DiffArgs {
-    fn source(&self) -> super::SessionSource<'_> {
-        super::SessionSource {
-            log: self.log.as_deref(),
-            session: &self.session,
-            config: &self.config,
-        }
-    }
-}
-
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     if let Some(p) = args.profile.filter(|p| *p != crate::cli::ProfileName::Dsh) {
         anyhow::bail!(
@@ -141,7 +132,8 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
         );
     }
     let runtime_values = crate::prompt::parse_values(&args.runtime)?;
-    let (log, settings) = super::session(ctx, args.source(), crate::log::Needs::STATE, false)?;
+    let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config);
+    let (log, settings) = super::state_of(ctx, from)?;
     let log = log.unwrap_or_default();
     let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
     let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);

@@ -74,16 +74,6 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
     exit: &[(0, "success"), (2, "bad usage or unusable input")],
 };
 
-impl ExplainArgs {
-    fn source(&self) -> super::SessionSource<'_> {
-        super::SessionSource {
-            log: self.log.as_deref(),
-            session: &self.session,
-            config: &self.config,
-        }
-    }
-}
-
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let mut dsh_only = args.config.given();
     dsh_only.extend(args.log.as_ref().map(|_| "--log"));
@@ -98,15 +88,19 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     );
     let command = super::profile::Command::Explain;
     if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
-        let cwd = args.session.cwd.as_deref();
-        return super::profile::explain(ctx, &args.profile, profiles[0], cwd, args.format);
+        return super::profile::explain(ctx, args, profiles[0]);
     }
     let needs = if args.full {
         crate::log::Needs::EVERY_VERSION
     } else {
         crate::log::Needs::ALL
     };
-    let (log, settings) = super::session(ctx, args.source(), needs, true)?;
+    let (log, settings) = super::session(
+        ctx,
+        super::SessionSource::new(args.log.as_deref(), &args.session, &args.config),
+        needs,
+        true,
+    )?;
     let mut report = explain::gather(&settings, log.as_ref());
     report.prompt = report.prompt.map(output::prompt::with_warnings);
     // A candidate that points at a secret is said on stderr too (SPEC 7).

@@ -29,6 +29,7 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Whether stdout gets colour.
+    #[must_use]
     pub fn stdout_color(&self) -> bool {
         self.env.color(self.color.forced(), self.env.stdout_tty)
     }
@@ -41,6 +42,21 @@ pub struct SessionSource<'a> {
     pub log: Option<&'a std::path::Path>,
     pub session: &'a SessionArgs,
     pub config: &'a crate::cli::ConfigArgs,
+}
+
+impl<'a> SessionSource<'a> {
+    #[must_use]
+    pub fn new(
+        log: Option<&'a std::path::Path>,
+        session: &'a SessionArgs,
+        config: &'a crate::cli::ConfigArgs,
+    ) -> Self {
+        SessionSource {
+            log,
+            session,
+            config,
+        }
+    }
 }
 
 /// The session a command looks at: the log named by `--log` or found by
@@ -84,6 +100,15 @@ pub(crate) fn session(
     Ok((log, settings))
 }
 
+/// The session as render and diff read it: only the workspace state (no
+/// prompt versions, no packed-row counts).
+pub(crate) fn state_of(
+    ctx: &mut Ctx<'_>,
+    from: SessionSource<'_>,
+) -> Result<(Option<Log>, crate::settings::Settings)> {
+    session(ctx, from, Needs::STATE, false)
+}
+
 /// The sessions root: `--sessions-root`, else `sessions` in the dsh home.
 pub(crate) fn sessions_root(
     env: &Env,
@@ -123,6 +148,7 @@ pub fn source_kind(flag: Option<&str>, log: Option<&Log>) -> String {
 
 /// The examples and exit codes of a command by name (`agentctx` itself for
 /// any other name).
+#[must_use]
 pub fn manual(name: &str) -> &'static crate::cli::Manual {
     match name {
         "render" => &render::MANUAL,

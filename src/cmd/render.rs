@@ -79,34 +79,17 @@ struct Json<'a> {
     baseline: Shape,
 }
 
-impl RenderArgs {
-    fn source(&self) -> super::SessionSource<'_> {
-        super::SessionSource {
-            log: self.log.as_deref(),
-            session: &self.session,
-            config: &self.config,
-        }
-    }
-}
-
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
     if let Some(profiles) = super::profile::select(
         super::profile::Command::Render,
         &args.profile,
         &dsh_only(args),
     )? {
-        let cwd = args.session.cwd.as_deref();
-        return super::profile::render(
-            ctx,
-            &args.profile,
-            profiles[0],
-            cwd,
-            args.format,
-            args.check,
-        );
+        return super::profile::render(ctx, args, profiles[0]);
     }
-    let (log, settings) = super::session(ctx, args.source(), crate::log::Needs::STATE, false)?;
-    let ws = discovery::discover(&settings, false, true);
+    let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config);
+    let (log, settings) = super::state_of(ctx, from)?;
+    let ws = discovery::discover(&settings, false);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let b = baseline::render(&ws, &settings, render::INTRO);

@@ -1,4 +1,7 @@
 //! `agentctx sessions`: the session logs dsh stored for a directory.
+// The doc comments of the flags are their --help text, read by people:
+// environment variables and names stay unquoted there.
+#![allow(clippy::doc_markdown)]
 
 use std::path::PathBuf;
 

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod explain;
 pub mod palette;
+pub mod profile;
 pub mod prompt;
 
 use std::borrow::Cow;
@@ -221,7 +222,6 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
             "{path}: {} is not a directory, treated as absent",
             dir.path.display()
         )),
-        (Probe::Missing(Absence::NoEntry), _) => None,
         (Probe::Unavailable(err), _) => Some(format!("{path}: unavailable, skipped: {err}")),
         (Probe::File { .. }, Some(Load::Oversized { bytes, grew: false })) => Some(format!(
             "{path}: oversized, not loaded: {bytes} bytes > max-source-bytes {max_source_bytes}"
@@ -232,7 +232,8 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
         (Probe::File { .. }, Some(Load::Unreadable(err))) => {
             Some(format!("{path}: unreadable, not loaded: {err}"))
         }
-        (Probe::File { .. }, _) => None,
+        // Absent, or a file that loads: nothing to say.
+        (Probe::Missing(Absence::NoEntry) | Probe::File { .. }, _) => None,
     }
 }
 

@@ -12,14 +12,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::{FileEntry, ImportProblem, NoteKind, Profile, Report, Status, Why};
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
+use crate::check::Severity;
 
 /// One problem, with the file it is about (as the harness writes paths).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -56,12 +49,20 @@ pub trait Loader: Sync {
     /// one is loaded as a cwd).
     fn is_candidate(&self, profile: Profile, name: &str) -> bool;
     /// What `profile` loads with `dir` as the cwd.
+    ///
+    /// # Errors
+    ///
+    /// The profile's inputs are unusable (as its loader says).
     fn load(&self, profile: Profile, dir: &Path) -> Result<Report>;
 }
 
 /// Walks `opts.path` once and checks every profile.
+///
+/// # Errors
+///
+/// The first error of [`Loader::load`] for any directory.
 pub fn check(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<ProfileReport>> {
-    let dirs = candidate_dirs(opts, loader)?;
+    let dirs = candidate_dirs(opts, loader);
     let mut out = Vec::new();
     for (i, profile) in opts.profiles.iter().enumerate() {
         let mut findings = BTreeSet::new();
@@ -93,7 +94,7 @@ pub fn check(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<ProfileRepor
 /// The directories holding a candidate of some profile (bit i: profile i),
 /// sorted by path (the order of a sorted walk). The walk runs on every core;
 /// the sort makes the result independent of thread timing.
-fn candidate_dirs(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<(PathBuf, u32)>> {
+fn candidate_dirs(opts: &Options<'_>, loader: &dyn Loader) -> Vec<(PathBuf, u32)> {
     let exclude: HashSet<OsString> = opts.exclude.iter().map(OsString::from).collect();
     let walker = ignore::WalkBuilder::new(&opts.path)
         .hidden(false)
@@ -136,7 +137,7 @@ fn candidate_dirs(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<(PathBu
     found.insert(opts.path.clone(), u32::MAX);
     let mut dirs: Vec<(PathBuf, u32)> = found.into_iter().collect();
     dirs.sort();
-    Ok(dirs)
+    dirs
 }
 
 fn finding(path: &str, severity: Severity, message: String) -> Finding {
@@ -148,6 +149,7 @@ fn finding(path: &str, severity: Severity, message: String) -> Finding {
 }
 
 /// The findings of one report (10.7).
+#[must_use]
 pub fn findings_of(report: &Report) -> Vec<Finding> {
     let mut out: Vec<Finding> = report
         .warnings

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::{
-    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, Report, Setting, Settings, Status, Why,
+    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting,
+    Status, Why,
 };
 
 pub const DEFAULT_MAX_BYTES: u64 = 32_768;
@@ -28,7 +29,7 @@ pub struct Flags {
 pub struct Input {
     /// Absolute, lexically normalised.
     pub cwd: PathBuf,
-    /// The codex home and where it came from (flag, env:CODEX_HOME, default).
+    /// The codex home and where it came from (flag, `env:CODEX_HOME`, default).
     pub home: PathBuf,
     pub home_origin: Origin,
     pub flags: Flags,
@@ -44,13 +45,17 @@ pub struct Config {
 
 /// Resolves the settings: flags, then `<codex home>/config.toml`, then the
 /// defaults. Returns the config, the settings with origins and warnings.
-pub fn resolve(input: &Input) -> Result<(Config, Settings, Vec<String>)> {
+///
+/// # Errors
+///
+/// `config.toml` exists but cannot be read, or is not UTF-8 TOML.
+pub fn resolve(input: &Input) -> Result<(Config, ProfileSettings, Vec<String>)> {
     let path = input.home.join("config.toml");
     let table = read_config(&path)?;
     let shown = super::show(&path);
     let from_config = |key: &str| table.as_ref().and_then(|t| t.get(key));
     let mut warnings = Vec::new();
-    let mut settings = Settings::default();
+    let mut settings = ProfileSettings::default();
     settings.push(
         "codex_home",
         Setting::new(super::show(&input.home), input.home_origin.clone()),
@@ -87,15 +92,16 @@ pub fn resolve(input: &Input) -> Result<(Config, Settings, Vec<String>)> {
     let default_markers = vec![".git".to_owned()];
     let (markers, origin) = match (&input.flags.markers, from_config("project_root_markers")) {
         (Some(list), _) => (list.clone(), Origin::Flag),
-        (None, Some(v)) => match strings(v) {
-            Some(list) => (list, Origin::Config(shown.clone())),
-            None => {
+        (None, Some(v)) => {
+            if let Some(list) = strings(v) {
+                (list, Origin::Config(shown.clone()))
+            } else {
                 warnings.push(format!(
                     "{shown}: project_root_markers must be a list of strings, got {v}; using the default [\".git\"]"
                 ));
                 (default_markers, Origin::Default)
             }
-        },
+        }
         (None, None) => (default_markers, Origin::Default),
     };
     settings.push(
@@ -121,13 +127,10 @@ fn read_config(path: &Path) -> Result<Option<toml::Table>> {
     let shown = path.display();
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| anyhow::anyhow!("{shown}: invalid UTF-8 at byte {}", e.valid_up_to()))?;
-    match text.parse::<toml::Table>() {
-        Ok(table) => Ok(Some(table)),
-        Err(e) => {
-            let (line, col) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
-            bail!("{shown}:{line}:{col}: invalid TOML: {}", e.message())
-        }
-    }
+    text.parse::<toml::Table>().map(Some).map_err(|e| {
+        let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
+        anyhow::anyhow!("{shown}:{line}:{col}: invalid TOML: {}", e.message())
+    })
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -150,11 +153,19 @@ fn strings(v: &toml::Value) -> Option<Vec<String>> {
 }
 
 /// The candidate names in effect (for check's walk).
+///
+/// # Errors
+///
+/// As [`resolve`].
 pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
     Ok(names(&resolve(input)?.0.fallbacks))
 }
 
 /// What codex loads for `input.cwd`.
+///
+/// # Errors
+///
+/// As [`resolve`]; what codex cannot read later becomes an entry.
 pub fn load(input: &Input) -> Result<Report> {
     let (config, settings, warnings) = resolve(input)?;
     let mut report = Report::new(Profile::Codex, settings);
@@ -245,14 +256,11 @@ fn unreadable(report: &mut Report, shown: String, size: Option<u64>, e: &io::Err
 }
 
 /// The candidate names of every directory (rule 5).
+#[must_use]
 pub fn names(fallbacks: &[String]) -> Vec<String> {
-    let mut names = vec![OVERRIDE.to_owned(), AGENTS.to_owned()];
-    for name in fallbacks {
-        if !name.is_empty() && !names.contains(name) {
-            names.push(name.clone());
-        }
-    }
-    names
+    let fallbacks = fallbacks.iter().filter(|n| !n.is_empty()).cloned();
+    let fixed = [OVERRIDE, AGENTS].map(str::to_owned);
+    super::first_occurrences(fixed.into_iter().chain(fallbacks))
 }
 
 /// Why project discovery stopped (rule 7).

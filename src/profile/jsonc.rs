@@ -1,7 +1,7 @@
 //! JSON with comments (SPEC 10.1, 10.5): `//` and `/* */` comments outside
 //! strings removed, and for opencode trailing commas before `}` or `]`.
 //! Comments become spaces (newlines kept) so parse errors keep their line and
-//! column; the result is parsed by serde_json, strictly.
+//! column; the result is parsed by `serde_json`, strictly.
 //!
 //! No crate fits exactly: `jsonc-parser` and `json5` also accept single
 //! quotes, unquoted keys or hex numbers, which the harnesses' `JSON.parse`
@@ -12,6 +12,7 @@ use serde_json::Value;
 
 /// Removes comments (and, when `trailing_commas`, the commas before a
 /// closing bracket), keeping every other byte and every newline in place.
+#[must_use]
 pub fn strip(text: &str, trailing_commas: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -59,7 +60,7 @@ pub fn strip(text: &str, trailing_commas: bool) -> String {
                 }
                 if trailing_commas && matches!(c, '}' | ']') {
                     if let Some(at) = pending_comma.take() {
-                        out.replace_range(at..at + 1, " ");
+                        out.replace_range(at..=at, " ");
                     }
                 }
                 pending_comma = None;
@@ -76,7 +77,12 @@ pub fn strip(text: &str, trailing_commas: bool) -> String {
     out
 }
 
-/// Parses JSONC text; an error names `name:line:col`.
+/// Parses JSONC text.
+///
+/// # Errors
+///
+/// The text is not JSON once comments (and trailing commas) are gone; the
+/// message names `name:line:col`.
 pub fn parse(name: &str, text: &str, trailing_commas: bool) -> Result<Value> {
     match serde_json::from_str(&strip(text, trailing_commas)) {
         Ok(value) => Ok(value),
@@ -89,7 +95,7 @@ pub fn parse(name: &str, text: &str, trailing_commas: bool) -> Result<Value> {
     }
 }
 
-/// serde_json's message without its " at line L column C" tail.
+/// `serde_json`'s message without its " at line L column C" tail.
 fn message(e: &serde_json::Error) -> String {
     let full = e.to_string();
     match full.rfind(" at line ") {
@@ -104,18 +110,26 @@ mod tests {
 
     #[test]
     fn comments_outside_strings_become_spaces() {
-        assert_eq!(strip("{\"a\"://x\n1}", false), "{\"a\":   \n1}");
-        assert_eq!(strip("[1/*c\n*/]", false), "[1   \n  ]");
-        assert_eq!(strip("\"//not\"", false), "\"//not\"");
-        assert_eq!(strip("\"a\\\"/*\"", false), "\"a\\\"/*\"");
+        for (text, want) in [
+            ("{\"a\"://x\n1}", "{\"a\":   \n1}"),
+            ("[1/*c\n*/]", "[1   \n  ]"),
+            ("\"//not\"", "\"//not\""),
+            ("\"a\\\"/*\"", "\"a\\\"/*\""),
+        ] {
+            assert_eq!(strip(text, false), want, "{text:?}");
+        }
     }
 
     #[test]
     fn trailing_commas_only_when_asked() {
-        assert_eq!(strip("[1,]", true), "[1 ]");
-        assert_eq!(strip("{\"a\":1, /*x*/ }", true), "{\"a\":1        }");
-        assert_eq!(strip("[1,]", false), "[1,]");
-        assert_eq!(strip("[\",]\"]", true), "[\",]\"]");
+        for (text, commas, want) in [
+            ("[1,]", true, "[1 ]"),
+            ("{\"a\":1, /*x*/ }", true, "{\"a\":1        }"),
+            ("[1,]", false, "[1,]"),
+            ("[\",]\"]", true, "[\",]\"]"),
+        ] {
+            assert_eq!(strip(text, commas), want, "{text:?}");
+        }
         assert!(parse("f", "[1,]", false).is_err());
         assert_eq!(
             parse("f", "[1,2,]", true).unwrap(),

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{FileEntry, Origin, Profile, Report, Setting, Settings, Status, Why};
+use super::{FileEntry, Origin, Profile, ProfileSettings, Report, Setting, Status, Why};
 
 /// The inputs of a listing.
 #[derive(Debug, Clone)]
@@ -15,13 +15,22 @@ pub struct Input {
     pub home_origin: Origin,
 }
 
-/// A regular file (links followed) gets an entry.
-fn push(report: &mut Report, path: &Path, why: Why) {
-    if let Some(size) = super::file_size(path) {
-        report
-            .files
-            .push(FileEntry::new(super::show(path), Some(size), Status::Loaded).why(why));
+/// The report of a listing: each documented path that is a regular file
+/// (links followed) gets an entry, in order, with the rule that loads it.
+fn listing(
+    profile: Profile,
+    settings: ProfileSettings,
+    named: Vec<(PathBuf, &'static str)>,
+) -> Report {
+    let mut report = Report::new(profile, settings);
+    report.exact = false;
+    for (path, rule) in named {
+        if let Some(size) = super::file_size(&path) {
+            let entry = FileEntry::new(super::show(&path), Some(size), Status::Loaded);
+            report.files.push(entry.why(Why::Rule(rule)));
+        }
     }
+    report
 }
 
 /// Every `*.md` file (or `*{suffix}`) under `dir`, sorted by path, links followed.
@@ -38,8 +47,8 @@ fn markdown_under(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     out
 }
 
-fn settings(input: &Input) -> Settings {
-    let mut s = Settings::default();
+fn settings(input: &Input) -> ProfileSettings {
+    let mut s = ProfileSettings::default();
     s.push(
         "home",
         Setting::new(super::show(&input.home), input.home_origin.clone()),
@@ -55,49 +64,29 @@ fn chain(cwd: &Path) -> Vec<&Path> {
 }
 
 /// Claude Code's memory files [D-cl].
+#[must_use]
 pub fn claude(input: &Input) -> Report {
-    let mut report = Report::new(Profile::Claude, settings(input));
-    report.exact = false;
-    push(
-        &mut report,
-        Path::new("/etc/claude-code/CLAUDE.md"),
-        Why::Rule("managed policy"),
-    );
     let user = input.home.join(".claude");
-    push(
-        &mut report,
-        &user.join("CLAUDE.md"),
-        Why::Rule("user memory"),
-    );
-    for p in markdown_under(&user.join("rules"), ".md") {
-        push(&mut report, &p, Why::Rule("user rule"));
-    }
+    let mut named: Vec<(PathBuf, &'static str)> = vec![
+        ("/etc/claude-code/CLAUDE.md".into(), "managed policy"),
+        (user.join("CLAUDE.md"), "user memory"),
+    ];
+    let rules = markdown_under(&user.join("rules"), ".md");
+    named.extend(rules.into_iter().map(|p| (p, "user rule")));
     for dir in chain(&input.cwd) {
         let claude = dir.join("CLAUDE.md");
         let has_claude = super::file_size(&claude).is_some();
-        push(&mut report, &claude, Why::Rule("project memory"));
-        push(
-            &mut report,
-            &dir.join(".claude/CLAUDE.md"),
-            Why::Rule("project memory"),
-        );
-        for p in markdown_under(&dir.join(".claude/rules"), ".md") {
-            push(&mut report, &p, Why::Rule("project rule"));
-        }
-        push(
-            &mut report,
-            &dir.join("CLAUDE.local.md"),
-            Why::Rule("local project memory"),
-        );
+        named.push((claude, "project memory"));
+        named.push((dir.join(".claude/CLAUDE.md"), "project memory"));
+        let rules = markdown_under(&dir.join(".claude/rules"), ".md");
+        named.extend(rules.into_iter().map(|p| (p, "project rule")));
+        named.push((dir.join("CLAUDE.local.md"), "local project memory"));
         if !has_claude {
-            push(
-                &mut report,
-                &dir.join("AGENTS.md"),
-                Why::Rule("read because this directory has no CLAUDE.md"),
-            );
+            let why = "read because this directory has no CLAUDE.md";
+            named.push((dir.join("AGENTS.md"), why));
         }
     }
-    report
+    listing(Profile::Claude, settings(input), named)
 }
 
 /// The repository root: the nearest ancestor-or-self holding `.git`, else cwd.
@@ -108,53 +97,33 @@ fn repo_root(cwd: &Path) -> &Path {
 }
 
 /// GitHub Copilot CLI's custom instructions [D-co].
+#[must_use]
 pub fn copilot(input: &Input) -> Report {
     let root = repo_root(&input.cwd).to_path_buf();
-    let mut s = settings(input);
-    s.push("root", Setting::new(super::show(&root), Origin::Derived));
-    let mut report = Report::new(Profile::Copilot, s);
-    report.exact = false;
-    push(
-        &mut report,
-        &input.home.join(".copilot/copilot-instructions.md"),
-        Why::Rule("user instructions"),
-    );
-    push(
-        &mut report,
-        &root.join(".github/copilot-instructions.md"),
-        Why::Rule("repository instructions"),
-    );
-    for p in markdown_under(&root.join(".github/instructions"), ".instructions.md") {
-        push(
-            &mut report,
-            &p,
-            Why::Rule("path-specific: its applyTo front matter decides"),
-        );
+    let mut settings = settings(input);
+    settings.push("root", Setting::new(super::show(&root), Origin::Derived));
+    let mut named: Vec<(PathBuf, &'static str)> = vec![
+        (
+            input.home.join(".copilot/copilot-instructions.md"),
+            "user instructions",
+        ),
+        (
+            root.join(".github/copilot-instructions.md"),
+            "repository instructions",
+        ),
+    ];
+    let path_specific = markdown_under(&root.join(".github/instructions"), ".instructions.md");
+    let why = "path-specific: its applyTo front matter decides";
+    named.extend(path_specific.into_iter().map(|p| (p, why)));
+    for dir in chain(&input.cwd) {
+        if dir.starts_with(&root) {
+            named.push((dir.join("AGENTS.md"), "agent instructions"));
+        }
     }
-    let mut dirs: Vec<&Path> = input
-        .cwd
-        .ancestors()
-        .take_while(|d| d.starts_with(&root))
-        .collect();
-    dirs.reverse();
-    for dir in dirs {
-        push(
-            &mut report,
-            &dir.join("AGENTS.md"),
-            Why::Rule("agent instructions"),
-        );
+    for name in ["CLAUDE.md", "GEMINI.md"] {
+        named.push((root.join(name), "agent instructions at the root"));
     }
-    push(
-        &mut report,
-        &root.join("CLAUDE.md"),
-        Why::Rule("agent instructions at the root"),
-    );
-    push(
-        &mut report,
-        &root.join("GEMINI.md"),
-        Why::Rule("agent instructions at the root"),
-    );
-    report
+    listing(Profile::Copilot, settings, named)
 }
 
 #[cfg(test)]

@@ -14,12 +14,12 @@ pub mod jsonc;
 pub mod listings;
 pub mod opencode;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 use serde::ser::SerializeMap;
@@ -39,6 +39,8 @@ impl Profile {
     /// The profiles whose output is byte-exact (check `--profile all`).
     pub const EXACT: [Profile; 3] = [Profile::Codex, Profile::Gemini, Profile::Opencode];
 
+    /// Its `--profile` name.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Profile::Codex => "codex",
@@ -50,6 +52,7 @@ impl Profile {
     }
 
     /// Whether the profile is only a documented listing (explain only).
+    #[must_use]
     pub fn is_listing(self) -> bool {
         matches!(self, Profile::Claude | Profile::Copilot)
     }
@@ -78,6 +81,8 @@ pub enum Status {
 }
 
 impl Status {
+    /// Its name, as the JSON spells it.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Status::Loaded => "loaded",
@@ -151,6 +156,8 @@ impl FileEntry {
         }
     }
 
+    /// The entry with its reason set.
+    #[must_use]
     pub fn why(mut self, why: Why) -> Self {
         self.why = why;
         self
@@ -203,17 +210,18 @@ impl Setting {
     }
 }
 
-/// Settings in the order the profile resolves them.
+/// A profile's settings in the order it resolves them, each with its origin
+/// (not the dsh `crate::settings::Settings`).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Settings(pub Vec<(String, Setting)>);
+pub struct ProfileSettings(pub Vec<(String, Setting)>);
 
-impl Settings {
+impl ProfileSettings {
     pub fn push(&mut self, name: &str, setting: Setting) {
         self.0.push((name.to_owned(), setting));
     }
 }
 
-impl Serialize for Settings {
+impl Serialize for ProfileSettings {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for (name, setting) in &self.0 {
@@ -276,13 +284,15 @@ pub struct Report {
     pub exact: bool,
     pub parts: Vec<Part>,
     pub files: Vec<FileEntry>,
-    pub settings: Settings,
+    pub settings: ProfileSettings,
     pub warnings: Vec<String>,
     pub notes: Vec<Note>,
 }
 
 impl Report {
-    pub fn new(profile: Profile, settings: Settings) -> Self {
+    /// An empty report: nothing loaded, no warnings.
+    #[must_use]
+    pub fn new(profile: Profile, settings: ProfileSettings) -> Self {
         Report {
             profile,
             exact: !profile.is_listing(),
@@ -300,11 +310,14 @@ impl Report {
 pub struct Vars(pub BTreeMap<String, String>);
 
 impl Vars {
+    /// The value when set (possibly empty).
+    #[must_use]
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
     }
 
     /// The value when set and non-empty.
+    #[must_use]
     pub fn nonempty(&self, name: &str) -> Option<&str> {
         self.get(name).filter(|v| !v.is_empty())
     }
@@ -312,14 +325,14 @@ impl Vars {
 
 /// The kind of a path after following links, or the error stat gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     File(u64),
     Dir,
     Other,
 }
 
 /// `stat` (links followed).
-pub fn stat(path: &Path) -> io::Result<Kind> {
+pub(crate) fn stat(path: &Path) -> io::Result<Kind> {
     std::fs::metadata(path).map(|m| {
         if m.is_file() {
             Kind::File(m.len())
@@ -332,7 +345,7 @@ pub fn stat(path: &Path) -> io::Result<Kind> {
 }
 
 /// Stat size if `path` is a regular file (links followed).
-pub fn file_size(path: &Path) -> Option<u64> {
+pub(crate) fn file_size(path: &Path) -> Option<u64> {
     match stat(path) {
         Ok(Kind::File(n)) => Some(n),
         _ => None,
@@ -341,7 +354,7 @@ pub fn file_size(path: &Path) -> Option<u64> {
 
 /// Reads at most `limit` bytes of a regular file. Opens non-blocking and
 /// refuses anything else, so a FIFO swapped in cannot hang us.
-pub fn read_file(path: &Path, limit: Option<u64>) -> io::Result<Vec<u8>> {
+pub(crate) fn read_file(path: &Path, limit: Option<u64>) -> io::Result<Vec<u8>> {
     match stat(path)? {
         Kind::Dir => return Err(io::Error::from_raw_os_error(libc::EISDIR)),
         Kind::Other => return Err(io::Error::other("not a regular file")),
@@ -365,22 +378,45 @@ pub fn read_file(path: &Path, limit: Option<u64>) -> io::Result<Vec<u8>> {
 }
 
 /// A path as the harness prints it (lossy for non-UTF-8 bytes).
-pub fn show(path: &Path) -> String {
+pub(crate) fn show(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// `dir` and its ancestors, nearest first.
-pub fn ancestors(dir: &Path) -> impl Iterator<Item = &Path> {
-    dir.ancestors()
+/// Replaces each `{open}inner}` (`inner` without `}`) with what `value`
+/// answers for `inner`. Where it answers `None`, or no `}` follows, `open`
+/// stays as written and the scan goes on right after it. Shared by gemini's
+/// `${VAR}` and opencode's `{env:NAME}`.
+pub(crate) fn replace_refs(
+    text: &str,
+    open: &str,
+    value: impl Fn(&str) -> Option<String>,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(open) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + open.len()..];
+        let replaced = after
+            .find('}')
+            .and_then(|end| Some((value(&after[..end])?, end)));
+        if let Some((replacement, end)) = replaced {
+            out.push_str(&replacement);
+            rest = &after[end + 1..];
+        } else {
+            out.push_str(open);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
-/// The errno of an io error, if it has one.
-pub fn errno(err: &io::Error) -> Option<i32> {
-    err.raw_os_error()
-}
-
-/// Joins a directory and a name the way Node's `path.join` and Rust's
-/// `Path::join` agree on for relative names.
-pub fn join(dir: &Path, name: &str) -> PathBuf {
-    dir.join(name)
+/// `items` in order, each kept at its first occurrence only (a set
+/// remembers what was kept, so long lists stay linear).
+pub(crate) fn first_occurrences(items: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(item.clone()))
+        .collect()
 }

@@ -8,8 +8,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::{
-    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, Report, Setting, Settings, Status,
-    Vars, Why,
+    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting,
+    Status, Vars, Why,
 };
 use crate::paths;
 
@@ -34,6 +34,7 @@ pub struct Input {
 }
 
 /// Rule 1: the nearest ancestor-or-self holding `.git`, else `/`.
+#[must_use]
 pub fn worktree(cwd: &Path) -> PathBuf {
     cwd.ancestors()
         .find(|d| std::fs::metadata(d.join(".git")).is_ok())
@@ -64,10 +65,15 @@ fn exists(path: &Path) -> Option<bool> {
 }
 
 /// What opencode loads for `input.cwd`.
+///
+/// # Errors
+///
+/// A config file that exists but cannot be read or parsed, or whose
+/// `instructions` is not a list of strings.
 pub fn load(input: &Input) -> Result<Report> {
     let tree = worktree(&input.cwd);
     let (instructions, origin) = instructions(input, &tree)?;
-    let mut settings = Settings::default();
+    let mut settings = ProfileSettings::default();
     settings.push(
         "config_dir",
         Setting::new(
@@ -266,19 +272,16 @@ fn instructions(input: &Input, tree: &Path) -> Result<(Vec<String>, Origin)> {
             files.extend(chain.iter().map(|d| d.join(name)));
         }
     }
-    let mut out: Vec<String> = Vec::new();
+    let mut entries: Vec<String> = Vec::new();
     let mut from = Vec::new();
     for file in files {
         let Some(list) = config_instructions(&file, &input.vars)? else {
             continue;
         };
         from.push(super::show(&file));
-        for entry in list {
-            if !out.contains(&entry) {
-                out.push(entry);
-            }
-        }
+        entries.extend(list);
     }
+    let out = super::first_occurrences(entries);
     let origin = match from.len() {
         0 => Origin::Default,
         _ => Origin::Config(from.join(",")),
@@ -314,29 +317,11 @@ fn config_instructions(path: &Path, vars: &Vars) -> Result<Option<Vec<String>>> 
 }
 
 /// `{env:NAME}` -> the variable's value, or `""` when unset.
+#[must_use]
 pub fn substitute_env(text: &str, vars: &Vars) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("{env:") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 5..];
-        match after.find('}') {
-            Some(end) if is_env_name(&after[..end]) => {
-                out.push_str(vars.get(&after[..end]).unwrap_or(""));
-                rest = &after[end + 1..];
-            }
-            _ => {
-                out.push_str("{env:");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-fn is_env_name(name: &str) -> bool {
-    !name.is_empty()
+    super::replace_refs(text, "{env:", |name| {
+        (!name.is_empty()).then(|| vars.get(name).unwrap_or("").to_owned())
+    })
 }
 
 #[cfg(test)]

@@ -54,14 +54,14 @@ pub(super) fn paragraph_diff(old: &[&str], new: &[&str]) -> (Vec<Paragraph>, Vec
         return (removed, added);
     }
     // lcs[i][j]: the longest common subsequence of a[i..] and b[j..].
-    let w = b.len() + 1;
-    let mut lcs = vec![0u32; (a.len() + 1) * w];
+    let width = b.len() + 1;
+    let mut lcs = vec![0u32; (a.len() + 1) * width];
     for i in (0..a.len()).rev() {
         for j in (0..b.len()).rev() {
-            lcs[i * w + j] = if a[i] == b[j] {
-                lcs[(i + 1) * w + j + 1] + 1
+            lcs[i * width + j] = if a[i] == b[j] {
+                lcs[(i + 1) * width + j + 1] + 1
             } else {
-                lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
+                lcs[(i + 1) * width + j].max(lcs[i * width + j + 1])
             };
         }
     }
@@ -70,7 +70,9 @@ pub(super) fn paragraph_diff(old: &[&str], new: &[&str]) -> (Vec<Paragraph>, Vec
         if i < a.len() && j < b.len() && a[i] == b[j] {
             i += 1;
             j += 1;
-        } else if j == b.len() || (i < a.len() && lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) {
+        } else if j == b.len()
+            || (i < a.len() && lcs[(i + 1) * width + j] >= lcs[i * width + j + 1])
+        {
             removed.push(para(i, a[i]));
             i += 1;
         } else {

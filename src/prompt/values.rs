@@ -238,13 +238,9 @@ pub(super) fn first_words(paragraph: &str) -> String {
     let words: Vec<&str> = paragraph.split_whitespace().take(WORDS + 1).collect();
     let mut text = words[..words.len().min(WORDS)].join(" ");
     let mut cut = words.len() > WORDS;
-    if text.chars().count() > CHARS {
-        text = text
-            .chars()
-            .take(CHARS)
-            .collect::<String>()
-            .trim_end()
-            .to_owned();
+    if let Some((end, _)) = text.char_indices().nth(CHARS) {
+        text.truncate(end);
+        text.truncate(text.trim_end().len());
         cut = true;
     }
     if cut {

@@ -2,19 +2,24 @@
 //! package): `--<projectKey(cwd)>--/<encodeSegment(id)>`. Both walk UTF-16
 //! code units, as JavaScript strings are.
 
-/// Whether a UTF-16 code unit stays as it is.
-fn plain(unit: u16) -> bool {
-    u8::try_from(unit).is_ok_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-}
-
-fn escape(unit: u16, out: &mut String) {
+/// Pushes a UTF-16 code unit as it is when it is in `[A-Za-z0-9._-]`, else
+/// as `~` and four upper-case hex digits.
+fn push_unit(unit: u16, out: &mut String) {
     use std::fmt::Write;
-    let _ = write!(out, "~{unit:04X}");
+    match u8::try_from(unit) {
+        Ok(b) if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-') => {
+            out.push(char::from(b));
+        }
+        _ => {
+            let _ = write!(out, "~{unit:04X}");
+        }
+    }
 }
 
 /// A session id as one path segment: `.` and `..` are spelled out, and every
 /// code unit outside `[A-Za-z0-9._-]` (so `~` too) becomes `~` and four
 /// upper-case hex digits.
+#[must_use]
 pub fn encode_segment(id: &str) -> String {
     match id {
         "." => return "~002E".to_owned(),
@@ -23,11 +28,7 @@ pub fn encode_segment(id: &str) -> String {
     }
     let mut out = String::with_capacity(id.len());
     for unit in id.encode_utf16() {
-        if plain(unit) {
-            out.push(char::from(unit as u8));
-        } else {
-            escape(unit, &mut out);
-        }
+        push_unit(unit, &mut out);
     }
     out
 }
@@ -39,6 +40,7 @@ const SLUG_MAX: usize = 251;
 /// one `-`, `[A-Za-z0-9._-]` stay, any other code unit becomes `~XXXX`;
 /// leading `-` are stripped, an empty slug is `root`, the slug is cut to 251
 /// characters and wrapped as `--{slug}--`. Lossy: two cwds can share a key.
+#[must_use]
 pub fn project_key(cwd: &str) -> String {
     let mut slug = String::with_capacity(cwd.len());
     let mut in_separators = false;
@@ -51,11 +53,7 @@ pub fn project_key(cwd: &str) -> String {
             continue;
         }
         in_separators = false;
-        if plain(unit) {
-            slug.push(char::from(unit as u8));
-        } else {
-            escape(unit, &mut slug);
-        }
+        push_unit(unit, &mut slug);
     }
     let slug = slug.trim_start_matches('-');
     // Every character of the slug is ASCII, so bytes are characters.
@@ -73,30 +71,35 @@ mod tests {
 
     #[test]
     fn segments_escape_utf16_units_and_tilde() {
-        assert_eq!(encode_segment("abc-1.2_3"), "abc-1.2_3");
-        assert_eq!(encode_segment("."), "~002E");
-        assert_eq!(encode_segment(".."), "~002E~002E");
-        assert_eq!(encode_segment("..."), "...");
-        assert_eq!(encode_segment("a~b"), "a~007Eb");
-        assert_eq!(encode_segment("a b/c"), "a~0020b~002Fc");
-        assert_eq!(encode_segment("é"), "~00E9");
-        assert_eq!(encode_segment("会话"), "~4F1A~8BDD");
-        // Outside the BMP: two UTF-16 code units, a surrogate pair.
-        assert_eq!(encode_segment("😀"), "~D83D~DE00");
+        for (id, want) in [
+            ("abc-1.2_3", "abc-1.2_3"),
+            (".", "~002E"),
+            ("..", "~002E~002E"),
+            ("...", "..."),
+            ("a~b", "a~007Eb"),
+            ("a b/c", "a~0020b~002Fc"),
+            ("é", "~00E9"),
+            ("会话", "~4F1A~8BDD"),
+            // Outside the BMP: two UTF-16 code units, a surrogate pair.
+            ("😀", "~D83D~DE00"),
+        ] {
+            assert_eq!(encode_segment(id), want, "{id:?}");
+        }
     }
 
     #[test]
     fn project_keys_fold_separator_runs() {
-        assert_eq!(project_key("/home/u/proj"), "--home-u-proj--");
-        assert_eq!(project_key("C:\\Users\\u"), "--C-Users-u--");
-        assert_eq!(project_key("//a:/\\b/"), "--a-b---");
-        assert_eq!(project_key("/"), "--root--");
-        assert_eq!(project_key(""), "--root--");
-        assert_eq!(
-            project_key("/home/~u/ça va"),
-            "--home-~007Eu-~00E7a~0020va--"
-        );
-        assert_eq!(project_key("/tmp/😀"), "--tmp-~D83D~DE00--");
+        for (cwd, want) in [
+            ("/home/u/proj", "--home-u-proj--"),
+            ("C:\\Users\\u", "--C-Users-u--"),
+            ("//a:/\\b/", "--a-b---"),
+            ("/", "--root--"),
+            ("", "--root--"),
+            ("/home/~u/ça va", "--home-~007Eu-~00E7a~0020va--"),
+            ("/tmp/😀", "--tmp-~D83D~DE00--"),
+        ] {
+            assert_eq!(project_key(cwd), want, "{cwd:?}");
+        }
     }
 
     #[test]

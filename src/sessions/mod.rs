@@ -56,6 +56,8 @@ pub enum Pick<'a> {
 }
 
 impl<'a> Pick<'a> {
+    /// `latest`, else an id (or the start of one).
+    #[must_use]
     pub fn parse(raw: &'a str) -> Self {
         if raw == "latest" {
             Pick::Latest
@@ -76,6 +78,11 @@ pub struct Scope<'a> {
 }
 
 /// Lists the stored sessions of the cwd (or of every project), newest first.
+///
+/// # Errors
+///
+/// With `all`, the root cannot be listed; or the root holds logs of both
+/// encodings. The message is one line for the user.
 pub fn list(scope: Scope<'_>) -> Result<Vec<Stored>, String> {
     let projects = if scope.all {
         project_dirs(scope.root)?
@@ -119,6 +126,11 @@ pub fn list(scope: Scope<'_>) -> Result<Vec<Stored>, String> {
 }
 
 /// Finds the log of one session of the cwd.
+///
+/// # Errors
+///
+/// As [`list`]; or no session matches `pick`, or an id prefix matches
+/// several. The message is one line for the user.
 pub fn find(scope: Scope<'_>, pick: Pick<'_>) -> Result<Stored, String> {
     let found = list(Scope {
         all: false,
@@ -180,7 +192,9 @@ fn project_dirs(root: &Path) -> Result<Vec<PathBuf>, String> {
 fn stored_in(dir: &Path) -> Option<Stored> {
     let (path, encoding, meta) = LOG_NAMES.iter().find_map(|(name, encoding)| {
         let path = dir.join(name);
-        let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
+        let meta = std::fs::metadata(&path)
+            .ok()
+            .filter(std::fs::Metadata::is_file)?;
         Some((path, *encoding, meta))
     })?;
     let header = read_header(&path).unwrap_or_default();
@@ -209,6 +223,11 @@ pub struct Header {
 
 /// Reads the header line of a stored log (its first line, decoded from the
 /// first frame of a container), without reading further.
+///
+/// # Errors
+///
+/// The file cannot be opened or decoded, or its first line is not a JSON
+/// session header.
 pub fn read_header(path: &Path) -> io::Result<Header> {
     let mut file = File::open(path)?;
     let mut magic = [0u8; 4];

@@ -1,11 +1,24 @@
 //! The one shared helper of the integration tests: fixture trees in temp
-//! dirs and the real binary with a controlled environment.
+//! dirs and the real binary with a controlled environment (here), the dsh
+//! message shapes expected outputs are built from (`message`), runs under a
+//! deadline (`bounded`) and the conformance-vector runners' shared half
+//! (`vectors`). Add a helper here rather than copying it between files.
+//!
+//! Every `tests/*.rs` file is its own crate that includes this module with
+//! `mod common;` and uses only part of it, so an item unused in one crate is
+//! not dead code: `dead_code` is allowed for the whole module. Test code: a
+//! failed unwrap or expect is a failed test.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod bounded;
+pub mod message;
+pub mod vectors;
+
 use std::fs;
-use std::os::unix::fs::{MetadataExt, symlink};
+use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
@@ -32,6 +45,11 @@ impl Tree {
 
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root().join(rel)
+    }
+
+    /// `path(rel)` as text (temp paths are UTF-8).
+    pub fn path_str(&self, rel: &str) -> String {
+        self.path(rel).to_str().expect("UTF-8 temp path").to_owned()
     }
 
     /// Writes a file, creating parents.
@@ -66,10 +84,21 @@ impl Tree {
         self
     }
 
-    /// `agentctx ARGS` with HOME in the tree, DSH_HOME unset, colour off,
+    /// `agentctx ARGS` with `HOME` in the tree, `DSH_HOME` unset, colour off,
     /// run from the tree root.
     pub fn cmd(&self) -> Command {
-        let mut cmd = agentctx();
+        self.controlled(agentctx())
+    }
+
+    /// `cmd()` as an unprivileged user (see `unprivileged`), so that
+    /// permission bits apply; `None` when privileges cannot be dropped.
+    pub fn unprivileged_cmd(&self) -> Option<Command> {
+        unprivileged(self.root()).map(|cmd| self.controlled(cmd))
+    }
+
+    /// `cmd` (the binary) run from the tree root with `HOME` in the tree,
+    /// `DSH_HOME` and the colour variables unset, and `--color never`.
+    fn controlled(&self, mut cmd: Command) -> Command {
         cmd.current_dir(self.root())
             .env("HOME", self.path("home"))
             .env_remove("DSH_HOME")
@@ -79,9 +108,19 @@ impl Tree {
             .arg("never");
         cmd
     }
-}
 
-impl Tree {
+    /// Writes the session log `rel`: the header of a session whose cwd is
+    /// `cwd` (relative to the tree), then `lines`, each ending in `\n`.
+    /// Returns the log's absolute path.
+    pub fn session_log(&self, rel: &str, cwd: &str, lines: &[impl std::fmt::Display]) -> String {
+        let header = header(&self.path(cwd));
+        self.file(
+            rel,
+            message::jsonl(std::iter::once(header).chain(lines.iter().map(ToString::to_string))),
+        );
+        self.path(rel).to_str().expect("UTF-8 temp path").to_owned()
+    }
+
     /// `cmd()` without any variable a harness profile reads (SPEC 10.1).
     pub fn profile_cmd(&self) -> Command {
         let mut cmd = self.cmd();
@@ -117,11 +156,79 @@ pub fn agentctx() -> Command {
     Command::cargo_bin("agentctx").expect("binary")
 }
 
+/// A small deterministic generator (no dependency for a test): a 64-bit
+/// linear congruential generator whose high bits are drawn.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next 31 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// An index below `len`.
+    pub fn index(&mut self, len: usize) -> usize {
+        let len = u64::try_from(len).expect("len fits u64");
+        usize::try_from(self.below(len)).expect("below len fits usize")
+    }
+}
+
 /// Whether the tests run as root (permission tests then drop privileges).
 pub fn is_root() -> bool {
-    fs::metadata("/proc/self")
-        .map(|m| m.uid() == 0)
-        .unwrap_or(false)
+    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+/// The uid and gid the permission tests drop to when they run as root.
+pub const NOBODY: u32 = 65_534;
+
+/// A command that runs the binary as an unprivileged user, so that
+/// permission bits apply: as root, the binary is linked (or copied) into
+/// `dir`, `dir` is opened to everyone, and the child drops to uid/gid 65534;
+/// as another user it runs as is. `None` (with the reason printed) when the
+/// privileges cannot be dropped: the caller skips, never silently.
+pub fn unprivileged(dir: &Path) -> Option<Command> {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_agentctx"));
+    if !is_root() {
+        return Some(Command::new(exe));
+    }
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).expect("chmod 755");
+    let copy = dir.join("agentctx-bin");
+    // Linked or copied once per tree: copying onto an existing hard link
+    // would truncate the binary under test itself.
+    if !copy.exists() && fs::hard_link(&exe, &copy).is_err() {
+        fs::copy(&exe, &copy).expect("copy the binary");
+    }
+    fs::set_permissions(&copy, fs::Permissions::from_mode(0o755)).expect("chmod binary");
+    let mut probe = Command::new(&copy);
+    probe
+        .arg("--version")
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    match probe.status() {
+        Ok(s) if s.success() => {}
+        Ok(s) => {
+            eprintln!("skipping: the binary does not run as uid {NOBODY} ({s})");
+            return None;
+        }
+        Err(e) => {
+            eprintln!("skipping: cannot drop privileges to uid {NOBODY}: {e}");
+            return None;
+        }
+    }
+    let mut cmd = Command::new(copy);
+    cmd.uid(NOBODY).gid(NOBODY);
+    Some(cmd)
 }
 
 /// Runs a command and returns (stdout, stderr, exit code).
@@ -132,6 +239,29 @@ pub fn run(cmd: &mut Command) -> (String, String, i32) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
         out.status.code().unwrap_or(-1),
     )
+}
+
+/// `render ARGS --format json`: asserts a clean exit.
+pub fn render_json(tree: &Tree, args: &[&str]) -> Value {
+    let (value, code) = run_json(
+        tree.cmd()
+            .arg("render")
+            .args(args)
+            .args(["--format", "json"]),
+    );
+    assert_eq!(code, 0, "render {args:?}");
+    value
+}
+
+/// The string field `key` of every object in the JSON array `array` (such
+/// as the `dir` of each of a check report's `directories`).
+pub fn strings_at(array: &Value, key: &str) -> Vec<String> {
+    array
+        .as_array()
+        .expect("a JSON array")
+        .iter()
+        .map(|item| item[key].as_str().expect("a string field").to_owned())
+        .collect()
 }
 
 /// Runs a command expected to print JSON on stdout.
@@ -156,7 +286,7 @@ pub fn zstd_container(text: &str, batch: usize) -> (Vec<u8>, Vec<usize>) {
     let mut groups: Vec<String> = Vec::new();
     if let Some((first, rest)) = lines.split_first() {
         groups.push((*first).to_owned());
-        groups.extend(rest.chunks(batch.max(1)).map(|c| c.concat()));
+        groups.extend(rest.chunks(batch.max(1)).map(<[&str]>::concat));
     }
     let mut out = Vec::new();
     let mut offsets = Vec::new();
@@ -237,91 +367,6 @@ pub fn sarif_validator() -> jsonschema::Validator {
         .should_validate_formats(true)
         .build(&schema)
         .expect("schema compiles")
-}
-
-/// The strings of a JSON array (empty when not an array).
-pub fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Copies a directory tree, recreating symlinks verbatim.
-pub fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        let ft = entry.file_type().unwrap();
-        if ft.is_symlink() {
-            symlink(fs::read_link(entry.path()).unwrap(), &target).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-/// Materialises a conformance-vector case as its runner does: `tree/`
-/// copied into a fresh temp dir under /tmp, then the case's `setup` (empty
-/// dirs, FIFOs, files, symlinks verbatim). Returns the temp dir and the tree.
-pub fn materialize(case_dir: &Path, case: &Value) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::Builder::new()
-        .prefix("agentctx-vec-")
-        .tempdir_in("/tmp")
-        .unwrap();
-    let tree = tmp.path().join("tree");
-    if case_dir.join("tree").is_dir() {
-        copy_tree(&case_dir.join("tree"), &tree);
-    }
-    fs::create_dir_all(&tree).unwrap();
-    let setup = &case["setup"];
-    for rel in strings(&setup["empty_dirs"]) {
-        fs::create_dir_all(tree.join(rel)).unwrap();
-    }
-    for rel in strings(&setup["fifos"]) {
-        let p = tree.join(rel);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        let ok = Command::new("mkfifo").arg(&p).status().unwrap().success();
-        assert!(ok, "mkfifo {}", p.display());
-    }
-    if let Some(files) = setup["files"].as_object() {
-        for (rel, text) in files {
-            let p = tree.join(rel);
-            fs::create_dir_all(p.parent().unwrap()).unwrap();
-            fs::write(p, text.as_str().unwrap()).unwrap();
-        }
-    }
-    if let Some(links) = setup["symlinks"].as_object() {
-        for (rel, target) in links {
-            let p = tree.join(rel);
-            fs::create_dir_all(p.parent().unwrap()).unwrap();
-            symlink(target.as_str().unwrap(), p).unwrap();
-        }
-    }
-    (tmp, tree)
-}
-
-/// The case directories under `cases` (those holding a case.json), sorted.
-pub fn case_dirs(cases: &Path) -> Vec<PathBuf> {
-    let mut names: Vec<PathBuf> = fs::read_dir(cases)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.join("case.json").is_file())
-        .collect();
-    names.sort();
-    names
-}
-
-/// Reads a JSON file.
-pub fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// Writes a session log of `shadowed` workspace events that compaction takes

@@ -10,10 +10,11 @@ use serde::Serialize;
 
 use super::super::Ctx;
 use crate::cli::ProfileArgs;
+use crate::cmd::check::{CheckArgs, CheckFormat};
 use crate::env::Env;
 use crate::output::{escape, plural};
 use crate::paths;
-use crate::profile::check::{self, Options, ProfileReport, Severity};
+use crate::profile::check::{self, Options, ProfileReport};
 use crate::profile::{Profile, Report, codex, gemini, opencode};
 
 /// Each profile's inputs with a placeholder cwd, and its candidate names.
@@ -112,19 +113,13 @@ struct Json<'a> {
     warnings: usize,
 }
 
-/// Runs `check --profile`. `json` picks JSON over text.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    ctx: &mut Ctx<'_>,
-    args: &ProfileArgs,
-    profiles: &[Profile],
-    path: Option<&Path>,
-    exclude: &[String],
-    json: bool,
-    deny_warnings: bool,
-) -> Result<u8> {
+/// Runs `check --profile` for `profiles`: the first PATH (else the git
+/// work tree of the cwd), `--exclude`, text or JSON, `--deny-warnings`.
+pub(crate) fn run(ctx: &mut Ctx<'_>, check_args: &CheckArgs, profiles: &[Profile]) -> Result<u8> {
+    let args = &check_args.profile;
+    let exclude = &check_args.exclude;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
-    let top = match path {
+    let top = match check_args.paths.first() {
         Some(p) => paths::normalize(&base, p),
         None => base
             .ancestors()
@@ -148,7 +143,7 @@ pub fn run(
     )?;
     let errors: usize = reports.iter().map(|r| r.errors).sum();
     let warnings: usize = reports.iter().map(|r| r.warnings).sum();
-    if json {
+    if check_args.format == CheckFormat::Json {
         crate::output::json(
             ctx.out,
             &Json {
@@ -160,16 +155,15 @@ pub fn run(
     } else {
         text(ctx.out, &reports)?;
     }
-    Ok(u8::from(errors > 0 || deny_warnings && warnings > 0))
+    Ok(u8::from(
+        errors > 0 || check_args.deny_warnings && warnings > 0,
+    ))
 }
 
 fn text(out: &mut dyn Write, reports: &[ProfileReport]) -> std::io::Result<()> {
     for r in reports {
         for f in &r.findings {
-            let word = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
+            let word = f.severity.name();
             writeln!(out, "{}: {word}: {}", r.profile, escape(&f.message))?;
         }
         writeln!(

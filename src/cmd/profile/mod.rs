@@ -2,21 +2,22 @@
 //! profile resolved from the flags and the environment (once, here), and the
 //! render/explain/check runs. `view` presents the reports.
 
-pub mod check;
-pub mod view;
+pub(crate) mod check;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
 use super::Ctx;
+use super::explain::ExplainArgs;
+use super::render::RenderArgs;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::profile::{self, Origin, Profile, Report, codex, gemini, listings, opencode};
 
 /// The command a profile runs under, for the usage rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
+pub(crate) enum Command {
     Render,
     Explain,
     Check,
@@ -26,7 +27,7 @@ pub enum Command {
 /// is an error: a dsh-only flag (`dsh_only` names those given) with another
 /// profile, a listing outside explain, `all` outside check, or a profile's
 /// flag without that profile.
-pub fn select(
+pub(crate) fn select(
     command: Command,
     args: &ProfileArgs,
     dsh_only: &[&str],
@@ -87,7 +88,7 @@ fn name(p: ProfileName) -> &'static str {
 
 /// The cwd a profile looks at: `--cwd` (lexically normalised against the
 /// process cwd), else the process cwd; it must be a directory.
-pub fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
+pub(crate) fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
     let cwd = match flag {
         Some(flag) => env.absolute(flag)?,
         None => env.absolute(env.process_cwd()?)?,
@@ -125,7 +126,7 @@ fn dir_setting(
 }
 
 /// The codex inputs (10.1).
-pub fn codex_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<codex::Input> {
+pub(crate) fn codex_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<codex::Input> {
     let (home, home_origin) = dir_setting(env, args.codex_home.as_deref(), "CODEX_HOME", || {
         Ok(home(env)?.join(".codex"))
     })?;
@@ -157,7 +158,7 @@ fn switch(env: &Env, flag: bool, var: &str) -> (bool, Origin) {
 }
 
 /// The opencode inputs (10.1).
-pub fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<opencode::Input> {
+pub(crate) fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<opencode::Input> {
     let home = home(env)?;
     let (config_dir, config_dir_origin) = match (
         &args.opencode_config_dir,
@@ -200,7 +201,7 @@ pub fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<openc
 }
 
 /// The gemini inputs (10.1).
-pub fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<gemini::Input> {
+pub(crate) fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<gemini::Input> {
     let (gh, gh_origin) = dir_setting(env, None, "GEMINI_CLI_HOME", || home(env))?;
     let var_path = |name: &str| {
         env.vars
@@ -235,7 +236,7 @@ fn listing_input(env: &Env, cwd: &Path) -> Result<listings::Input> {
 }
 
 /// What `profile` loads for `cwd`.
-pub fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result<Report> {
+fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result<Report> {
     match profile {
         Profile::Codex => codex::load(&codex_input(env, args, cwd)?),
         Profile::Gemini => gemini::load(&gemini_input(env, args, cwd)?),
@@ -245,24 +246,28 @@ pub fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Re
     }
 }
 
-/// `render --profile P`: the message bytes, or the JSON of 10.2.
-pub fn render(
-    ctx: &mut Ctx<'_>,
+/// The cwd of `--cwd` (or the process) and what `profile` loads there.
+fn load(
+    env: &Env,
     args: &ProfileArgs,
     profile: Profile,
     cwd_flag: Option<&Path>,
-    format: Format,
-    check: bool,
-) -> Result<u8> {
-    let cwd = cwd(ctx.env, cwd_flag)?;
-    let report = report(ctx.env, args, profile, &cwd)?;
+) -> Result<(PathBuf, Report)> {
+    let cwd = cwd(env, cwd_flag)?;
+    let report = report(env, args, profile, &cwd)?;
+    Ok((cwd, report))
+}
+
+/// `render --profile P`: the message bytes, or the report's JSON.
+pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> Result<u8> {
+    let (_, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
     crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
-    match format {
+    match args.format {
         Format::Text => {
             let parts: Vec<&str> = report.parts.iter().map(|p| p.text.as_str()).collect();
             crate::output::parts(ctx.out, &parts, ctx.env.stdout_tty)?;
         }
-        Format::Json => crate::output::json(ctx.out, &view::json(&report))?,
+        Format::Json => crate::output::json(ctx.out, &crate::output::profile::json(&report))?,
     }
     let cut = report.files.iter().any(|f| {
         matches!(
@@ -270,23 +275,19 @@ pub fn render(
             profile::Status::Truncated | profile::Status::OverBudget
         )
     });
-    Ok(u8::from(check && cut))
+    Ok(u8::from(args.check && cut))
 }
 
 /// `explain --profile P`: the report as text or JSON.
-pub fn explain(
-    ctx: &mut Ctx<'_>,
-    args: &ProfileArgs,
-    profile: Profile,
-    cwd_flag: Option<&Path>,
-    format: Format,
-) -> Result<u8> {
-    let cwd = cwd(ctx.env, cwd_flag)?;
-    let report = report(ctx.env, args, profile, &cwd)?;
-    match format {
-        Format::Json => crate::output::json(ctx.out, &view::json(&report))?,
+pub(crate) fn explain(ctx: &mut Ctx<'_>, args: &ExplainArgs, profile: Profile) -> Result<u8> {
+    let (cwd, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
+    match args.format {
+        Format::Json => crate::output::json(ctx.out, &crate::output::profile::json(&report))?,
         Format::Text => {
-            let text = view::text(&report, &cwd, ctx.stdout_color());
+            let palette = crate::output::palette::Palette {
+                on: ctx.stdout_color(),
+            };
+            let text = crate::output::profile::text(&report, &cwd, palette);
             ctx.out.write_all(text.as_bytes())?;
         }
     }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use super::{summary_line, word};
+use super::summary_line;
 use crate::check::{Finding, Report};
 use crate::output::{escape, plural};
 
@@ -38,7 +38,7 @@ impl fmt::Display for Annotation<'_> {
         write!(
             f,
             "::{} file={},line={},title={}::{}",
-            word(finding.severity),
+            finding.severity.name(),
             escape_property(&escape(&finding.file)),
             finding.detail.line().unwrap_or(1),
             escape_property(finding.title),

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{View, summary_line, word};
+use super::{View, summary_line};
 use crate::check::impact::{DirChange, Impact};
 use crate::check::summary::Row;
 use crate::output;
@@ -89,7 +89,7 @@ pub fn render(view: &View<'_>) -> String {
     if !report.findings.is_empty() {
         s.push_str("| | File | Finding |\n|---|---|---|\n");
         for f in &report.findings {
-            let level = word(f.severity);
+            let level = f.severity.name();
             let _ = writeln!(s, "| {level} | {} | {} |", md(&f.file), md(&f.message));
         }
         s.push('\n');

@@ -38,14 +38,6 @@ impl View<'_> {
     }
 }
 
-/// The word a severity is shown as, in every format.
-fn word(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
-}
-
 /// A finding as a line of the text output, under its directory:
 /// `  error: FILE: MESSAGE`, the label coloured by the palette.
 #[derive(Debug)]
@@ -63,7 +55,7 @@ impl fmt::Display for Listed<'_> {
         write!(
             f,
             "  {}: {}: {}",
-            self.palette.paint(tone, word(self.finding.severity)),
+            self.palette.paint(tone, self.finding.severity.name()),
             escape(&self.finding.file),
             escape(&self.finding.message)
         )

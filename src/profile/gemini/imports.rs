@@ -26,6 +26,7 @@ fn is_space(b: u8) -> bool {
 
 /// The import tokens: `@` at the start or after space, tab, CR or LF, up to
 /// the next of those; the path must start with `.`, `/` or an ASCII letter.
+#[must_use]
 pub fn tokens(content: &str) -> Vec<Token> {
     let bytes = content.as_bytes();
     let mut out = Vec::new();
@@ -56,9 +57,10 @@ pub fn tokens(content: &str) -> Vec<Token> {
     out
 }
 
-/// The matches of `/(`+)([\s\S]*?)\1/g` as byte ranges, with the regex's
+/// The matches of ``/(`+)([\s\S]*?)\1/g`` as byte ranges, with the regex's
 /// backtracking: at each start the longest opening run is tried first, then
 /// shorter ones; a closing run may be part of a longer run.
+#[must_use]
 pub fn code_regions(content: &str) -> Vec<(usize, usize)> {
     let bytes = content.as_bytes();
     // Runs of backticks: (start, len), and for each run the longest run at
@@ -142,6 +144,7 @@ fn find_ticks(
 }
 
 /// `decodeURIComponent`, or None when it would throw.
+#[must_use]
 pub fn decode_uri_component(s: &str) -> Option<String> {
     if !s.contains('%') {
         return Some(s.to_owned());
@@ -165,6 +168,7 @@ pub fn decode_uri_component(s: &str) -> Option<String> {
 
 /// The real path of `path`, resolving a missing tail through its parents
 /// and following dangling links.
+#[must_use]
 pub fn real_path(path: &Path) -> PathBuf {
     real_path_bounded(path, 40)
 }
@@ -187,6 +191,7 @@ fn real_path_bounded(path: &Path, links: usize) -> PathBuf {
 
 /// Node's `isSubpath`: `path.relative(parent, child)` is not absolute and
 /// does not start with `..`.
+#[must_use]
 pub fn is_subpath(parent: &Path, child: &Path) -> bool {
     match child.strip_prefix(parent) {
         Ok(rel) => match rel.components().next() {

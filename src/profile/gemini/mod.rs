@@ -13,8 +13,8 @@ use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
 use super::{
-    FileEntry, Note, NoteKind, Origin, Part, Profile, Report, Setting, Settings, Status, Tier,
-    Vars, Why,
+    FileEntry, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting, Status,
+    Tier, Vars, Why,
 };
 use crate::discovery::js_trim;
 use crate::paths;
@@ -29,7 +29,7 @@ pub const PREAMBLE: &str = "The following content is loaded from local and globa
 pub struct Input {
     /// Absolute, lexically normalised.
     pub cwd: PathBuf,
-    /// `<gh>`: $GEMINI_CLI_HOME if non-empty, else home.
+    /// `<gh>`: `$GEMINI_CLI_HOME` if non-empty, else home.
     pub gh: PathBuf,
     pub gh_origin: Origin,
     pub system_settings: PathBuf,
@@ -44,6 +44,7 @@ pub struct Input {
 }
 
 /// Node's `path.posix.normalize`.
+#[must_use]
 pub fn posix_normalize(p: &str) -> String {
     if p.is_empty() {
         return ".".to_owned();
@@ -86,23 +87,16 @@ pub fn posix_normalize(p: &str) -> String {
 
 /// Node's `path.join(dir, name)`: joined, then normalised (a trailing `/`
 /// kept).
+#[must_use]
 pub fn node_join(dir: &Path, name: &str) -> PathBuf {
     PathBuf::from(posix_normalize(&format!("{}/{name}", super::show(dir))))
 }
 
 /// Rule 1: the context file names.
+#[must_use]
 pub fn names(raw: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for name in raw {
-        let t = js_trim(name);
-        if t.is_empty() {
-            continue;
-        }
-        let n = posix_normalize(t);
-        if !out.contains(&n) {
-            out.push(n);
-        }
-    }
+    let trimmed = raw.iter().map(|n| js_trim(n)).filter(|t| !t.is_empty());
+    let mut out = super::first_occurrences(trimmed.map(posix_normalize));
     if !out.iter().any(|n| n == DEFAULT_NAME) {
         out.push(DEFAULT_NAME.to_owned());
     }
@@ -191,9 +185,9 @@ fn settings_files(input: &Input, workspace: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn resolve(input: &Input, workspace: &Path) -> Result<(Config, Settings)> {
+fn resolve(input: &Input, workspace: &Path) -> Result<(Config, ProfileSettings)> {
     let ctx = settings::read(&settings_files(input, workspace), &input.vars)?;
-    let mut s = Settings::default();
+    let mut s = ProfileSettings::default();
     s.push(
         "gemini_home",
         Setting::new(super::show(&input.gh), input.gh_origin.clone()),
@@ -218,7 +212,7 @@ fn resolve(input: &Input, workspace: &Path) -> Result<(Config, Settings)> {
             s.push("context.fileName", Setting::new(flag.clone(), Origin::Flag));
             flag.clone()
         }
-        (None, Some((Value::Null, _))) | (None, None) => {
+        (None, Some((Value::Null, _)) | None) => {
             s.push(
                 "context.fileName",
                 Setting::new(Value::Null, Origin::Default),
@@ -283,17 +277,29 @@ fn resolve(input: &Input, workspace: &Path) -> Result<(Config, Settings)> {
     Ok((Config { names, markers }, s))
 }
 
+/// The workspace: `input.cwd` with links resolved.
+fn workspace(input: &Input) -> Result<PathBuf> {
+    std::fs::canonicalize(&input.cwd)
+        .with_context(|| format!("resolving the workspace {}", input.cwd.display()))
+}
+
 /// The context file names in effect at `input.cwd` (for check's walk).
+///
+/// # Errors
+///
+/// As [`load`].
 pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
-    let workspace = std::fs::canonicalize(&input.cwd)
-        .with_context(|| format!("resolving the workspace {}", input.cwd.display()))?;
-    Ok(resolve(input, &workspace)?.0.names)
+    Ok(resolve(input, &workspace(input)?)?.0.names)
 }
 
 /// What Gemini CLI loads for `input.cwd`.
+///
+/// # Errors
+///
+/// The cwd cannot be resolved, a settings file cannot be read or parsed,
+/// or a context setting has the wrong type.
 pub fn load(input: &Input) -> Result<Report> {
-    let workspace = std::fs::canonicalize(&input.cwd)
-        .with_context(|| format!("resolving the workspace {}", input.cwd.display()))?;
+    let workspace = workspace(input)?;
     let (config, settings) = resolve(input, &workspace)?;
     let mut report = Report::new(Profile::Gemini, settings);
     let gemini_dir = input.gh.join(".gemini");
@@ -388,20 +394,20 @@ fn scan(
             if !readable(&p) {
                 continue;
             }
-            match identity(&p) {
-                Some(id) => match seen.get(&id) {
-                    Some(first) => notes.push(Note {
-                        path: super::show(&p),
-                        kind: NoteKind::SameFile {
-                            first: super::show(first),
-                        },
-                    }),
-                    None => {
-                        seen.insert(id, p.to_path_buf());
-                        out.push(p);
-                    }
-                },
-                None => out.push(p),
+            let Some(id) = identity(&p) else {
+                out.push(p);
+                continue;
+            };
+            if let Some(first) = seen.get(&id) {
+                notes.push(Note {
+                    path: super::show(&p),
+                    kind: NoteKind::SameFile {
+                        first: super::show(first),
+                    },
+                });
+            } else {
+                seen.insert(id, p.clone());
+                out.push(p);
             }
         }
     }

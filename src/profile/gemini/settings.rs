@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
-use super::super::{Origin, Vars};
+use super::super::{Origin, Vars, replace_refs};
 
 /// The values of the context keys agentctx reads, each with the file that
 /// defined it last (None: no file did).
@@ -21,6 +21,10 @@ pub struct Context {
 
 /// Reads the files in merge order (missing files skipped) and keeps the
 /// last definition of each key.
+///
+/// # Errors
+///
+/// A file that exists but cannot be read, is not JSON, or is not an object.
 pub fn read(files: &[PathBuf], vars: &Vars) -> Result<Context> {
     let mut ctx = Context::default();
     for path in files {
@@ -80,15 +84,16 @@ fn is_word(c: char) -> bool {
 
 /// Gemini's three passes: `${NAME:-default}`, then `${NAME}`, then `$NAME`
 /// (NAME = `\w+`); an unset variable without a default is kept as written.
+#[must_use]
 pub fn expand(text: &str, vars: &Vars) -> String {
-    let pass1 = replace_braced(text, |inner| {
+    let pass1 = replace_refs(text, "${", |inner| {
         let (name, default) = inner.split_once(":-")?;
         if name.is_empty() || !name.chars().all(is_word) || default.is_empty() {
             return None;
         }
         Some(vars.get(name).unwrap_or(default).to_owned())
     });
-    let pass2 = replace_braced(&pass1, |name| {
+    let pass2 = replace_refs(&pass1, "${", |name| {
         if name.is_empty() || !name.chars().all(is_word) {
             return None;
         }
@@ -100,42 +105,13 @@ pub fn expand(text: &str, vars: &Vars) -> String {
         out.push_str(&rest[..i]);
         let after = &rest[i + 1..];
         let len = after.find(|c: char| !is_word(c)).unwrap_or(after.len());
-        match vars.get(&after[..len]).filter(|_| len > 0) {
-            Some(value) => out.push_str(value),
-            None => {
-                out.push('$');
-                out.push_str(&after[..len]);
-            }
+        if let Some(value) = vars.get(&after[..len]).filter(|_| len > 0) {
+            out.push_str(value);
+        } else {
+            out.push('$');
+            out.push_str(&after[..len]);
         }
         rest = &after[len..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Replaces each `${inner}` (inner without `}`) for which `f` answers.
-fn replace_braced(text: &str, f: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("${") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
-        match after.find('}') {
-            Some(end) => match f(&after[..end]) {
-                Some(value) => {
-                    out.push_str(&value);
-                    rest = &after[end + 1..];
-                }
-                None => {
-                    out.push_str("${");
-                    rest = after;
-                }
-            },
-            None => {
-                out.push_str("${");
-                rest = after;
-            }
-        }
     }
     out.push_str(rest);
     out

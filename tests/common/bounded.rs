@@ -1,22 +1,14 @@
 //! Runs the real binary under a deadline, for the hostile-input tests: a
 //! hang kills the child and fails the test instead of stalling the suite.
 //! The deadline is a guard, not a speed assertion; it is generous.
-#![allow(dead_code)]
 
-use std::fs;
 use std::io::{Read, Write};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// How long one run may take before it counts as a hang.
 pub const DEADLINE: Duration = Duration::from_secs(120);
-
-/// The uid and gid the permission tests drop to when they run as root.
-pub const NOBODY: u32 = 65534;
 
 /// What one bounded run gave.
 #[derive(Debug)]
@@ -107,48 +99,4 @@ fn wait(child: &mut Child) -> ExitStatus {
         }
         thread::sleep(Duration::from_millis(5));
     }
-}
-
-/// Whether this process runs as root (permission bits do not bind root).
-pub fn is_root() -> bool {
-    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
-}
-
-/// A command that runs the binary as an unprivileged user, so that
-/// permission bits apply: as root, the binary is linked (or copied) into
-/// `dir`, `dir` is opened to everyone, and the child drops to uid/gid 65534;
-/// as another user it runs as is. `None` (with the reason printed) when the
-/// privileges cannot be dropped: the caller skips, never silently.
-pub fn unprivileged(dir: &Path) -> Option<Command> {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_agentctx"));
-    if !is_root() {
-        return Some(Command::new(exe));
-    }
-    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).expect("chmod 755");
-    let copy = dir.join("agentctx-bin");
-    if fs::hard_link(&exe, &copy).is_err() {
-        fs::copy(&exe, &copy).expect("copy the binary");
-    }
-    fs::set_permissions(&copy, fs::Permissions::from_mode(0o755)).expect("chmod binary");
-    let mut probe = Command::new(&copy);
-    probe
-        .arg("--version")
-        .uid(NOBODY)
-        .gid(NOBODY)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    match probe.status() {
-        Ok(s) if s.success() => {}
-        Ok(s) => {
-            eprintln!("skipping: the binary does not run as uid {NOBODY} ({s})");
-            return None;
-        }
-        Err(e) => {
-            eprintln!("skipping: cannot drop privileges to uid {NOBODY}: {e}");
-            return None;
-        }
-    }
-    let mut cmd = Command::new(copy);
-    cmd.uid(NOBODY).gid(NOBODY);
-    Some(cmd)
 }

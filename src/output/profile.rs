@@ -1,30 +1,31 @@
-//! Presentation of profile reports: the JSON of SPEC 10.2 and the explain
-//! text. Built from the same `Report`; no filesystem calls here.
+//! Presentation of profile reports (`render`/`explain --profile`): their
+//! JSON document and the explain text, built from the same `Report`; no
+//! filesystem calls here.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use owo_colors::{OwoColorize, Style};
 use serde::Serialize;
 
+use crate::output::palette::{Palette, Tone};
 use crate::output::{escape, plural};
-use crate::profile::check::Severity;
-use crate::profile::{FileEntry, Profile, Report, Settings, Status, Why};
+use crate::profile::{FileEntry, Profile, ProfileSettings, Report, Status, Why};
 
-/// The JSON document of 10.2.
+/// The JSON document of a profile report.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Json<'a> {
+pub(crate) struct Json<'a> {
     profile: Profile,
     exact: bool,
     parts: Vec<&'a str>,
     part_kinds: Vec<&'a str>,
     files: &'a [FileEntry],
-    settings: &'a Settings,
+    settings: &'a ProfileSettings,
     warnings: &'a [String],
 }
 
-pub fn json(report: &Report) -> Json<'_> {
+/// The JSON of one report.
+pub(crate) fn json(report: &Report) -> Json<'_> {
     Json {
         profile: report.profile,
         exact: report.exact,
@@ -37,7 +38,7 @@ pub fn json(report: &Report) -> Json<'_> {
 }
 
 /// The label of a profile's fidelity.
-pub fn label(report: &Report) -> &'static str {
+pub(crate) fn label(report: &Report) -> &'static str {
     if report.profile.is_listing() {
         "documented behaviour, not byte-exact"
     } else if report.exact {
@@ -47,48 +48,30 @@ pub fn label(report: &Report) -> &'static str {
     }
 }
 
-struct Paint(bool);
-
-impl Paint {
-    fn status(&self, status: Status) -> String {
-        let word = format!("{:<15}", status.name());
-        if !self.0 {
-            return word;
-        }
-        let style = match status {
-            Status::Loaded | Status::Jit => Style::new().green(),
-            Status::Truncated | Status::OverBudget | Status::Aborted | Status::Unreadable => {
-                Style::new().red()
-            }
-            Status::UrlNotFetched => Style::new().yellow(),
-            _ => Style::new().dimmed(),
-        };
-        word.style(style).to_string()
-    }
-
-    fn heading(&self, text: &str) -> String {
-        if self.0 {
-            text.bold().to_string()
-        } else {
-            text.to_owned()
-        }
-    }
+/// A file's status, padded to its column, in the tone of what it means.
+fn status(palette: Palette, status: Status) -> String {
+    let tone = match status {
+        Status::Loaded | Status::Jit => Tone::Good,
+        Status::Truncated | Status::OverBudget | Status::Aborted | Status::Unreadable => Tone::Bad,
+        Status::UrlNotFetched => Tone::Warn,
+        _ => Tone::Dim,
+    };
+    palette.paint(tone, &format!("{:<15}", status.name()))
 }
 
 /// The explain text of one report.
-pub fn text(report: &Report, cwd: &Path, color: bool) -> String {
-    let paint = Paint(color);
+pub(crate) fn text(report: &Report, cwd: &Path, palette: Palette) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{} {} ({})",
-        paint.heading("Profile:"),
+        palette.paint(Tone::Heading, "Profile:"),
         report.profile,
         label(report)
     );
     let _ = writeln!(out, "cwd: {}", escape(&cwd.to_string_lossy()));
     out.push('\n');
-    out.push_str(&paint.heading("Settings:"));
+    out.push_str(&palette.paint(Tone::Heading, "Settings:"));
     out.push('\n');
     let width = report
         .settings
@@ -110,12 +93,16 @@ pub fn text(report: &Report, cwd: &Path, color: bool) -> String {
     }
     out.push('\n');
     if report.files.is_empty() {
-        let _ = writeln!(out, "{} none", paint.heading("Files:"));
+        let _ = writeln!(out, "{} none", palette.paint(Tone::Heading, "Files:"));
     } else {
-        let _ = writeln!(out, "{}", paint.heading("Files (load order):"));
+        let _ = writeln!(
+            out,
+            "{}",
+            palette.paint(Tone::Heading, "Files (load order):")
+        );
     }
     for f in &report.files {
-        let _ = write!(out, "  {} {}", paint.status(f.status), escape(&f.path));
+        let _ = write!(out, "  {} {}", status(palette, f.status), escape(&f.path));
         if let Some(tier) = f.tier {
             let _ = write!(out, " [{}]", format!("{tier:?}").to_lowercase());
         }
@@ -126,41 +113,32 @@ pub fn text(report: &Report, cwd: &Path, color: bool) -> String {
         }
     }
     out.push('\n');
-    parts(report, &paint, &mut out);
+    parts(report, palette, &mut out);
     let findings = crate::profile::check::findings_of(report);
     if !findings.is_empty() {
         out.push('\n');
-        out.push_str(&paint.heading("Findings (as check reports them):"));
+        out.push_str(&palette.paint(Tone::Heading, "Findings (as check reports them):"));
         out.push('\n');
         for f in &findings {
-            let word = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
-            let _ = writeln!(out, "  {word}: {}", escape(&f.message));
+            let _ = writeln!(out, "  {}: {}", f.severity.name(), escape(&f.message));
         }
     }
     out
 }
 
-fn parts(report: &Report, paint: &Paint, out: &mut String) {
-    if report.profile.is_listing() {
-        let _ = writeln!(
-            out,
-            "{} not modelled (the files above are what the documentation says loads)",
-            paint.heading("Parts:")
-        );
+fn parts(report: &Report, palette: Palette, out: &mut String) {
+    let instead = if report.profile.is_listing() {
+        Some("not modelled (the files above are what the documentation says loads)")
+    } else if report.parts.is_empty() {
+        Some("none (the harness sends nothing)")
+    } else {
+        None
+    };
+    if let Some(instead) = instead {
+        let _ = writeln!(out, "{} {instead}", palette.paint(Tone::Heading, "Parts:"));
         return;
     }
-    if report.parts.is_empty() {
-        let _ = writeln!(
-            out,
-            "{} none (the harness sends nothing)",
-            paint.heading("Parts:")
-        );
-        return;
-    }
-    out.push_str(&paint.heading("Parts:"));
+    out.push_str(&palette.paint(Tone::Heading, "Parts:"));
     out.push('\n');
     for p in &report.parts {
         let _ = writeln!(
@@ -174,9 +152,10 @@ fn parts(report: &Report, paint: &Paint, out: &mut String) {
 }
 
 fn size(f: &FileEntry) -> String {
+    let bytes = |n: u64| plural(usize::try_from(n).unwrap_or(usize::MAX), "byte", "bytes");
     match (f.bytes, f.truncated) {
-        (Some(n), Some(kept)) => format!("{}, {kept} kept", plural(n as usize, "byte", "bytes")),
-        (Some(n), None) => plural(n as usize, "byte", "bytes"),
+        (Some(n), Some(kept)) => format!("{}, {kept} kept", bytes(n)),
+        (Some(n), None) => bytes(n),
         (None, _) if f.status == Status::UrlNotFetched => "not fetched".to_owned(),
         (None, _) => "not a regular file".to_owned(),
     }
