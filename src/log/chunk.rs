@@ -14,7 +14,7 @@ use crate::log::scan;
 /// What one line turned out to be (blank lines and lines that hold no marker
 /// leave no item; they are only counted).
 #[derive(Debug)]
-pub enum Outcome {
+pub enum LineKind {
     /// Its first or last non-blank byte is not a brace.
     NotObject,
     NotUtf8,
@@ -31,7 +31,7 @@ pub struct Item {
     pub records_before: u64,
     /// Whether a newline ends it (only a final line lacks one).
     pub newline: bool,
-    pub outcome: Outcome,
+    pub kind: LineKind,
 }
 
 /// One half of a buffer, read.
@@ -145,8 +145,8 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
         };
         let last = raw.iter().rposition(|b| !is_ws(*b)).unwrap_or(first);
         let text = &raw[first..=last];
-        let outcome = if text[0] != b'{' || text[text.len() - 1] != b'}' {
-            Outcome::NotObject
+        let kind = if text[0] != b'{' || text[text.len() - 1] != b'}' {
+            LineKind::NotObject
         } else if !matters {
             out.records += 1;
             continue;
@@ -154,12 +154,12 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
             out.parsed += 1;
             classify(text, first, mode)
         };
-        let object = !matches!(outcome, Outcome::NotObject);
+        let object = !matches!(kind, LineKind::NotObject);
         out.items.push(Item {
             line,
             records_before: out.records,
             newline,
-            outcome,
+            kind,
         });
         out.records += u64::from(object);
     }
@@ -168,11 +168,11 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
 
 /// Reads one line that matters (`text` trimmed, starting `offset` bytes
 /// into the line as written).
-fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
+fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
     let syntax = |text: &[u8]| match std::str::from_utf8(text) {
-        Err(_) => Some(Outcome::NotUtf8),
+        Err(_) => Some(LineKind::NotUtf8),
         Ok(text) => scan::check_syntax(text).err().map(|e| {
-            Outcome::Malformed(
+            LineKind::Malformed(
                 Some(e.column() + offset),
                 format!("malformed JSON: {}", scan::strip_position(&e)),
             )
@@ -187,8 +187,8 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> Outcome {
         }
     }
     match event::extract(text, mode.needs) {
-        Ok(record) => Outcome::Event(record),
-        Err(_) => syntax(text).unwrap_or(Outcome::Malformed(
+        Ok(record) => LineKind::Event(record),
+        Err(_) => syntax(text).unwrap_or(LineKind::Malformed(
             None,
             "malformed JSON: a value does not end".to_owned(),
         )),

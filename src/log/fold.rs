@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::io;
 
-use crate::log::chunk::{self, Outcome};
+use crate::log::chunk::{self, LineKind};
 use crate::log::event::{self, Needs, Op, Record, SessionCwd};
 use crate::log::keep::{self, Sorter};
 use crate::log::{HELD_EVENTS, Log, LogError, PROMPT_VERSIONS_KEPT, WorkspaceEvent, scan};
@@ -106,18 +106,18 @@ impl Fold {
             self.log.lines = line_no;
             self.log.records = records + item.records_before;
             let at = At::Line(line_no);
-            let (col, msg) = match item.outcome {
-                Outcome::Event(record) => {
+            let (col, msg) = match item.kind {
+                LineKind::Event(record) => {
                     self.log.records += 1;
                     self.event(record, at)?;
                     continue;
                 }
-                Outcome::NotObject => (None, "malformed line: not a JSON object".to_owned()),
-                Outcome::NotUtf8 => {
+                LineKind::NotObject => (None, "malformed line: not a JSON object".to_owned()),
+                LineKind::NotUtf8 => {
                     self.log.records += 1;
                     (None, "malformed line: not valid UTF-8".to_owned())
                 }
-                Outcome::Malformed(col, msg) => {
+                LineKind::Malformed(col, msg) => {
                     self.log.records += 1;
                     (col, msg)
                 }
