@@ -29,6 +29,8 @@ mod markers;
 mod scan;
 mod surface;
 
+pub(crate) use scan::strip_position;
+
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};

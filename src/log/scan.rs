@@ -316,7 +316,7 @@ pub(super) fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
 
 /// `serde_json`'s message without its " at line L column C" tail (the
 /// caller says where, in the log's own terms).
-pub(super) fn strip_position(e: &serde_json::Error) -> String {
+pub(crate) fn strip_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
     match text.rfind(" at line ") {
         Some(i) => text[..i].to_owned(),

@@ -90,17 +90,8 @@ pub fn parse(name: &str, text: &str, trailing_commas: bool) -> Result<Value> {
             "{name}:{}:{}: invalid JSON: {}",
             e.line(),
             e.column(),
-            message(&e)
+            crate::log::strip_position(&e)
         ),
-    }
-}
-
-/// `serde_json`'s message without its " at line L column C" tail.
-fn message(e: &serde_json::Error) -> String {
-    let full = e.to_string();
-    match full.rfind(" at line ") {
-        Some(i) => full[..i].to_owned(),
-        None => full,
     }
 }
 
