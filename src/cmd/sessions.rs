@@ -7,13 +7,12 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::{ConfigArgs, Format};
-use crate::logfile::{self, Encoding};
+use crate::logfile;
 use crate::output;
-use crate::reconcile::Decision;
+use crate::output::sessions::{self as sessions_view, Columns, Row};
 use crate::sessions::{self, Scope, Stored};
 
 /// List the session logs dsh stored for the cwd.
@@ -72,26 +71,6 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
 /// Logs up to this size on disk are read to count their events.
 const CHEAP_BYTES: u64 = 1 << 20;
 
-/// One listed session.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Row {
-    id: String,
-    /// The header's createdAt, as a UTC time.
-    created: Option<String>,
-    modified: Option<String>,
-    bytes: u64,
-    encoding: Encoding,
-    /// Events, packed chunk events counted one by one; `null` when unknown.
-    events: Option<u64>,
-    cwd: Option<String>,
-    path: String,
-    /// With --check-drift: what a resume would send (`none`: the baseline matches).
-    drift: Option<Decision>,
-    #[serde(skip)]
-    unreadable: Option<String>,
-}
-
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
     let settings = crate::settings::Settings::resolve(
         ctx.env,
@@ -122,7 +101,13 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     match args.format {
         Format::Json => output::json(ctx.out, &rows)?,
-        Format::Text => table(ctx.out, &rows, args)?,
+        Format::Text => {
+            let columns = Columns {
+                drift: args.check_drift,
+                cwd: args.all,
+            };
+            sessions_view::table(ctx.out, &rows, columns)?;
+        }
     }
     Ok(0)
 }
@@ -181,73 +166,4 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         }
     }
     row
-}
-
-/// The word the table shows for a drift decision.
-fn drift_word(decision: Decision) -> &'static str {
-    match decision {
-        Decision::None => "matches",
-        Decision::Delta => "drifted: delta",
-        Decision::Baseline => "drifted: fresh baseline",
-        Decision::Replacement => "drifted: replacement baseline",
-    }
-}
-
-fn table(out: &mut dyn std::io::Write, rows: &[Row], args: &SessionsArgs) -> std::io::Result<()> {
-    let mut head = vec!["ID", "CREATED", "MODIFIED", "SIZE", "ENCODING", "EVENTS"];
-    if args.check_drift {
-        head.push("DRIFT");
-    }
-    if args.all {
-        head.push("CWD");
-    }
-    let unknown = || "?".to_owned();
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            let mut line = vec![
-                output::escape(&r.id).into_owned(),
-                r.created.clone().unwrap_or_else(unknown),
-                r.modified.clone().unwrap_or_else(unknown),
-                r.bytes.to_string(),
-                r.encoding.name().to_owned(),
-                r.events.map_or_else(unknown, |n| n.to_string()),
-            ];
-            if args.check_drift {
-                line.push(r.drift.map_or("unreadable", drift_word).to_owned());
-            }
-            if args.all {
-                line.push(
-                    r.cwd
-                        .as_deref()
-                        .map_or_else(unknown, |c| output::escape(c).into_owned()),
-                );
-            }
-            line
-        })
-        .collect();
-    let width = |i: usize| {
-        cells
-            .iter()
-            .map(|c| c[i].chars().count())
-            .chain([head[i].len()])
-            .max()
-            .unwrap_or(0)
-    };
-    let widths: Vec<usize> = (0..head.len()).map(width).collect();
-    let head: Vec<String> = head.iter().map(|h| (*h).to_owned()).collect();
-    for line in std::iter::once(&head).chain(&cells) {
-        let mut text = String::new();
-        for (i, cell) in line.iter().enumerate() {
-            if i + 1 == line.len() {
-                text.push_str(cell);
-            } else {
-                let pad = widths[i] - cell.chars().count();
-                text.push_str(cell);
-                text.push_str(&" ".repeat(pad + 2));
-            }
-        }
-        writeln!(out, "{text}")?;
-    }
-    Ok(())
 }

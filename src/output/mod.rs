@@ -6,6 +6,7 @@ pub mod explain;
 pub mod palette;
 pub mod profile;
 pub mod prompt;
+pub mod sessions;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
