@@ -435,6 +435,22 @@ pub struct SessionArgs {
     pub sessions_root: Option<PathBuf>,
 }
 
+impl SessionArgs {
+    /// The dsh-only session flags given, by name (`--cwd` applies to every
+    /// profile).
+    #[must_use]
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("--strict", self.strict),
+            ("--session", self.session.is_some()),
+            ("--sessions-root", self.sessions_root.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+}
+
 /// Splits a list flag on `,` verbatim; an empty value is the empty list.
 pub fn split_list(raw: &str) -> Vec<String> {
     if raw.is_empty() {

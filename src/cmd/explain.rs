@@ -78,14 +78,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let mut dsh_only = args.config.given();
     dsh_only.extend(args.log.as_ref().map(|_| "--log"));
     dsh_only.extend(args.full.then_some("--full"));
-    dsh_only.extend(args.session.strict.then_some("--strict"));
-    dsh_only.extend(args.session.session.as_ref().map(|_| "--session"));
-    dsh_only.extend(
-        args.session
-            .sessions_root
-            .as_ref()
-            .map(|_| "--sessions-root"),
-    );
+    dsh_only.extend(args.session.given());
     let command = super::profile::Command::Explain;
     if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
         return super::profile::explain(ctx, args, profiles[0]);

@@ -125,13 +125,6 @@ fn dsh_only(args: &RenderArgs) -> Vec<&'static str> {
     let mut given = args.config.given();
     given.extend(args.log.as_ref().map(|_| "--log"));
     given.extend(args.source_kind.as_ref().map(|_| "--source-kind"));
-    given.extend(args.session.strict.then_some("--strict"));
-    given.extend(args.session.session.as_ref().map(|_| "--session"));
-    given.extend(
-        args.session
-            .sessions_root
-            .as_ref()
-            .map(|_| "--sessions-root"),
-    );
+    given.extend(args.session.given());
     given
 }
