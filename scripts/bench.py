@@ -114,28 +114,25 @@ def make_deep(work):
     return root, cwd
 
 
-def make_log(work, megabytes):
-    path = os.path.join(work, f'log{megabytes}.jsonl')
+def generated_log(work, megabytes, name, script):
+    """A seeded log of `megabytes` MiB from scripts/SCRIPT, made once under WORK."""
+    path = os.path.join(work, f'{name}{megabytes}.jsonl')
     if not os.path.exists(path):
         proj = os.path.join(work, 'logproj')
         os.makedirs(os.path.join(proj, '.git'), exist_ok=True)
         with open(os.path.join(proj, 'AGENTS.md'), 'w') as f:
             f.write('root\n')
-        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'gen-log.py'), '1',
+        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', script), '1',
                         str(megabytes), path, proj], check=True)
     return path
+
+
+def make_log(work, megabytes):
+    return generated_log(work, megabytes, 'log', 'gen-log.py')
 
 
 def make_real_log(work, megabytes):
-    path = os.path.join(work, f'real{megabytes}.jsonl')
-    if not os.path.exists(path):
-        proj = os.path.join(work, 'logproj')
-        os.makedirs(os.path.join(proj, '.git'), exist_ok=True)
-        with open(os.path.join(proj, 'AGENTS.md'), 'w') as f:
-            f.write('root\n')
-        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'gen-real-log.py'), '1',
-                        str(megabytes), path, proj], check=True)
-    return path
+    return generated_log(work, megabytes, 'real', 'gen-real-log.py')
 
 
 def make_container(log):
