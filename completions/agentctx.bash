@@ -285,7 +285,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --full --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --source-kind --full --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -372,6 +372,10 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

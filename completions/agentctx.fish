@@ -42,7 +42,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l session -d 
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l log -d 'Take the cwd and settings from this session log (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
@@ -65,7 +65,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l memory-boun
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format: text (the exact message bytes) or json (parts, source, files, budget records)' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -86,7 +86,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l sessions-root
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l touch -d 'Simulate a successful structured read/write/edit of PATH (repeatable)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l runtime -d 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
@@ -100,7 +100,7 @@ opencode\t'opencode, V1 engine (exact)'
 claude\t'Claude Code: documented behaviour, explain only'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
 all\t'Every exact profile (check only)'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The source kind to persist [default: the log\'s, else agent-instructions]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l format -d 'Output format: text (the exact message bytes) or json (decision, reason, parts, source, budget records)' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -116,7 +116,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l session -d
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
@@ -139,6 +139,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l memory-bou
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l format -d 'Output format: a readable report, or one JSON document' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -153,7 +154,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s q -l quiet
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r
@@ -200,7 +201,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s V -l version
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l cwd -d 'The directory whose sessions to list [default: the current directory]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l max-bytes -d 'UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l local-candidates -d 'Ordered local-overlay names; an empty value disables them [default: AGENTS.local.md,CLAUDE.local.md]' -r

@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::discovery::{Candidate, Dir, Workspace};
+use crate::jsnum::MaxBytes;
 use crate::render::{self, Fit, Item, Truncation};
 use crate::settings::Settings;
 
@@ -148,7 +149,7 @@ pub struct Shape {
     pub project_root: String,
     /// Bytes of the message sent.
     pub bytes: usize,
-    pub max_bytes: i64,
+    pub max_bytes: MaxBytes,
     /// Display paths of the files the budget omitted.
     pub omitted: Vec<String>,
     /// The cut file (at most one).
@@ -160,8 +161,18 @@ pub struct Shape {
 
 impl Shape {
     #[must_use]
-    pub fn new(files: &[File], fit: &Fit, identity: String, root: &Path, max_bytes: i64) -> Self {
-        let loaded = if max_bytes > 0 { files.len() } else { 0 };
+    pub fn new(
+        files: &[File],
+        fit: &Fit,
+        identity: String,
+        root: &Path,
+        max_bytes: MaxBytes,
+    ) -> Self {
+        let loaded = if max_bytes.is_enabled() {
+            files.len()
+        } else {
+            0
+        };
         Shape {
             identity,
             project_root: root.to_string_lossy().into_owned(),
@@ -216,7 +227,7 @@ pub fn file_of(
     let text = c.text().cloned().unwrap_or_else(|| crate::discovery::Text {
         text: String::new(),
         digest: String::new(),
-        lossy: false,
+        bom: false,
     });
     File {
         scope: dir.scope_key_of(c, precedence),

@@ -201,9 +201,9 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "DIR")]
     pub dsh_home: Option<String>,
 
-    /// UTF-8 byte cap of one rendered message; N <= 0 disables loading [default: 65536].
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub max_bytes: Option<i64>,
+    /// UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536].
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = parse_max_bytes)]
+    pub max_bytes: Option<f64>,
 
     /// Per-file read cap in bytes, at least 1 [default: 1048576].
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
@@ -228,6 +228,12 @@ pub struct ConfigArgs {
     /// present name of each directory and tier wins.
     #[arg(long, value_enum, value_name = "MODE")]
     pub precedence: Option<PrecedenceArg>,
+}
+
+/// `--max-bytes`: a number as dsh's YAML config writes one (SPEC 1).
+fn parse_max_bytes(text: &str) -> Result<f64, String> {
+    crate::jsnum::parse(text)
+        .ok_or_else(|| "expected a number (65536, 600.5, 1e5, -1, inf or nan)".to_owned())
 }
 
 impl ConfigArgs {
@@ -539,6 +545,6 @@ mod tests {
         let Command::Render(args) = cli.command else {
             panic!("render expected")
         };
-        assert_eq!(args.config.max_bytes, Some(-1));
+        assert_eq!(args.config.max_bytes, Some(-1.0));
     }
 }

@@ -9,10 +9,13 @@
 //! 2. **Read them.** The user-global `<dsh home>/AGENTS.md` first, then for
 //!    each chain directory its base tier then its local tier. Each candidate
 //!    is probed with `stat` following links: a regular file is present; a
-//!    missing path or a non-file is absent (a FIFO is never opened); any other
-//!    error makes it unavailable. A present file larger than max-source-bytes
-//!    is oversized; otherwise at most max-source-bytes + 1 bytes are read,
-//!    decoded lossily, and hashed with SHA-1.
+//!    missing path or a non-file is absent (a FIFO is never opened); a
+//!    component that is not a directory is absent in `first` mode and
+//!    unavailable in `all` mode; any other error makes it unavailable. A
+//!    present file larger than max-source-bytes is oversized; otherwise at
+//!    most max-source-bytes + 1 bytes are read as dsh's filesystem provider
+//!    reads text (a NUL in the first 8192 bytes or invalid UTF-8 makes it
+//!    unreadable, one leading BOM is removed) and hashed with SHA-1.
 //! 3. **Resolve scopes.** `first`: per directory and tier the first present
 //!    candidate wins, and an oversized or unreadable winner yields nothing.
 //!    `all`: every present candidate loads, then per directory a file whose
@@ -33,7 +36,9 @@ mod link;
 mod read;
 
 pub use link::{Place, Realms, Symlink, probe_link};
-pub use read::{Load, Text, is_js_whitespace, js_trim, load, sha1_hex};
+pub use read::{
+    BINARY_SAMPLE_BYTES, Load, Text, Unreadable, decode, is_js_whitespace, js_trim, load, sha1_hex,
+};
 
 /// The scope key and display name of the user-global directory.
 pub const USER_GLOBAL: &str = "user-global";
@@ -523,7 +528,7 @@ impl TierScan<'_, '_> {
         for name in names {
             let mut cand = new_candidate(dir, tier, name);
             let index = dir.candidates.len();
-            let probe = self.probe(&mut cand, name);
+            let probe = unavailable_through_file(self.probe(&mut cand, name), &cand.path);
             let status = match probe {
                 Probe::File { size } => take_present(&mut cand, size, index, opts),
                 Probe::Unavailable(_) => ScopeStatus::Unavailable,
@@ -534,6 +539,26 @@ impl TierScan<'_, '_> {
             dir.candidates.push(cand);
             dir.scopes.push(Scope { key, tier, status });
         }
+    }
+}
+
+/// `all` mode (SPEC 2.3): dsh resolves a candidate's real path before it
+/// probes it, and that fails when a component on the way is not a directory
+/// (`ENOTDIR`), so the candidate is unavailable, not absent. A symlink whose
+/// target runs through a file fails alike; `stat` says which dangling links
+/// those are (one more call, for dangling links only).
+fn unavailable_through_file(probe: Probe, path: &Path) -> Probe {
+    let through_file = match probe {
+        Probe::Missing(Absence::NotADirectory) => true,
+        Probe::Missing(Absence::DanglingLink) => {
+            fs::metadata(path).is_err_and(|e| e.kind() == io::ErrorKind::NotADirectory)
+        }
+        _ => false,
+    };
+    if through_file {
+        Probe::Unavailable(os_error(&io::Error::from_raw_os_error(libc::ENOTDIR)))
+    } else {
+        probe
     }
 }
 
@@ -743,23 +768,57 @@ mod tests {
     }
 
     #[test]
-    fn load_decodes_lossily_and_counts_decoded_bytes() {
+    fn load_refuses_what_is_not_utf8_text_and_drops_one_leading_bom() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f");
-        fs::write(&path, b"a\xffb").unwrap();
-        let Load::Text(text) = load(&path, 3, 5) else {
-            panic!("expected text")
+        let read = |bytes: &[u8], max: u64| {
+            let path = dir.path().join("f");
+            fs::write(&path, bytes).unwrap();
+            load(&path, bytes.len() as u64, max)
         };
-        assert_eq!(text.text, "a\u{fffd}b");
-        assert!(text.lossy);
-        // 3 bytes on disk decode to 5: oversized at a cap of 4.
+        let text = |t: &str, bom: bool| {
+            Load::Text(Text {
+                text: t.to_owned(),
+                digest: sha1_hex(t.as_bytes()),
+                bom,
+            })
+        };
+        let bad =
+            |offset: u64, cut: bool| Load::Unreadable(Unreadable::InvalidUtf8 { offset, cut });
+        assert_eq!(read(b"\xEF\xBB\xBFa", 9), text("a", true));
         assert_eq!(
-            load(&path, 3, 4),
+            read(b"\xEF\xBB\xBF\xEF\xBB\xBFa", 9),
+            text("\u{feff}a", true)
+        );
+        assert_eq!(read(b"a\xEF\xBB\xBF", 9), text("a\u{feff}", false));
+        assert_eq!(read(b"a\xffb", 9), bad(1, false));
+        assert_eq!(read(b"\xEF\xBB\xBFab\xC3", 9), bad(5, true));
+        assert_eq!(read(b"ab\xE2\x82", 9), bad(2, true));
+        assert_eq!(read(b"\xED\xA0\x80", 9), bad(0, false));
+        let mut nul = vec![b'a'; 9000];
+        nul[8191] = 0;
+        assert_eq!(
+            read(&nul, 10_000),
+            Load::Unreadable(Unreadable::Binary { offset: 8191 })
+        );
+        nul[8191] = b'a';
+        nul[8192] = 0;
+        assert!(matches!(read(&nul, 10_000), Load::Text(t) if t.text.len() == 9000));
+        // The stat size holds the BOM; the cap is on what the probe saw.
+        assert_eq!(
+            read(b"\xEF\xBB\xBFab", 4),
             Load::Oversized {
                 bytes: 5,
                 grew: false
             }
         );
+        assert_eq!(read(b"\xEF\xBB\xBFab", 5), text("ab", true));
+    }
+
+    #[test]
+    fn load_counts_growth_after_the_probe_as_oversized() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"abc").unwrap();
         assert_eq!(
             load(&path, 30, 4),
             Load::Oversized {

@@ -23,7 +23,10 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::baseline::{self, Baseline, Change, Source};
-use crate::discovery::{self, Candidate, Dir, Fate, Load, Place, Probe, ScopeStatus, TierKind};
+use crate::discovery::{
+    self, Candidate, Dir, Fate, Load, Place, Probe, ScopeStatus, TierKind, Unreadable,
+};
+use crate::jsnum::MaxBytes;
 use crate::log::Log;
 use crate::prompt::{self, PromptReport};
 use crate::reconcile::{self, Decision, Request};
@@ -54,7 +57,7 @@ pub struct Report {
 pub struct SettingsReport {
     pub cwd: Setting<String>,
     pub dsh_home: Setting<String>,
-    pub max_bytes: Setting<i64>,
+    pub max_bytes: Setting<MaxBytes>,
     pub max_source_bytes: Setting<i64>,
     pub candidates: ListSetting,
     pub local_candidates: ListSetting,
@@ -184,8 +187,8 @@ pub struct CandidateReport {
     pub bytes: Option<usize>,
     /// Lowercase hex SHA-1 of the decoded text, when it was read.
     pub digest: Option<String>,
-    /// Whether decoding replaced invalid UTF-8 with U+FFFD.
-    pub invalid_utf8: bool,
+    /// Whether a leading BOM was removed before the text (SPEC 2.4).
+    pub leading_bom: bool,
     /// The final path component is a symbolic link.
     pub symlink: Option<Symlink>,
     /// For a loaded file: what the byte budget did with it.
@@ -228,11 +231,30 @@ pub enum Outcome {
         max_source_bytes: u64,
         changed: bool,
     },
+    /// Not text to dsh's filesystem provider (SPEC 2.4): never loaded, and
+    /// no transition on resume. `offset` is the raw byte offset of the NUL
+    /// or of the first ill-formed UTF-8 sequence; `cutAtEnd` when that
+    /// sequence is cut short by the end of the file.
+    Unreadable {
+        reason: NotText,
+        offset: u64,
+        cut_at_end: bool,
+    },
     /// `stat` (stage `stat`) or the read (stage `read`) failed with an OS
     /// error: skipped for this render, never taken as a deletion.
     Unavailable { error: String, stage: Stage },
     /// Not looked at (only when probing stopped at a winner).
     NotProbed,
+}
+
+/// Why a file is not text to dsh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NotText {
+    /// A NUL among the first 8192 raw bytes.
+    Binary,
+    /// Not strict UTF-8.
+    InvalidUtf8,
 }
 
 /// Where an unavailable candidate failed.
@@ -286,7 +308,7 @@ pub enum InMessage {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetReport {
-    pub max_bytes: i64,
+    pub max_bytes: MaxBytes,
     /// Bytes of the rendered message (0 when none).
     pub used_bytes: usize,
     /// used / max in percent, one decimal; `null` when max <= 0.
@@ -322,8 +344,11 @@ pub struct SessionReport {
     pub workspace_events: usize,
     /// Invalid change entries skipped.
     pub invalid_changes: u64,
-    /// The kind diff would persist.
+    /// The kind of the generation that resumes the log, which diff persists.
     pub source_kind: String,
+    /// Events of a workspace kind this generation ignores (SPEC 5.2): the
+    /// first such kind and how many events; `null` when there are none.
+    pub ignored_kind: Option<IgnoredKind>,
     pub visible_baseline: Option<VisibleBaseline>,
     /// The visible scopes, in the order they were first set.
     pub scopes: Vec<VisibleScope>,
@@ -403,8 +428,17 @@ pub enum PartRole {
     Delta,
 }
 
-/// Gathers the report for the resolved settings and an optional log.
-pub fn gather(settings: &Settings, log: Option<&Log>) -> Report {
+/// Events of a kind the resuming generation ignores.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IgnoredKind {
+    pub kind: String,
+    pub events: u64,
+}
+
+/// Gathers the report for the resolved settings and an optional log
+/// resumed by the generation of `kind`.
+pub fn gather(settings: &Settings, log: Option<&Log>, kind: &str) -> Report {
     let ws = discovery::discover(settings, true);
     let fresh = baseline::render(&ws, settings, render::INTRO);
     let root = ws.root().to_path_buf();
@@ -414,7 +448,7 @@ pub fn gather(settings: &Settings, log: Option<&Log>) -> Report {
         .enumerate()
         .map(|(i, d)| dir_report(d, i, settings, &fresh))
         .collect();
-    let session = log.map(|log| session_report(settings, &ws, log));
+    let session = log.map(|log| session_report(settings, &ws, log, kind));
     Report {
         settings: settings_report(settings),
         dsh_home: DshHome {
@@ -476,7 +510,7 @@ fn dir_report(dir: &Dir, index: usize, settings: &Settings, fresh: &Baseline) ->
                 outcome: outcome(dir, c, max_source),
                 bytes: text.map(|t| t.text.len()),
                 digest: text.map(|t| t.digest.clone()),
-                invalid_utf8: text.is_some_and(|t| t.lossy),
+                leading_bom: text.is_some_and(|t| t.bom),
                 symlink: symlink(c),
                 budget: (c.fate == Fate::Loaded).then(|| in_message(fresh, index, &c.display)),
             }
@@ -542,10 +576,22 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
                 max_source_bytes: max_source,
                 changed: *grew,
             },
-            (_, Some(Load::Unreadable(error))) => Outcome::Unavailable {
+            (_, Some(Load::Unreadable(Unreadable::Error(error)))) => Outcome::Unavailable {
                 error: error.clone(),
                 stage: Stage::Read,
             },
+            (_, Some(Load::Unreadable(Unreadable::Binary { offset }))) => Outcome::Unreadable {
+                reason: NotText::Binary,
+                offset: *offset,
+                cut_at_end: false,
+            },
+            (_, Some(Load::Unreadable(Unreadable::InvalidUtf8 { offset, cut }))) => {
+                Outcome::Unreadable {
+                    reason: NotText::InvalidUtf8,
+                    offset: *offset,
+                    cut_at_end: *cut,
+                }
+            }
             // A present file always has a load; a candidate without a probe
             // was not looked at.
             _ => Outcome::NotProbed,
@@ -594,21 +640,14 @@ fn in_message(fresh: &Baseline, dir: usize, display: &str) -> InMessage {
     }
 }
 
-/// `used` as a percentage of `max` (> 0), to one decimal.
-#[allow(clippy::cast_precision_loss)] // byte counts stay far below 2^52
-fn percent(used: i64, max: i64) -> f64 {
-    (used as f64 * 1000.0 / max as f64).round() / 10.0
-}
-
 fn budget_report(settings: &Settings, fresh: &Baseline) -> BudgetReport {
     let max = settings.max_bytes.value;
     let used = fresh.fit.bytes();
-    let used_i = i64::try_from(used).unwrap_or(i64::MAX);
     BudgetReport {
         max_bytes: max,
         used_bytes: used,
-        percent: (max > 0).then(|| percent(used_i, max)),
-        headroom_bytes: (max > 0).then(|| max - used_i),
+        percent: max.percent(used),
+        headroom_bytes: max.headroom(used),
         files: fresh.files.len(),
         sent: fresh.fit.text.is_some(),
         step: fresh.fit.step,
@@ -617,17 +656,18 @@ fn budget_report(settings: &Settings, fresh: &Baseline) -> BudgetReport {
     }
 }
 
-fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> SessionReport {
-    let kind = log
-        .last_kind
-        .clone()
-        .unwrap_or_else(|| baseline::DEFAULT_KIND.to_owned());
+fn session_report(
+    settings: &Settings,
+    ws: &discovery::Workspace,
+    log: &Log,
+    kind: &str,
+) -> SessionReport {
     let outcome = reconcile::diff(&Request {
         settings,
         workspace: ws,
         log,
         touches: &[],
-        kind: &kind,
+        kind,
     });
     let visible_baseline = log.visible_baseline_event().map(|ev| VisibleBaseline {
         seq: ev.seq,
@@ -664,7 +704,11 @@ fn session_report(settings: &Settings, ws: &discovery::Workspace, log: &Log) -> 
         packed: log.storage.packed,
         workspace_events: usize::try_from(log.workspace_events).unwrap_or(usize::MAX),
         invalid_changes: log.invalid_changes,
-        source_kind: kind,
+        source_kind: kind.to_owned(),
+        ignored_kind: log.ignored_kind.as_ref().map(|(kind, events)| IgnoredKind {
+            kind: kind.clone(),
+            events: *events,
+        }),
         visible_baseline,
         scopes: visible_scopes(log),
         shadowed: log
@@ -767,7 +811,9 @@ mod tests {
         let unreadable = candidate(
             "A.md",
             Probe::File { size: 3 },
-            Some(Load::Unreadable("Permission denied (os error 13)".into())),
+            Some(Load::Unreadable(discovery::Unreadable::Error(
+                "Permission denied (os error 13)".into(),
+            ))),
             Fate::NotLoaded,
         );
         let looped = candidate(

@@ -13,6 +13,7 @@ pub mod cmd;
 pub mod discovery;
 pub mod env;
 pub mod explain;
+pub mod jsnum;
 pub mod log;
 pub mod logfile;
 pub mod output;

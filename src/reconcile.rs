@@ -11,6 +11,7 @@ use crate::baseline::{self, Action, Baseline, Change, Source};
 use crate::discovery::{
     self, Candidate, Dir, Load, Probe, ScopeStatus, Text, USER_GLOBAL, Workspace,
 };
+use crate::jsnum::MaxBytes;
 use crate::log::Log;
 use crate::paths;
 use crate::render::{self, Fit, Item, Truncation};
@@ -221,8 +222,12 @@ pub fn diff(req: &Request<'_>) -> Reconciliation {
         baseline: None,
         delta: None,
     };
-    if settings.max_bytes.value <= 0 {
-        "max-bytes <= 0 disables loading: nothing is sent".clone_into(&mut out.reason);
+    if !settings.max_bytes.value.is_enabled() {
+        format!(
+            "max-bytes {} disables loading (<= 0, NaN or infinite): nothing is sent",
+            settings.max_bytes.value
+        )
+        .clone_into(&mut out.reason);
         return out;
     }
     let extra = extra_dirs(ws, settings, &state, req.touches);
@@ -520,8 +525,14 @@ impl Pass<'_> {
 
     fn transition(&mut self, dir: &Dir, key: &str, cand: &Candidate, text: &Text) {
         let path = &cand.display;
+        let first = self.settings.precedence.value == settings::Precedence::First;
         let (action, head, previous) = match self.state.loaded(key) {
             None => (Action::Set, render::set_head(path, scope_label(dir)), None),
+            // all mode (SPEC 6): a changed path is a plain replace without
+            // previousPath, even when the digest is equal.
+            Some(p) if &p.path != path && !first => {
+                (Action::Replace, render::replace_head(path), None)
+            }
             Some(p) if &p.path != path => (
                 Action::Replace,
                 render::switch_head(path, &p.path, scope_label(dir)),
@@ -564,7 +575,7 @@ impl Pass<'_> {
 }
 
 /// Renders the delta batch under its own budget; `None` when it represents nothing.
-fn delta_part(pending: &[Pending], max: i64) -> Option<Part> {
+fn delta_part(pending: &[Pending], max: MaxBytes) -> Option<Part> {
     if pending.is_empty() {
         return None;
     }

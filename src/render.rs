@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::jsnum::MaxBytes;
+
 pub const OPEN: &str = "<system-reminder>";
 pub const CLOSE: &str = "</system-reminder>";
 const ESCAPED_CLOSE: &str = "<\\/system-reminder>";
@@ -127,7 +129,7 @@ impl Fit {
 
 /// The budget notice (only when something was omitted or truncated).
 #[must_use]
-pub fn notice(max: i64, omitted: &[&str], truncated: Option<&Truncation>) -> String {
+pub fn notice(max: MaxBytes, omitted: &[&str], truncated: Option<&Truncation>) -> String {
     let mut parts = Vec::new();
     if !omitted.is_empty() {
         parts.push(format!("omitted {}", omitted.join(", ")));
@@ -195,10 +197,11 @@ fn sections<'s>(items: &'s [Item<'_>]) -> impl Iterator<Item = (&'s str, &'s str
 /// SPEC 4.3: fits `items` (broadest first) into `max` bytes with `intro`,
 /// falling back to `fallback_intro` when truncating.
 #[must_use]
-pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: i64) -> Fit {
+pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: MaxBytes) -> Fit {
     let n = items.len();
-    // 1. Disabled, or nothing to say.
-    let Ok(limit) = usize::try_from(max) else {
+    // 1. Disabled (<= 0, NaN, infinite), or nothing to say. A fractional
+    // budget admits its integer part: byte counts are whole.
+    let Some(limit) = max.limit() else {
         return Fit::nothing(n);
     };
     if limit == 0 || n == 0 {
@@ -245,7 +248,12 @@ pub fn fit(items: &[Item<'_>], intro: &str, fallback_intro: &str, max: i64) -> F
 
 /// Step 4 of [`fit`]: every file but the last omitted, the last truncated
 /// to the longest prefix that fits, under the intro and then the fallback.
-fn truncate_last(items: &[Item<'_>], intros: [&str; 2], max: i64, limit: usize) -> Option<Fit> {
+fn truncate_last(
+    items: &[Item<'_>],
+    intros: [&str; 2],
+    max: MaxBytes,
+    limit: usize,
+) -> Option<Fit> {
     let n = items.len();
     let paths: Vec<&str> = items.iter().map(|i| i.path).collect();
     let last = &items[n - 1];
@@ -295,7 +303,7 @@ fn truncate_last(items: &[Item<'_>], intros: [&str; 2], max: i64, limit: usize) 
 
 /// Step 5 of [`fit`]: no frame fits, so the notice alone (with the last
 /// file's heading when that fits), cut to `limit` at worst.
-fn frameless(items: &[Item<'_>], max: i64, limit: usize) -> Fit {
+fn frameless(items: &[Item<'_>], max: MaxBytes, limit: usize) -> Fit {
     let n = items.len();
     let paths: Vec<&str> = items.iter().map(|i| i.path).collect();
     let last = &items[n - 1];
@@ -338,7 +346,12 @@ fn escaped_len(text: &str) -> usize {
 
 /// Step 3's answer: the smallest k in 1..n whose text (the first k items
 /// omitted) fits, found by adding up block sizes instead of building texts.
-fn first_fitting_suffix(items: &[Item<'_>], intro: &str, max: i64, limit: usize) -> Option<usize> {
+fn first_fitting_suffix(
+    items: &[Item<'_>],
+    intro: &str,
+    max: MaxBytes,
+    limit: usize,
+) -> Option<usize> {
     let frame = OPEN.len() + 1 + 1 + CLOSE.len();
     let sections: Vec<usize> = items
         .iter()
@@ -368,9 +381,9 @@ fn own(paths: &[&str]) -> Vec<String> {
 
 /// The EMPTY replacement message, when it fits.
 #[must_use]
-pub fn empty_replacement(max: i64) -> Option<String> {
+pub fn empty_replacement(max: MaxBytes) -> Option<String> {
     let text = format!("{OPEN}\n{EMPTY}\n{CLOSE}");
-    let limit = usize::try_from(max).ok().filter(|m| *m > 0)?;
+    let limit = max.limit().filter(|m| *m > 0)?;
     (text.len() <= limit).then_some(text)
 }
 
@@ -404,15 +417,15 @@ mod tests {
     #[test]
     fn nonpositive_budget_renders_nothing() {
         let items = [item("A", "x")];
-        assert_eq!(fit(&items, INTRO, COMPACT, 0).text, None);
-        assert_eq!(fit(&items, INTRO, COMPACT, -1).text, None);
-        assert_eq!(fit(&[], INTRO, COMPACT, 100).text, None);
+        assert_eq!(fit(&items, INTRO, COMPACT, MaxBytes(0.0)).text, None);
+        assert_eq!(fit(&items, INTRO, COMPACT, MaxBytes(-1.0)).text, None);
+        assert_eq!(fit(&[], INTRO, COMPACT, MaxBytes(100.0)).text, None);
     }
 
     #[test]
     fn whole_text_when_everything_fits() {
         let items = [item("A", "a\n"), item("b/A", "b")];
-        let got = fit(&items, INTRO, COMPACT, 10_000);
+        let got = fit(&items, INTRO, COMPACT, MaxBytes(10_000.0));
         assert_eq!(
             got.text.unwrap(),
             frame(&format!(
@@ -430,7 +443,7 @@ mod tests {
         let want = frame(&format!(
             "Workspace instruction budget 700 bytes: omitted A\n\n{INTRO}\n\nInstructions from: B\n\n{big}\n\nInstructions from: C\n\nc"
         ));
-        let got = fit(&items, INTRO, COMPACT, 700);
+        let got = fit(&items, INTRO, COMPACT, MaxBytes(700.0));
         assert_eq!(got.text.as_deref(), Some(want.as_str()));
         assert_eq!(got.omitted, vec!["A".to_owned()]);
         assert_eq!(got.represented, vec![false, true, true]);
@@ -441,7 +454,7 @@ mod tests {
     fn truncation_with_normal_intro_is_the_longest_fit() {
         let body = "y".repeat(1000);
         let items = [item("A", "a"), item("B", &body)];
-        let got = fit(&items, INTRO, COMPACT, 500);
+        let got = fit(&items, INTRO, COMPACT, MaxBytes(500.0));
         let t = got.truncated.clone().unwrap();
         let text = got.text.clone().unwrap();
         assert_eq!(got.step, Step::Truncated);
@@ -457,7 +470,7 @@ mod tests {
         // One more byte of content would not fit: the search found the longest cut.
         let longer = build(
             &notice(
-                500,
+                MaxBytes(500.0),
                 &["A"],
                 Some(&Truncation {
                     included_bytes: t.included_bytes + 1,
@@ -475,7 +488,7 @@ mod tests {
     fn compact_intro_when_the_normal_one_leaves_no_room() {
         let items = [item("A", "hello")];
         // The frame with INTRO and notice is longer than 230 bytes; COMPACT fits.
-        let got = fit(&items, INTRO, COMPACT, 230);
+        let got = fit(&items, INTRO, COMPACT, MaxBytes(230.0));
         assert_eq!(got.step, Step::Compact);
         assert_eq!(
             got.text.unwrap(),
@@ -492,7 +505,7 @@ mod tests {
         // Notice + heading of an empty file fits: represented.
         let notice_text =
             "Workspace instruction budget 110 bytes: omitted A; truncated B from 0 to 0 bytes";
-        let got = fit(&items, INTRO, COMPACT, 110);
+        let got = fit(&items, INTRO, COMPACT, MaxBytes(110.0));
         assert_eq!(got.step, Step::Frameless);
         assert_eq!(
             got.text.unwrap(),
@@ -501,14 +514,14 @@ mod tests {
         assert_eq!(got.represented, vec![false, true]);
 
         let items = [item("A", "hello")];
-        let got = fit(&items, INTRO, COMPACT, 70);
+        let got = fit(&items, INTRO, COMPACT, MaxBytes(70.0));
         assert_eq!(
             got.text.unwrap(),
             "Workspace instruction budget 70 bytes: truncated A from 5 to 0 bytes"
         );
         assert_eq!(got.represented, vec![false]);
 
-        let got = fit(&items, INTRO, COMPACT, 20);
+        let got = fit(&items, INTRO, COMPACT, MaxBytes(20.0));
         assert_eq!(got.text.unwrap(), "Workspace instructio");
     }
 
@@ -516,7 +529,7 @@ mod tests {
     fn frameless_cut_never_splits_a_character() {
         let items = [item("中文/A", "hello")];
         // "Workspace instruction budget 45 bytes: truncated " is 49 bytes > 45;
-        let got = fit(&items, INTRO, COMPACT, 52);
+        let got = fit(&items, INTRO, COMPACT, MaxBytes(52.0));
         let text = got.text.unwrap();
         assert!(text.len() <= 52);
         assert_eq!(text, "Workspace instruction budget 52 bytes: truncated 中");
@@ -525,14 +538,14 @@ mod tests {
     #[test]
     fn escaping_covers_content_paths_and_notice() {
         let items = [item("x</system-reminder>/A", "a </system-reminder> b")];
-        let got = fit(&items, "", COMPACT, 10_000);
+        let got = fit(&items, "", COMPACT, MaxBytes(10_000.0));
         assert_eq!(
             got.text.unwrap(),
             frame("Instructions from: x<\\/system-reminder>/A\n\na <\\/system-reminder> b")
         );
         let zs = "z".repeat(400);
         let items = [item("x</system-reminder>/A", "a"), item("B", &zs)];
-        let got = fit(&items, "", COMPACT, 300);
+        let got = fit(&items, "", COMPACT, MaxBytes(300.0));
         assert!(got.text.unwrap().starts_with(
             "<system-reminder>\nWorkspace instruction budget 300 bytes: omitted x<\\/system-reminder>/A"
         ));
@@ -542,7 +555,7 @@ mod tests {
     fn truncation_backs_up_to_a_char_boundary() {
         let body = "é".repeat(200);
         let items = [item("A", &body)];
-        let got = fit(&items, "", COMPACT, 150);
+        let got = fit(&items, "", COMPACT, MaxBytes(150.0));
         let t = got.truncated.unwrap();
         assert_eq!(t.included_bytes % 2, 0);
         assert!(got.text.unwrap().len() <= 150);
@@ -550,13 +563,10 @@ mod tests {
 
     #[test]
     fn empty_replacement_only_when_it_fits() {
-        let text = empty_replacement(1000).unwrap();
+        let text = empty_replacement(MaxBytes(1000.0)).unwrap();
         assert_eq!(text, frame(EMPTY));
-        assert_eq!(
-            empty_replacement(i64::try_from(text.len()).unwrap() - 1),
-            None
-        );
-        assert_eq!(empty_replacement(0), None);
+        assert_eq!(empty_replacement(MaxBytes(text.len() as f64 - 1.0)), None);
+        assert_eq!(empty_replacement(MaxBytes(0.0)), None);
     }
 
     #[test]
@@ -567,10 +577,10 @@ mod tests {
             included_bytes: 3,
         };
         assert_eq!(
-            notice(5, &["a", "b"], Some(&t)),
+            notice(MaxBytes(5.0), &["a", "b"], Some(&t)),
             "Workspace instruction budget 5 bytes: omitted a, b; truncated c from 9 to 3 bytes"
         );
-        assert_eq!(notice(5, &[], None), "");
+        assert_eq!(notice(MaxBytes(5.0), &[], None), "");
     }
 
     proptest! {
@@ -585,6 +595,7 @@ mod tests {
             let items: Vec<Item<'_>> = paths.iter().zip(&contents).map(|(p, c)| item(p, c)).collect();
             let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
             let limit = usize::try_from(max).unwrap();
+            let max = MaxBytes(max as f64);
             let built = (1..items.len()).find(|&k| {
                 build(&notice(max, &refs[..k], None), intro, sections(&items[k..])).len() <= limit
             });
@@ -594,13 +605,13 @@ mod tests {
         #[test]
         fn rendered_bytes_never_exceed_max(
             contents in proptest::collection::vec("(?s).{0,80}|</system-reminder>", 0..5),
-            max in -5i64..700,
+            max in -5.0f64..700.0,
         ) {
             let paths: Vec<String> = (0..contents.len()).map(|i| format!("d{i}/é</system-reminder>")).collect();
             let items: Vec<Item<'_>> = paths.iter().zip(&contents).map(|(p, c)| item(p, c)).collect();
-            let got = fit(&items, INTRO, COMPACT, max);
+            let got = fit(&items, INTRO, COMPACT, MaxBytes(max));
             if let Some(text) = &got.text {
-                prop_assert!(i64::try_from(text.len()).unwrap() <= max);
+                prop_assert!(text.len() as f64 <= max);
                 if text.starts_with(OPEN) {
                     let inner = &text[OPEN.len()..text.len() - CLOSE.len()];
                     prop_assert!(!inner.contains(CLOSE));

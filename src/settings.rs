@@ -11,10 +11,11 @@ use anyhow::{Result, bail};
 
 use crate::discovery::js_trim;
 use crate::env::Env;
+use crate::jsnum::MaxBytes;
 use crate::log::Log;
 use crate::paths;
 
-pub const DEFAULT_MAX_BYTES: i64 = 65_536;
+pub const DEFAULT_MAX_BYTES: MaxBytes = MaxBytes(65_536.0);
 pub const DEFAULT_MAX_SOURCE_BYTES: i64 = 1_048_576;
 pub const DEFAULT_CANDIDATES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
 pub const DEFAULT_LOCAL_CANDIDATES: [&str; 2] = ["AGENTS.local.md", "CLAUDE.local.md"];
@@ -120,10 +121,10 @@ impl NameList {
 
 /// The harness settings given as flags, plain (the CLI layer fills it):
 /// `None` where the flag was not given. Lists are already split.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Overrides {
     pub dsh_home: Option<String>,
-    pub max_bytes: Option<i64>,
+    pub max_bytes: Option<f64>,
     pub max_source_bytes: Option<i64>,
     pub candidates: Option<Vec<String>>,
     pub local_candidates: Option<Vec<String>>,
@@ -137,7 +138,7 @@ pub struct Settings {
     pub cwd: Setting<PathBuf>,
     pub home: Option<PathBuf>,
     pub dsh_home: Setting<PathBuf>,
-    pub max_bytes: Setting<i64>,
+    pub max_bytes: Setting<MaxBytes>,
     pub max_source_bytes: Setting<i64>,
     pub candidates: Setting<NameList>,
     pub local_candidates: Setting<NameList>,
@@ -210,6 +211,11 @@ impl Settings {
             (None, Some(v)) => Setting::new(v, Origin::Log),
             (None, None) => Setting::new(default, Origin::Default),
         };
+        let max_bytes = match (config.max_bytes, logged.max_bytes) {
+            (Some(v), _) => Setting::new(MaxBytes(v), Origin::Flag),
+            (None, Some(v)) => Setting::new(MaxBytes(v), Origin::Log),
+            (None, None) => Setting::new(DEFAULT_MAX_BYTES, Origin::Default),
+        };
         let list =
             |flag: &Option<Vec<String>>, logged: &Option<Vec<String>>, default: &[&str]| match (
                 flag, logged,
@@ -252,7 +258,7 @@ impl Settings {
             cwd,
             home: env.home.as_ref().and_then(|h| env.absolute(h).ok()),
             dsh_home,
-            max_bytes: int(config.max_bytes, logged.max_bytes, DEFAULT_MAX_BYTES),
+            max_bytes,
             max_source_bytes,
             candidates: names(list(
                 &config.candidates,
@@ -335,12 +341,13 @@ pub fn default_dsh_home(home: &Path) -> PathBuf {
 }
 
 /// The baseline identity record, in the harness's key order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Identity {
     pub project_root: String,
     pub project_root_markers: Vec<String>,
-    pub max_bytes: i64,
+    /// As `JSON.stringify` writes it (`1e5` is `100000`, NaN is `null`).
+    pub max_bytes: MaxBytes,
     pub max_source_bytes: i64,
     pub instruction_file_candidates: Vec<String>,
     pub local_instruction_file_candidates: Vec<String>,
@@ -354,10 +361,11 @@ impl Identity {
 }
 
 /// The settings a logged identity records, each present only when well typed
-/// (SPEC 9): integers for the byte caps, string lists for the lists.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// (SPEC 9): a finite number for maxBytes, an integer for maxSourceBytes,
+/// string lists for the lists.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct LoggedSettings {
-    pub max_bytes: Option<i64>,
+    pub max_bytes: Option<f64>,
     pub max_source_bytes: Option<i64>,
     pub candidates: Option<Vec<String>>,
     pub local_candidates: Option<Vec<String>>,
@@ -380,7 +388,10 @@ impl LoggedSettings {
                 .collect::<Option<Vec<_>>>()
         };
         LoggedSettings {
-            max_bytes: int("maxBytes"),
+            max_bytes: map
+                .get("maxBytes")
+                .and_then(serde_json::Value::as_f64)
+                .filter(|v| v.is_finite()),
             max_source_bytes: int("maxSourceBytes"),
             candidates: list("instructionFileCandidates"),
             local_candidates: list("localInstructionFileCandidates"),
@@ -471,7 +482,7 @@ mod tests {
         let id = Identity {
             project_root: "../..".into(),
             project_root_markers: strings(&[".git"]),
-            max_bytes: -1,
+            max_bytes: MaxBytes(-1.0),
             max_source_bytes: 10,
             instruction_file_candidates: strings(&["AGENTS.md"]),
             local_instruction_file_candidates: vec![],

@@ -392,8 +392,8 @@ checked 3 of 3 directories; largest baseline: 356 bytes in clean; 0 errors, 1 wa
     assert_eq!(code, 2);
 }
 
-/// One directory per file-level warning kind (invalid UTF-8 and a literal
-/// closing tag at the root, empty, whitespace-only, a directory, a FIFO, a
+/// One directory per file-level warning kind (a literal closing tag at the
+/// root, empty, whitespace-only, a directory, a FIFO, a
 /// symlink stub, a dangling symlink), and a symlink that stays inside the
 /// root.
 fn file_warnings_tree() -> Tree {
@@ -401,7 +401,7 @@ fn file_warnings_tree() -> Tree {
     t.dir("r/.git")
         .file(
             "r/AGENTS.md",
-            b"caf\xe9 rules\nthen </system-reminder> here\n",
+            "caf\u{e9} rules\nthen </system-reminder> here\n",
         )
         .file("r/empty/AGENTS.md", "")
         .file("r/empty/CLAUDE.local.md", " \n\t\n")
@@ -443,10 +443,6 @@ fn file_warnings_each_once_per_file() {
         })
         .collect();
     let want = [
-        (
-            "AGENTS.md",
-            "invalid UTF-8: sessions get U+FFFD in place of the invalid bytes",
-        ),
         (
             "AGENTS.md",
             "literal </system-reminder> on line 2: sessions see it escaped as <\\/system-reminder>",
@@ -496,7 +492,6 @@ fn file_warnings_carry_their_kind_and_details() {
     assert_eq!(
         kinds,
         [
-            "invalidUtf8",
             "systemReminder",
             "danglingSymlink",
             "notRegular",
@@ -506,17 +501,17 @@ fn file_warnings_carry_their_kind_and_details() {
             "symlinkStub"
         ]
     );
-    assert_eq!(got["findings"][1]["line"], json!(2));
-    assert_eq!(got["findings"][3]["fileType"], json!("directory"));
-    assert_eq!(got["findings"][5]["whitespace"], json!(true));
-    assert_eq!(got["findings"][7]["sibling"], json!("stub/CLAUDE.md"));
+    assert_eq!(got["findings"][0]["line"], json!(2));
+    assert_eq!(got["findings"][2]["fileType"], json!("directory"));
+    assert_eq!(got["findings"][4]["whitespace"], json!(true));
+    assert_eq!(got["findings"][6]["sibling"], json!("stub/CLAUDE.md"));
     // The symlink out of same/ stays inside the project root: no finding.
     assert_eq!(
         strings_at(&got["directories"], "dir"),
         [".", "broken", "dir", "empty", "fifo", "same", "stub"]
     );
     // The root file is judged once, not once per directory below it.
-    assert_eq!(got["warnings"], json!(8));
+    assert_eq!(got["warnings"], json!(7));
 }
 
 #[test]

@@ -208,7 +208,9 @@ fn findings_tree() -> Tree {
         .file("outside/AGENTS.md", "Outside.\n")
         .symlink("r/leaves/AGENTS.md", "../../outside/AGENTS.md")
         .symlink("r/broken/AGENTS.md", "gone.md")
-        .file("r/bad utf8/AGENTS.md", b"caf\xe9\nx </system-reminder>\n")
+        .file("r/bad utf8/AGENTS.md", b"caf\xe9\n")
+        .file("r/tag/AGENTS.md", "caf\u{e9}\nx </system-reminder>\n")
+        .file("r/binary/AGENTS.md", b"\x7fELF\x00\x01")
         .file("r/empty/AGENTS.md", "")
         .dir("r/dir/AGENTS.md")
         .file("r/stub/AGENTS.md", "CLAUDE.md")
@@ -248,7 +250,7 @@ fn sarif_output_validates_and_fingerprints_are_stable_across_runs() {
     let run0 = &first["runs"][0];
     assert_eq!(
         run0["tool"]["driver"]["rules"].as_array().unwrap().len(),
-        16
+        17
     );
     assert_eq!(run0["tool"]["driver"]["rules"][0]["id"], json!("AGX001"));
     let results: Vec<(String, String, String, Value)> = run0["results"]
@@ -273,15 +275,9 @@ fn sarif_output_validates_and_fingerprints_are_stable_across_runs() {
     let want = [
         ("AGX015", "warning", ".agents/AGENTS.md", Value::Null),
         ("AGX016", "warning", "AGENTS.md", Value::Null),
-        ("AGX015", "warning", "bad%20utf8/AGENTS.md", Value::Null),
-        ("AGX008", "warning", "bad%20utf8/AGENTS.md", Value::Null),
-        (
-            "AGX009",
-            "warning",
-            "bad%20utf8/AGENTS.md",
-            json!({"startLine": 2}),
-        ),
+        ("AGX008", "error", "bad%20utf8/AGENTS.md", Value::Null),
         ("AGX001", "error", "big/AGENTS.md", Value::Null),
+        ("AGX017", "error", "binary/AGENTS.md", Value::Null),
         ("AGX007", "warning", "broken/AGENTS.md", Value::Null),
         ("AGX011", "warning", "dir/AGENTS.md", Value::Null),
         ("AGX004", "warning", "drift/CLAUDE.md", Value::Null),
@@ -291,6 +287,13 @@ fn sarif_output_validates_and_fingerprints_are_stable_across_runs() {
         ("AGX013", "warning", "loop/AGENTS.md", Value::Null),
         ("AGX003", "error", "secret/AGENTS.md", Value::Null),
         ("AGX012", "warning", "stub/AGENTS.md", Value::Null),
+        ("AGX015", "warning", "tag/AGENTS.md", Value::Null),
+        (
+            "AGX009",
+            "warning",
+            "tag/AGENTS.md",
+            json!({"startLine": 2}),
+        ),
     ];
     let want: Vec<(String, String, String, Value)> = want
         .iter()
@@ -329,7 +332,7 @@ fn sarif_whole_document_for_one_finding() {
         .collect();
     assert_eq!(
         ids,
-        (1..=16).map(|i| format!("AGX{i:03}")).collect::<Vec<_>>()
+        (1..=17).map(|i| format!("AGX{i:03}")).collect::<Vec<_>>()
     );
     assert_eq!(
         rules[8],

@@ -243,9 +243,11 @@ fn more_than_65535_candidate_names_still_find_the_file() {
     );
 }
 
-/// An instruction file that is a symlink to `/proc/self/environ`: the
-/// harness would send the process environment to the model. check errors
-/// (not "leaves the project"); render and explain warn on stderr.
+/// An instruction file that is a symlink to `/proc/self/environ`: a link
+/// into process state. check errors (not "leaves the project"); render and
+/// explain warn on stderr. dsh's reader takes the NUL-separated environment
+/// for a binary file (SPEC 2.4), so nothing of it is sent after all: that is
+/// an error of its own, and the payload stays empty.
 #[test]
 fn a_symlink_into_proc_is_an_error_for_check_and_a_warning_for_render_and_explain() {
     let t = Tree::new();
@@ -253,23 +255,28 @@ fn a_symlink_into_proc_is_an_error_for_check_and_a_warning_for_render_and_explai
     let (out, err, code) = run(&mut check(&t, "r", &[]));
     assert_eq!((err.as_str(), code), ("", 1), "{out}");
     let (head, _) = out.split_once("\n\nchecked").unwrap();
+    // Where the first NUL falls depends on the child's first variable.
+    let nul = head
+        .split_once("NUL at byte ")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map_or("?", |(n, _)| n);
     assert_eq!(
         head,
-        "\
+        format!("\
 .
-  error: AGENTS.md: symlink to a secret: points to /proc/self/environ, in /proc, /sys or /dev, so sessions send what it holds to the model"
+  error: AGENTS.md: binary (NUL at byte {nul}): dsh takes it for a binary file, so sessions never load it
+  error: AGENTS.md: symlink to a secret: points to /proc/self/environ, in /proc, /sys or /dev, so sessions send what it holds to the model")
     );
-    let warning = "agentctx: warning: AGENTS.md: symlink to /proc/self/environ, in /proc, /sys or /dev: sessions send what it holds to the model\n";
+    let secret = "agentctx: warning: AGENTS.md: symlink to /proc/self/environ, in /proc, /sys or /dev: sessions send what it holds to the model\n";
     let mut render = t.cmd();
     render
         .current_dir(t.path("r"))
         .arg("render")
         .env("AGENTCTX_TEST_SECRET", "s3cret");
     let (out, err, code) = run(&mut render);
-    assert_eq!((err.as_str(), code), (warning, 0));
-    assert!(out.contains("AGENTCTX_TEST_SECRET=s3cret"), "{out}");
+    assert_eq!((out.as_str(), err.as_str(), code), ("", secret, 0));
     let (out, err, code) = run(t.cmd().current_dir(t.path("r")).arg("explain"));
-    assert_eq!((err.as_str(), code), (warning, 0));
+    assert_eq!((err.as_str(), code), (secret, 0));
     assert!(out.contains("AGENTS.md"), "{out}");
 }
 

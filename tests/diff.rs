@@ -196,17 +196,21 @@ const FIRST_GEN: [&str; 4] = [
     "workspace-instructions",
 ];
 
-/// `diff --log LOG ARGS` in text form: (stdout, stderr, exit code).
+/// `diff --log LOG ARGS` in text form: (stdout, stderr, exit code), resumed
+/// by the generation that wrote the log unless ARGS say otherwise.
 fn diff(tree: &Tree, log: &str, args: &[&str]) -> (String, String, i32) {
+    let args = common::resumed_by_writer(&tree.path(log), args);
     run(tree.cmd().args(["diff", "--log", log]).args(args))
 }
 
-/// `diff --log LOG ARGS --format json`, expected to succeed.
+/// `diff --log LOG ARGS --format json`, expected to succeed (resumed as
+/// [`diff`] resumes it).
 fn diff_json(tree: &Tree, log: &str, args: &[&str]) -> Value {
+    let args = common::resumed_by_writer(&tree.path(log), args);
     let (value, code) = run_json(
         tree.cmd()
             .args(["diff", "--log", log])
-            .args(args)
+            .args(&args)
             .args(["--format", "json"]),
     );
     assert_eq!(code, 0, "diff {args:?}");
@@ -1199,25 +1203,73 @@ fn a_json_array_log_reads_like_json_lines() {
 }
 
 #[test]
-fn the_agent_instructions_kind_of_the_log_is_reused() {
+fn the_current_generation_ignores_an_earlier_kind_log() {
+    // A log of the current kind, resumed by default: a delta of its kind.
     let tree = Tree::new();
     tree.dir("proj/.git")
         .dir("home")
         .file("proj/AGENTS.md", "root v1\n");
     start(&tree, "proj", &["--source-kind", "agent-instructions"]);
     tree.file("proj/AGENTS.md", "root v2\n");
-    let changes = vec![replace(".", "AGENTS.md", "root v2\n")];
     let json = diff_json(&tree, "session.jsonl", &[]);
     assert_eq!(
         json["source"],
-        json!({"kind": "agent-instructions", "form": "instructions", "changes": changes})
+        json!({"kind": "agent-instructions", "form": "instructions", "changes": [replace(".", "AGENTS.md", "root v2\n")]})
     );
+    // An earlier-kind build resuming it reads none of its events: a fresh
+    // baseline of its own kind, under the default precedence (all).
     let json = diff_json(
         &tree,
         "session.jsonl",
         &["--source-kind", "workspace-instructions"],
     );
-    assert_eq!(json["source"], delta_source(changes));
+    assert_eq!(
+        json["parts"],
+        json!([baseline(&[("AGENTS.md", "root v2\n")])])
+    );
+    assert_eq!(
+        json["source"],
+        baseline_source(
+            &default_identity(""),
+            vec![set(".\u{0}AGENTS.md", "AGENTS.md", "root v2\n")]
+        )
+    );
+
+    // A log the earlier generation wrote, resumed by the current dsh with
+    // no flag: it ignores those events and sends a complete fresh baseline.
+    let tree = Tree::new();
+    tree.dir("proj/.git")
+        .dir("home")
+        .file("proj/AGENTS.md", "root v1\n");
+    start(&tree, "proj", &[]);
+    let (json, code) =
+        run_json(
+            tree.cmd()
+                .args(["diff", "--log", "session.jsonl", "--format", "json"]),
+        );
+    assert_eq!(code, 0);
+    assert_eq!(
+        json["parts"],
+        json!([baseline(&[("AGENTS.md", "root v1\n")])])
+    );
+    assert_eq!(
+        json["source"],
+        current_baseline_source(
+            &default_identity(""),
+            vec![set(".\u{0}AGENTS.md", "AGENTS.md", "root v1\n")]
+        )
+    );
+    let (json, code) =
+        run_json(
+            tree.cmd()
+                .args(["explain", "--log", "session.jsonl", "--format", "json"]),
+        );
+    assert_eq!(code, 0);
+    assert_eq!(
+        json["session"]["ignoredKind"],
+        json!({"kind": "workspace-instructions", "events": 1})
+    );
+    assert_eq!(json["session"]["sourceKind"], json!("agent-instructions"));
 }
 
 #[test]
@@ -1305,7 +1357,13 @@ fn dash_reads_the_log_from_stdin() {
     tree.file("proj/AGENTS.md", "root v2\n");
     let mut child = tree
         .cmd()
-        .args(["diff", "--log", "-"])
+        .args([
+            "diff",
+            "--log",
+            "-",
+            "--source-kind",
+            "workspace-instructions",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

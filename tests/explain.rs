@@ -26,7 +26,16 @@ fn root_str(t: &Tree) -> &str {
 /// Runs `explain ARGS` in the tree; checks it succeeds silently and returns
 /// stdout with the tree root shown as `@T`.
 fn explain(t: &Tree, args: &[&str]) -> String {
-    explain_with(t, t.cmd().arg("explain").args(args))
+    explain_with(t, t.cmd().arg("explain").args(resumed(args)))
+}
+
+/// With `--log L`: resumed by the generation that wrote L (see
+/// `common::resumed_by_writer`).
+fn resumed<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    match args.iter().position(|a| *a == "--log") {
+        Some(i) if i + 1 < args.len() => common::resumed_by_writer(Path::new(args[i + 1]), args),
+        _ => args.to_vec(),
+    }
 }
 
 fn explain_with(t: &Tree, cmd: &mut Command) -> String {
@@ -42,7 +51,7 @@ fn explain_json(t: &Tree, args: &[&str]) -> Value {
             .arg("explain")
             .arg("--format")
             .arg("json")
-            .args(args),
+            .args(resumed(args)),
     );
     assert_eq!(code, 0);
     rooted(v, root_str(t))
@@ -82,7 +91,7 @@ fn cand(dir: &str, display: &str, tier: &str, scope: &str, outcome: Value) -> Va
         json!({
             "name": name, "path": format!("{dir}/{name}"), "display": display,
             "tier": tier, "scope": scope, "bytes": null, "digest": null,
-            "invalidUtf8": false, "symlink": null, "budget": null,
+            "leadingBom": false, "symlink": null, "budget": null,
         }),
         outcome,
     )
@@ -581,7 +590,10 @@ fn oversized_tree() -> Tree {
         .file("proj/CLAUDE.md", "fallback\n")
         .file("proj/a/AGENTS.md", "a rules\n")
         .file("proj/a/b/AGENTS.md", b_rules)
-        .file("proj/a/b/AGENTS.local.md", b"local \xff\xfe bytes\n");
+        .file(
+            "proj/a/b/AGENTS.local.md",
+            b"\xef\xbb\xbflocal \xef\xbb\xbf bytes\n",
+        );
     t
 }
 
@@ -632,11 +644,11 @@ Files  (precedence first: per directory and tier the first present name wins)
   a/b  @T/proj/a/b
     base   AGENTS.md        oversized    460 > 40 bytes, not read; its tier loads nothing
            CLAUDE.md        missing
-    local  AGENTS.local.md  loaded       19 bytes  d07ad661  invalid UTF-8 replaced with U+FFFD
+    local  AGENTS.local.md  loaded       16 bytes  e37c3420  leading BOM removed
            CLAUDE.local.md  missing
 
 Budget
-  used       421 of 600 bytes (70.2%), headroom 179 bytes, 3 files
+  used       418 of 600 bytes (69.7%), headroom 182 bytes, 3 files
   omitted    none
   truncated  none
 
@@ -704,11 +716,11 @@ fn oversized_json_gives_size_and_cap() {
                         "a/b\u{0}local",
                         json!({"outcome": "loaded"})
                     ),
-                    19,
-                    "d07ad6613a4c671d0a986e7e543d329ea58a9ca3",
+                    16,
+                    "e37c34208115683f26ac2a73c48a5b4e37611b5f",
                     "included"
                 ),
-                "invalidUtf8",
+                "leadingBom",
                 json!(true)
             ),
             cand(
@@ -1016,7 +1028,13 @@ fn write_log(t: &Tree, cwd: &str, lines: &[String]) -> String {
 
 /// The diff parts the same log gives, for cross-checking explain's parts.
 fn diff_parts(t: &Tree, args: &[&str]) -> Value {
-    let (v, code) = run_json(t.cmd().arg("diff").arg("--format").arg("json").args(args));
+    let (v, code) = run_json(
+        t.cmd()
+            .arg("diff")
+            .arg("--format")
+            .arg("json")
+            .args(resumed(args)),
+    );
     assert_eq!(code, 0);
     v["parts"].clone()
 }
@@ -1143,6 +1161,7 @@ fn a_baseline_shadowed_by_compaction_in_json() {
         &json!({
             "log": "@T/session.jsonl",
             "headerCwd": "@T/proj",
+            "ignoredKind": null,
             "legacy": false,
             "records": 6,
             "encoding": "plain",

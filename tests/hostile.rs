@@ -201,10 +201,13 @@ fn dangling_symlink_is_absent() {
     );
 }
 
+/// dsh resolves a candidate's real path before probing it (SPEC 2.3): a
+/// link through a file fails there with ENOTDIR, so in `all` mode the
+/// candidate is unavailable; `first`-mode builds probed with `lstat`/`stat`
+/// and took it for absent.
 #[test]
-fn symlink_through_a_file_is_absent_enotdir() {
+fn symlink_through_a_file_is_unavailable_in_all_mode_and_absent_in_first() {
     let t = tree();
-    // stat gives ENOTDIR: a file where the link needs a directory.
     t.file("notes.txt", "n")
         .symlink("AGENTS.md", "notes.txt/AGENTS.md")
         .file("CLAUDE.md", "claude\n");
@@ -212,15 +215,30 @@ fn symlink_through_a_file_is_absent_enotdir() {
         &run(t.cmd().arg("render")),
         0,
         &baseline(&[("CLAUDE.md", "claude\n")]),
+        &warning("AGENTS.md: unavailable, skipped: Not a directory (os error 20)"),
+    );
+    expect(
+        &run(t.cmd().args(["render", "--precedence", "first"])),
+        0,
+        &baseline(&[("CLAUDE.md", "claude\n")]),
         &warning("AGENTS.md: dangling symlink to notes.txt/AGENTS.md, treated as absent"),
     );
 }
 
 #[test]
-fn dsh_home_that_is_a_file_is_enotdir_and_absent() {
+fn dsh_home_that_is_a_file_is_unavailable_in_all_mode_and_absent_in_first() {
     let t = tree();
     t.file("home-file", "not a dir").file("AGENTS.md", "root\n");
     let out = run(t.cmd().args(["render", "--dsh-home", "home-file"]));
+    expect(
+        &out,
+        0,
+        &baseline(&[("AGENTS.md", "root\n")]),
+        &warning("$DSH_HOME/AGENTS.md: unavailable, skipped: Not a directory (os error 20)"),
+    );
+    let out = run(t
+        .cmd()
+        .args(["render", "--dsh-home", "home-file", "--precedence", "first"]));
     expect(
         &out,
         0,
@@ -1316,7 +1334,7 @@ fn usage_errors_are_one_line() {
     let cases: [(&[&str], &str); 4] = [
         (
             &["render", "--max-bytes", "abc"],
-            "invalid value 'abc' for '--max-bytes <N>': invalid digit found in string; try '--help'",
+            "invalid value 'abc' for '--max-bytes <N>': expected a number (65536, 600.5, 1e5, -1, inf or nan); try '--help'",
         ),
         (
             &["render", "--maxbytes", "3"],

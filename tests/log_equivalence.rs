@@ -22,7 +22,7 @@ fn line(rng: &mut Lcg, seq: u64, cwd: &str, surface: &mut Vec<u64>) -> String {
     }
     match pick {
         0 => format!(
-            r#"{{"type":"user/message","seq":{seq},"time":0,"data":{{"content":[{{"type":"text","text":"x"}}],"source":{{"kind":"workspace-instructions","form":"instructions","baseline":true,"baselineIdentity":"{IDENTITY}","changes":[{{"action":"set","scope":".","path":"AGENTS.md","digest":"{digest}"}}]}},"role":"user","id":"m{seq}"}},"surfaceOp":"append"}}"#
+            r#"{{"type":"user/message","seq":{seq},"time":0,"data":{{"content":[{{"type":"text","text":"x"}}],"source":{{"kind":"agent-instructions","form":"instructions","baseline":true,"baselineIdentity":"{IDENTITY}","changes":[{{"action":"set","scope":".","path":"AGENTS.md","digest":"{digest}"}}]}},"role":"user","id":"m{seq}"}},"surfaceOp":"append"}}"#
         ),
         1 => format!(
             r#"{{"type":"user/message","seq":{seq},"time":0,"data":{{"content":[],"source":{{"kind":"workspace\u002dinstructions","form":"instructions","changes":[{{"action":"set","scope":"pkg{seq}","path":"pkg{seq}/AGENTS.md","digest":"{digest}"}}]}},"role":"user"}},"surfaceOp":"append"}}"#
@@ -59,11 +59,11 @@ fn line(rng: &mut Lcg, seq: u64, cwd: &str, surface: &mut Vec<u64>) -> String {
         // seq spelled as a double, an escaped key, a lone surrogate, deep
         // nesting, an array where a part belongs, a packed chunk row.
         14 => format!(
-            r#"{{"type":"tool/result","seq":{},"type":"user/message","seq":{seq}.0,"data":{{"source":{{"kind":"agent-instructions","changes":[]}},"source":{{"kind":"workspace-instructions","form":"instructions","changes":[{{"action":"set","scope":"d{seq}","path":"d{seq}/AGENTS.md","digest":"{digest}"}}]}}}},"surfaceOp":"append"}}"#,
+            r#"{{"type":"tool/result","seq":{},"type":"user/message","seq":{seq}.0,"data":{{"source":{{"kind":"workspace-instructions","changes":[]}},"source":{{"kind":"agent-instructions","form":"instructions","changes":[{{"action":"set","scope":"d{seq}","path":"d{seq}/AGENTS.md","digest":"{digest}"}}]}}}},"surfaceOp":"append"}}"#,
             seq + 1_000_000
         ),
         15 => format!(
-            r#"{{"type":"user/message","s\u0065q":{seq}e0,"data":{{"source":{{"kind":"workspace-instructions","changes":[{{"action":"set","scope":"l{seq}","path":"l\ud800{seq}","digest":"{digest}"}}],"deep":{}{}}}}},"surfaceOp":"app\u0065nd"}}"#,
+            r#"{{"type":"user/message","s\u0065q":{seq}e0,"data":{{"source":{{"kind":"agent-instructions","changes":[{{"action":"set","scope":"l{seq}","path":"l\ud800{seq}","digest":"{digest}"}}],"deep":{}{}}}}},"surfaceOp":"app\u0065nd"}}"#,
             "[".repeat(300),
             "]".repeat(300)
         ),
@@ -102,7 +102,7 @@ fn summary(log: &Log) -> String {
         log.workspace,
         log.visible_baseline,
         log.last_change_scope,
-        log.last_kind,
+        log.ignored_kind,
         log.latest_baseline_identity,
         log.system,
         log.latest_snapshot,

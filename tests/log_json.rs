@@ -30,7 +30,7 @@ const HEADER: &str = r#"{"type":"session","cwd":"/x"}"#;
 
 fn ws(seq: &str, extra: &str) -> String {
     format!(
-        r#"{{"type":"user/message","seq":{seq},"data":{{"source":{{"kind":"workspace-instructions","baseline":true,"changes":[{{"action":"set","scope":".","path":"AGENTS.md"}}]{extra}}}}},"surfaceOp":"append"}}"#
+        r#"{{"type":"user/message","seq":{seq},"data":{{"source":{{"kind":"agent-instructions","baseline":true,"changes":[{{"action":"set","scope":".","path":"AGENTS.md"}}]{extra}}}}},"surfaceOp":"append"}}"#
     )
 }
 
@@ -57,7 +57,7 @@ fn duplicate_keys_keep_the_last_one() {
 
 #[test]
 fn only_objects_are_objects() {
-    let l = both(&log(&[r#"{"type":"user/message","seq":0,"data":[{"source":{"kind":"workspace-instructions","changes":[]}}],"surfaceOp":"append"}"#])).unwrap();
+    let l = both(&log(&[r#"{"type":"user/message","seq":0,"data":[{"source":{"kind":"agent-instructions","changes":[]}}],"surfaceOp":"append"}"#])).unwrap();
     assert!(l.workspace.is_empty());
     let err = both(&log(&[
         &ws("0", ""),
@@ -68,9 +68,8 @@ fn only_objects_are_objects() {
     assert_eq!(err, r#"t.jsonl:4: unknown surfaceOp ["replace",0,1]"#);
     // In an array log, an array element is not an event (serde would read
     // it as a struct's fields in order).
-    let err =
-        both(r#"[["user/message",1,{"source":{"kind":"workspace-instructions","changes":[]}}]]"#)
-            .unwrap_err();
+    let err = both(r#"[["user/message",1,{"source":{"kind":"agent-instructions","changes":[]}}]]"#)
+        .unwrap_err();
     assert_eq!(
         err,
         "t.jsonl: event 1 of the array: an event must be a JSON object"

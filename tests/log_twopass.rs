@@ -96,7 +96,7 @@ fn two_passes_and_one_pass_answer_the_same() {
     for (shadowed, visible) in [(3, 2), (2_500, 10)] {
         let t = compaction_tree(shadowed, visible);
         // A warning from the reader: an invalid change entry, last.
-        let bad = r#"{"type":"user/message","seq":999999,"data":{"source":{"kind":"workspace-instructions","changes":[{"action":"set"}]}},"surfaceOp":"append"}"#;
+        let bad = r#"{"type":"user/message","seq":999999,"data":{"source":{"kind":"agent-instructions","changes":[{"action":"set"}]}},"surfaceOp":"append"}"#;
         let mut f = std::fs::OpenOptions::new()
             .append(true)
             .open(t.path("s.jsonl"))

@@ -92,7 +92,7 @@ proptest! {
             .map(|(k, p, e, c)| item(*k, p, e, c))
             .collect();
         let intro = intro(intro_choice);
-        let got = render::fit(&items, &intro, COMPACT, max);
+        let got = render::fit(&items, &intro, COMPACT, agentctx::jsnum::MaxBytes(max as f64));
         prop_assert_eq!(got.represented.len(), items.len());
         let Some(text) = &got.text else {
             prop_assert!(max <= 0 || items.is_empty());
@@ -197,8 +197,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
 
     /// The real binary over a hostile file in a hostile directory: the JSON
-    /// parses, its part is exactly the text output, the digest is SHA-1 of
-    /// the lossily decoded text, and the text is the SPEC's rendering.
+    /// parses, its part is exactly the text output, and the file is read as
+    /// dsh's reader reads it (SPEC 2.4): a NUL in the first 8192 bytes or
+    /// invalid UTF-8 loads nothing (one warning), else one leading BOM goes,
+    /// the digest is SHA-1 of the rest and the text is the SPEC's rendering.
     #[test]
     fn the_binary_json_always_parses_and_matches_the_text(
         name in name_bytes(),
@@ -217,9 +219,19 @@ proptest! {
         cmd.args(["render", "--cwd"]).arg(&dir);
         let text_out = common::bounded::run(&mut cmd);
         prop_assert_eq!((json_out.code, text_out.code), (0, 0));
+        let binary = content[..content.len().min(8192)].contains(&0);
+        let body = content.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(&content);
+        let decoded = match std::str::from_utf8(body) {
+            Ok(text) if !binary => text,
+            _ => {
+                prop_assert_eq!(text_out.text(), "");
+                prop_assert_eq!(&json_out.json()["parts"], &json!([]));
+                prop_assert!(json_out.stderr.contains(": unreadable, not loaded: "), "{}", json_out.stderr);
+                prop_assert_eq!(json_out.stderr.lines().count(), 1);
+                return Ok(());
+            }
+        };
         prop_assert_eq!((json_out.stderr.as_str(), text_out.stderr.as_str()), ("", ""));
-
-        let decoded = String::from_utf8_lossy(&content);
         let path = format!("{}/AGENTS.md", String::from_utf8_lossy(&name));
         let want = format!(
             "{OPEN}\n{}\n{CLOSE}",

@@ -397,8 +397,9 @@ fn an_oversized_winner_does_not_fall_through_in_first_mode() {
     tree.file("proj/AGENTS.md", "0123456789X")
         .file("proj/CLAUDE.md", "fallback\n")
         .file("proj/a/AGENTS.md", "0123456789")
-        // 9 bytes on disk, 11 once decoded (U+FFFD takes 3): oversized.
-        .file("proj/a/b/AGENTS.md", b"abcdefgh\xff")
+        // 8 bytes of text after an 11-byte stat size: the BOM counts
+        // toward max-source-bytes (SPEC 2.4), so it is oversized.
+        .file("proj/a/b/AGENTS.md", b"\xef\xbb\xbfabcdefgh")
         .file("proj/a/b/CLAUDE.md", "b fallback");
     let args = [
         "--precedence",
@@ -430,21 +431,66 @@ fn an_oversized_winner_does_not_fall_through_in_first_mode() {
     );
 }
 
+/// dsh's reader refuses ill-formed UTF-8 (SPEC 2.4): the file loads
+/// nothing, its sibling still loads, and one warning names the raw byte
+/// offset of the first bad sequence (a leading BOM counted).
 #[test]
-fn invalid_utf8_decodes_with_replacement_characters() {
+fn invalid_utf8_is_unreadable_and_loads_nothing() {
     let tree = project();
     tree.file(
         "proj/AGENTS.md",
         b"\xef\xbb\xbfbom kept\nbad \xff\xfe here \xe2\x82 end\n\xf0\x9f\x98",
-    );
-    // Maximal subparts: \xff and \xfe one each, the cut \xe2\x82 and the cut
-    // \xf0\x9f\x98 one each; the BOM stays as U+FEFF.
-    let text = "\u{feff}bom kept\nbad \u{fffd}\u{fffd} here \u{fffd} end\n\u{fffd}";
-    let json = render_json(&tree, &["--cwd", "proj"]);
-    assert_eq!(json["parts"], json!([baseline(&[("AGENTS.md", text)])]));
+    )
+    .file("proj/CLAUDE.md", "fine\n")
+    .file("proj/a/AGENTS.md", b"cut at the end \xf0\x9f\x98");
+    let json = render_json(&tree, &["--cwd", "proj/a"]);
+    assert_eq!(json["parts"], json!([baseline(&[("CLAUDE.md", "fine\n")])]));
     assert_eq!(
         json["files"],
-        json!([{"path": "AGENTS.md", "scope": ".\0AGENTS.md", "digest": sha1(text), "bytes": text.len(), "represented": true}])
+        json!([{"path": "CLAUDE.md", "scope": ".\0CLAUDE.md", "digest": sha1("fine\n"), "bytes": 5, "represented": true}])
+    );
+    assert_eq!(
+        render_warning(
+            &tree,
+            &["--cwd", "proj/a"],
+            "agentctx: warning: AGENTS.md: unreadable, not loaded: invalid UTF-8 at byte 16\nagentctx: warning: a/AGENTS.md: unreadable, not loaded: invalid UTF-8 at byte 15 (a sequence cut short by the end of the file)\n"
+        ),
+        baseline(&[("CLAUDE.md", "fine\n")])
+    );
+}
+
+/// One leading BOM goes before the digest and the text; a second one, or
+/// one later in the file, is content (U+FEFF), and the stat size with the
+/// BOM decides oversized.
+#[test]
+fn one_leading_bom_is_removed_and_a_second_one_stays() {
+    let tree = project();
+    tree.file("proj/AGENTS.md", b"\xef\xbb\xbfRoot rules.\n")
+        .file(
+            "proj/a/AGENTS.md",
+            b"\xef\xbb\xbf\xef\xbb\xbfTwo\xef\xbb\xbf.\n",
+        );
+    let json = render_json(&tree, &["--cwd", "proj/a"]);
+    let second = "\u{feff}Two\u{feff}.\n";
+    assert_eq!(
+        json["parts"],
+        json!([baseline(&[
+            ("AGENTS.md", "Root rules.\n"),
+            ("a/AGENTS.md", second)
+        ])])
+    );
+    assert_eq!(
+        json["files"],
+        json!([
+            {"path": "AGENTS.md", "scope": ".\0AGENTS.md", "digest": sha1("Root rules.\n"), "bytes": 12, "represented": true},
+            {"path": "a/AGENTS.md", "scope": "a\0AGENTS.md", "digest": sha1(second), "bytes": second.len(), "represented": true},
+        ])
+    );
+    // The persisted digest is of the text without the BOM (with it, the
+    // digest would be fa1e53d5...).
+    assert_eq!(
+        json["source"]["changes"][0]["digest"],
+        json!("30eb2b6daf8552fda67051d5f65947aacc2ed4d6")
     );
 }
 

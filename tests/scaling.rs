@@ -126,7 +126,12 @@ fn the_budget_suffix_search_is_near_linear() {
         (0..5)
             .map(|_| {
                 let t = Instant::now();
-                let got = render::fit(&items, INTRO, COMPACT, max);
+                let got = render::fit(
+                    &items,
+                    INTRO,
+                    COMPACT,
+                    agentctx::jsnum::MaxBytes(max as f64),
+                );
                 assert_eq!(got.step, Step::Suffix);
                 assert_eq!(got.omitted.len(), n - 1);
                 t.elapsed()

@@ -9,7 +9,9 @@ use std::rc::Rc;
 use super::chains::{Checker, Link, Root, is_found};
 use super::{Detail, DirBaseline, Finding, is_plain_name};
 use crate::baseline::{self, Shape};
-use crate::discovery::{Candidate, Dir, Fate, Load, Place, Probe, TierKind, js_trim, sha1_hex};
+use crate::discovery::{
+    Candidate, Dir, Fate, Load, Place, Probe, TierKind, Unreadable, js_trim, sha1_hex,
+};
 use crate::render::{self, Fit, Truncation};
 use crate::settings::Precedence;
 
@@ -162,15 +164,18 @@ impl Checker<'_> {
     fn near_budget(&self, bytes: usize, shown_dir: &str) -> Option<Found> {
         let percent = self.opts.warn_at?;
         let max_bytes = self.opts.settings.max_bytes.value;
-        let max = u128::try_from(max_bytes).ok().filter(|m| *m > 0)?;
-        let used = bytes as u128 * 100;
-        if used < u128::from(percent) * max {
+        let headroom = max_bytes.headroom(bytes)?;
+        // Byte counts are exact in an f64 below 2^53 (8 PiB).
+        #[allow(clippy::cast_precision_loss)]
+        let used = bytes as f64 * 100.0;
+        if used < f64::from(percent) * max_bytes.0 {
             return None;
         }
-        let share = used / max;
+        // A whole percentage, rounded down, of a finite positive budget.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let share = (used / max_bytes.0).floor() as u64;
         let message = format!(
-            "near budget: a session in {shown_dir} gets {bytes} of max {max_bytes} bytes ({share}%, warn at {percent}%), {} bytes of headroom",
-            max - bytes as u128
+            "near budget: a session in {shown_dir} gets {bytes} of max {max_bytes} bytes ({share}%, warn at {percent}%), {headroom} bytes of headroom"
         );
         let detail = Detail::NearBudget {
             bytes,
@@ -248,7 +253,7 @@ impl Checker<'_> {
             } else if !(shadowed && stub_target(dir, cand, &text.text).is_some()) {
                 found.extend(self.differs(dir, cand));
             }
-            found.extend(judge_text(&text.text, text.lossy));
+            found.extend(judge_text(&text.text));
         }
         let file = self.shown_file(dir, cand);
         for (detail, message) in found {
@@ -277,19 +282,32 @@ impl Checker<'_> {
                 format!("not a regular file (a {kind}): sessions skip it"),
             )),
             (Probe::Unavailable(error), _)
-            | (Probe::File { .. }, Some(Load::Unreadable(error))) => Some((
+            | (Probe::File { .. }, Some(Load::Unreadable(Unreadable::Error(error)))) => Some((
                 Detail::Unavailable {
                     error: error.clone(),
                 },
                 format!("unreadable ({error}): sessions skip it"),
             )),
-            (Probe::File { size }, Some(Load::Oversized { bytes, grew })) => {
+            (
+                Probe::File { .. },
+                Some(Load::Unreadable(why @ Unreadable::InvalidUtf8 { offset, .. })),
+            ) => Some((
+                Detail::InvalidUtf8 { offset: *offset },
+                format!(
+                    "{why}: dsh reads instruction files as strict UTF-8, so sessions never load it"
+                ),
+            )),
+            (Probe::File { .. }, Some(Load::Unreadable(why @ Unreadable::Binary { offset }))) => {
+                Some((
+                    Detail::Binary { offset: *offset },
+                    format!("{why}: dsh takes it for a binary file, so sessions never load it"),
+                ))
+            }
+            (Probe::File { .. }, Some(Load::Oversized { bytes, grew })) => {
                 let what = if *grew {
                     format!("{bytes} bytes when probed, but it grew while read")
-                } else if *size > self.max_source {
-                    format!("{bytes} bytes")
                 } else {
-                    format!("{bytes} bytes once decoded")
+                    format!("{bytes} bytes")
                 };
                 Some((
                     Detail::Oversized {
@@ -419,15 +437,9 @@ impl Checker<'_> {
     }
 }
 
-/// What the text itself holds: invalid UTF-8, a literal closing tag, nothing.
-fn judge_text(text: &str, lossy: bool) -> Vec<Found> {
+/// What the text itself holds: a literal closing tag, nothing.
+fn judge_text(text: &str) -> Vec<Found> {
     let mut found = Vec::new();
-    if lossy {
-        found.push((
-            Detail::InvalidUtf8,
-            "invalid UTF-8: sessions get U+FFFD in place of the invalid bytes".to_owned(),
-        ));
-    }
     if let Some(at) = text.find(render::CLOSE) {
         let line = 1 + text[..at].bytes().filter(|b| *b == b'\n').count();
         found.push((

@@ -43,6 +43,7 @@ use serde::Serialize;
 
 use crate::baseline::Shape;
 use crate::discovery::{find_root, os_error};
+use crate::jsnum::MaxBytes;
 use crate::render::Truncation;
 use crate::settings::Settings;
 
@@ -204,7 +205,7 @@ pub enum Detail {
         bytes: usize,
         /// Bytes the whole baseline would need.
         whole_bytes: usize,
-        max_bytes: i64,
+        max_bytes: MaxBytes,
         /// Omitted files, shown relative to where check was started.
         omitted: Vec<String>,
         /// The cut file (at most one), shown likewise.
@@ -235,8 +236,12 @@ pub enum Detail {
     },
     /// A candidate name that is a symlink to nothing.
     DanglingSymlink { target: String },
-    /// Invalid UTF-8, loaded with U+FFFD.
-    InvalidUtf8,
+    /// Not strict UTF-8 (SPEC 2.4): dsh never loads it. `offset` is the
+    /// raw byte offset of the first ill-formed sequence.
+    InvalidUtf8 { offset: u64 },
+    /// A NUL byte among the first 8192 raw bytes (SPEC 2.4): a binary file,
+    /// which dsh never loads.
+    Binary { offset: u64 },
     /// A literal `</system-reminder>` (escaped in the prompt).
     SystemReminder { line: usize },
     /// An empty file, or one holding only whitespace.
@@ -252,7 +257,7 @@ pub enum Detail {
     /// A baseline at or above `--warn-at` percent of max-bytes.
     NearBudget {
         bytes: usize,
-        max_bytes: i64,
+        max_bytes: MaxBytes,
         percent: u32,
     },
     /// A symlinked candidate whose real file also loads under another name
@@ -264,9 +269,11 @@ impl Detail {
     #[must_use]
     pub fn severity(&self) -> Severity {
         match self {
-            Detail::OverBudget { .. } | Detail::Oversized { .. } | Detail::SecretSymlink { .. } => {
-                Severity::Error
-            }
+            Detail::OverBudget { .. }
+            | Detail::Oversized { .. }
+            | Detail::SecretSymlink { .. }
+            | Detail::InvalidUtf8 { .. }
+            | Detail::Binary { .. } => Severity::Error,
             _ => Severity::Warning,
         }
     }
@@ -356,7 +363,7 @@ pub struct Report {
     pub walked: usize,
     /// Directories holding a candidate, whose baseline was rendered.
     pub checked: usize,
-    pub max_bytes: i64,
+    pub max_bytes: MaxBytes,
     pub largest: Option<Largest>,
     pub errors: usize,
     pub warnings: usize,

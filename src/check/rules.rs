@@ -40,7 +40,7 @@ const fn rule(
 }
 
 /// Every rule, in id order.
-pub const RULES: [Rule; 16] = [
+pub const RULES: [Rule; 17] = [
     rule(
         "AGX001",
         "overBudget",
@@ -101,9 +101,9 @@ pub const RULES: [Rule; 16] = [
         "AGX008",
         "invalidUtf8",
         "Invalid UTF-8",
-        "The file is not valid UTF-8: sessions get U+FFFD in place of the invalid bytes.",
-        "Re-encode the file as UTF-8.",
-        "warning",
+        "The file is not valid UTF-8 (an ill-formed sequence, or one cut short at the end): dsh reads instruction files as strict UTF-8, so sessions never load it.",
+        "Re-encode the file as UTF-8 (the finding names the byte offset of the first bad sequence).",
+        "error",
     ),
     rule(
         "AGX009",
@@ -169,6 +169,14 @@ pub const RULES: [Rule; 16] = [
         "Point only one of the two names at the file.",
         "warning",
     ),
+    rule(
+        "AGX017",
+        "binary",
+        "Binary instruction file",
+        "The file holds a NUL byte among its first 8192 bytes: dsh takes it for a binary file, so sessions never load it.",
+        "Remove the NUL bytes (the finding names the offset of the first), or save the file as UTF-8 text.",
+        "error",
+    ),
 ];
 
 /// The index in [`RULES`] of a finding's rule.
@@ -181,7 +189,7 @@ pub(super) fn index(detail: &Detail) -> usize {
         Detail::TwoSources { .. } => 4,
         Detail::SymlinkLeavesTree { .. } => 5,
         Detail::DanglingSymlink { .. } => 6,
-        Detail::InvalidUtf8 => 7,
+        Detail::InvalidUtf8 { .. } => 7,
         Detail::SystemReminder { .. } => 8,
         Detail::Empty { .. } => 9,
         Detail::NotRegular { .. } => 10,
@@ -190,6 +198,7 @@ pub(super) fn index(detail: &Detail) -> usize {
         Detail::UnreadableDir { .. } => 13,
         Detail::NearBudget { .. } => 14,
         Detail::LoadsTwice { .. } => 15,
+        Detail::Binary { .. } => 16,
     }
 }
 

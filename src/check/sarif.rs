@@ -112,7 +112,7 @@ mod tests {
             Detail::OverBudget {
                 bytes: 10,
                 whole_bytes: 20,
-                max_bytes: 10,
+                max_bytes: crate::jsnum::MaxBytes(10.0),
                 omitted: vec!["AGENTS.md".into()],
                 truncated: vec![Truncation {
                     path: "a/AGENTS.md".into(),
@@ -143,7 +143,8 @@ mod tests {
             Detail::DanglingSymlink {
                 target: "gone".into(),
             },
-            Detail::InvalidUtf8,
+            Detail::InvalidUtf8 { offset: 3 },
+            Detail::Binary { offset: 100 },
             Detail::SystemReminder { line: 3 },
             Detail::Empty { whitespace: true },
             Detail::NotRegular {
@@ -160,7 +161,7 @@ mod tests {
             },
             Detail::NearBudget {
                 bytes: 9,
-                max_bytes: 10,
+                max_bytes: crate::jsnum::MaxBytes(10.0),
                 percent: 90,
             },
             Detail::LoadsTwice {
@@ -203,7 +204,7 @@ mod tests {
             paths: vec!["/r".into()],
             walked: 1,
             checked: 1,
-            max_bytes: 10,
+            max_bytes: crate::jsnum::MaxBytes(10.0),
             largest: None,
             errors: 3,
             warnings: 13,

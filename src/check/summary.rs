@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::DirBaseline;
+use crate::jsnum::MaxBytes;
 
 /// One directory's use of the budget.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -13,7 +14,7 @@ pub struct Row {
     pub dir: String,
     /// Bytes its whole baseline needs (what a session there gets when it fits).
     pub bytes: usize,
-    pub max_bytes: i64,
+    pub max_bytes: MaxBytes,
     /// `bytes` as a percentage of max-bytes, to one decimal.
     pub percent: f64,
     /// The largest loaded file (display path) and its bytes.
@@ -35,13 +36,9 @@ pub fn rows(dirs: &[DirBaseline]) -> Vec<Row> {
                 .files
                 .iter()
                 .max_by(|x, y| x.bytes.cmp(&y.bytes).then(y.path.cmp(&x.path)))?;
-            let max = b.max_bytes.max(1);
             let need = d.whole_bytes.max(b.bytes);
-            let bytes = i64::try_from(need).unwrap_or(i64::MAX);
-            // Byte counts are exact in an f64 below 2^53 (8 PiB), and the
-            // share is rounded to one decimal.
-            #[allow(clippy::cast_precision_loss)]
-            let percent = (bytes as f64 * 1000.0 / max as f64).round() / 10.0;
+            // A directory only loads files when the budget is enabled.
+            let percent = b.max_bytes.percent(need)?;
             Some(Row {
                 dir: d.dir.clone(),
                 bytes: need,
@@ -49,7 +46,7 @@ pub fn rows(dirs: &[DirBaseline]) -> Vec<Row> {
                 percent,
                 largest_file: largest.path.clone(),
                 largest_bytes: largest.bytes,
-                headroom: b.max_bytes.saturating_sub(bytes),
+                headroom: b.max_bytes.headroom(need)?,
             })
         })
         .collect();

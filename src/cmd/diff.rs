@@ -45,10 +45,12 @@ pub struct DiffArgs {
     /// The harness profile; diff replays dsh logs, so only dsh [default: dsh].
     #[arg(long, value_enum, value_name = "P")]
     pub profile: Option<crate::cli::ProfileName>,
-    /// The source kind to persist [default: the log's, else agent-instructions].
+    /// The generation that resumes the log and the kind it persists [default: agent-instructions].
     ///
     /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
-    /// `workspace-instructions` is design note 000 and earlier builds.
+    /// `workspace-instructions` is dsh builds before 2026-08-13. A build reads
+    /// only events of its own kind, so the current dsh resuming a
+    /// `workspace-instructions` log sends a complete fresh baseline.
     #[arg(long, value_name = "K")]
     pub source_kind: Option<String>,
 
@@ -132,10 +134,11 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
         );
     }
     let runtime_values = crate::prompt::parse_values(&args.runtime)?;
-    let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config);
+    let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
+        .resumed_by(args.source_kind.as_deref());
     let (log, settings) = super::state_of(ctx, from)?;
     let log = log.unwrap_or_default();
-    let kind = super::source_kind(args.source_kind.as_deref(), Some(&log));
+    let kind = from.kind();
     let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let outside = output::outside_scope_warnings(&log.name, &outcome.outside);

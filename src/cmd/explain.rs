@@ -50,6 +50,14 @@ pub struct ExplainArgs {
 
     #[command(flatten)]
     pub profile: ProfileArgs,
+    /// The generation that resumes the log and the kind it persists [default: agent-instructions].
+    ///
+    /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
+    /// `workspace-instructions` is dsh builds before 2026-08-13. A build reads
+    /// only events of its own kind, so the current dsh resuming a
+    /// `workspace-instructions` log sends a complete fresh baseline.
+    #[arg(long, value_name = "K")]
+    pub source_kind: Option<String>,
 
     /// With --log, print the parts diff would send whole instead of their first lines.
     #[arg(long, help_heading = "Output")]
@@ -78,6 +86,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     let mut dsh_only = args.config.given();
     dsh_only.extend(args.log.as_ref().map(|_| "--log"));
     dsh_only.extend(args.full.then_some("--full"));
+    dsh_only.extend(args.source_kind.as_ref().map(|_| "--source-kind"));
     dsh_only.extend(args.session.given());
     let command = super::profile::Command::Explain;
     if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
@@ -88,13 +97,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     } else {
         crate::log::Needs::ALL
     };
-    let (log, settings) = super::session(
-        ctx,
-        super::SessionSource::new(args.log.as_deref(), &args.session, &args.config),
-        needs,
-        true,
-    )?;
-    let mut report = explain::gather(&settings, log.as_ref());
+    let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
+        .resumed_by(args.source_kind.as_deref());
+    let (log, settings) = super::session(ctx, from, needs, true)?;
+    let mut report = explain::gather(&settings, log.as_ref(), &from.kind());
     report.prompt = report.prompt.map(output::prompt::with_warnings);
     // A candidate that points at a secret is said on stderr too (SPEC 7).
     let warnings: Vec<String> = report

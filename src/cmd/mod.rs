@@ -42,6 +42,8 @@ pub struct SessionSource<'a> {
     pub log: Option<&'a std::path::Path>,
     pub session: &'a SessionArgs,
     pub config: &'a crate::cli::ConfigArgs,
+    /// `--source-kind`: the generation that resumes the log.
+    pub source_kind: Option<&'a str>,
 }
 
 impl<'a> SessionSource<'a> {
@@ -55,7 +57,24 @@ impl<'a> SessionSource<'a> {
             log,
             session,
             config,
+            source_kind: None,
         }
+    }
+
+    /// The same, resumed by the generation `--source-kind` names.
+    #[must_use]
+    pub fn resumed_by(self, source_kind: Option<&'a str>) -> Self {
+        SessionSource {
+            source_kind,
+            ..self
+        }
+    }
+
+    /// The source kind that resumes the log and is persisted: the flag,
+    /// else the current one (never the log's, SPEC 1).
+    #[must_use]
+    pub fn kind(&self) -> String {
+        source_kind(self.source_kind)
     }
 }
 
@@ -69,10 +88,12 @@ pub(crate) fn session(
     needs: Needs,
     count_packed: bool,
 ) -> Result<(Option<Log>, crate::settings::Settings)> {
+    let kind = crate::log::SourceKind::parse(&from.kind());
     let SessionSource {
         log,
         session,
         config,
+        ..
     } = from;
     let found = match &session.session {
         Some(id) => Some(locate(ctx.env, session, config, id)?.path),
@@ -81,7 +102,7 @@ pub(crate) fn session(
     let opts = Options {
         strict: session.strict,
         count_packed,
-        needs,
+        needs: needs.resumed_by(kind),
     };
     let log = match found.as_deref().or(log) {
         Some(path) => {
@@ -139,11 +160,11 @@ fn locate(
     crate::sessions::find(scope, crate::sessions::Pick::parse(id)).map_err(anyhow::Error::msg)
 }
 
-/// The source kind: the flag, else the last workspace event's, else the default.
-pub fn source_kind(flag: Option<&str>, log: Option<&Log>) -> String {
-    flag.map(str::to_owned)
-        .or_else(|| log.and_then(|l| l.last_kind.clone()))
-        .unwrap_or_else(|| crate::baseline::DEFAULT_KIND.to_owned())
+/// The source kind: the flag, else the current generation's (SPEC 1: never
+/// the log's, so an earlier-kind log is shown as the current dsh resumes it).
+#[must_use]
+pub fn source_kind(flag: Option<&str>) -> String {
+    flag.unwrap_or(crate::baseline::DEFAULT_KIND).to_owned()
 }
 
 /// The examples and exit codes of a command by name (`agentctx` itself for

@@ -34,10 +34,12 @@ pub struct RenderArgs {
 
     #[command(flatten)]
     pub profile: ProfileArgs,
-    /// The source kind to persist [default: the log's, else agent-instructions].
+    /// The generation that resumes the log and the kind it persists [default: agent-instructions].
     ///
     /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
-    /// `workspace-instructions` is design note 000 and earlier builds.
+    /// `workspace-instructions` is dsh builds before 2026-08-13. A build reads
+    /// only events of its own kind, so the current dsh resuming a
+    /// `workspace-instructions` log sends a complete fresh baseline.
     #[arg(long, value_name = "K")]
     pub source_kind: Option<String>,
 
@@ -87,13 +89,14 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
     )? {
         return super::profile::render(ctx, args, profiles[0]);
     }
-    let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config);
-    let (log, settings) = super::state_of(ctx, from)?;
+    let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
+        .resumed_by(args.source_kind.as_deref());
+    let (_, settings) = super::state_of(ctx, from)?;
     let ws = discovery::discover(&settings, false);
     let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let b = baseline::render(&ws, &settings, render::INTRO);
-    let kind = super::source_kind(args.source_kind.as_deref(), log.as_ref());
+    let kind = from.kind();
     let source = b
         .fit
         .text

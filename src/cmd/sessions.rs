@@ -158,7 +158,7 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         match crate::settings::Settings::resolve(ctx.env, &args.config.overrides(), cwd, Some(&log))
         {
             Ok(settings) => {
-                let kind = super::source_kind(None, Some(&log));
+                let kind = super::source_kind(None);
                 let (outcome, _) = super::diff::outcome(&settings, &log, &[], &kind);
                 row.drift = Some(outcome.decision);
             }

@@ -1,6 +1,8 @@
-//! Stage 2's reading: a present candidate read bounded by max-source-bytes,
-//! decoded lossily and hashed, and the ECMAScript whitespace the harness
-//! trims with.
+//! Stage 2's reading, as dsh's filesystem provider reads text (SPEC 2.4):
+//! a present candidate read bounded by max-source-bytes, refused when it is
+//! binary (a NUL among the first 8192 bytes) or not strict UTF-8, one
+//! leading BOM removed, then hashed; and the ECMAScript whitespace the
+//! harness trims with.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
@@ -11,29 +13,50 @@ use sha1::{Digest, Sha1};
 
 use super::os_error;
 
+/// How many leading raw bytes dsh samples for a NUL (its
+/// `BINARY_SAMPLE_BYTES`): a NUL there makes the file binary.
+pub const BINARY_SAMPLE_BYTES: usize = 8192;
+
+/// The UTF-8 byte order mark, which dsh's decoder removes once at the start.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// The decoded text of a loaded file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Text {
+    /// The text, without the leading BOM the file may have had.
     pub text: String,
     /// Lowercase hex SHA-1 of the text's UTF-8 bytes.
     pub digest: String,
-    /// Whether decoding replaced invalid bytes with U+FFFD.
-    pub lossy: bool,
+    /// Whether a leading BOM was removed before the text.
+    pub bom: bool,
+}
+
+/// Why a file dsh would read as text is not text to it (SPEC 2.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unreadable {
+    /// A NUL byte among the first 8192 raw bytes, at this offset.
+    Binary { offset: u64 },
+    /// The first ill-formed UTF-8 sequence starts at this raw byte offset;
+    /// `cut` when it is a sequence cut short by the end of the file.
+    InvalidUtf8 { offset: u64, cut: bool },
+    /// The read itself failed.
+    Error(String),
 }
 
 /// What reading a present candidate gave (SPEC 2.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Load {
     Text(Text),
-    /// Larger than max-source-bytes: by stat size, or after decoding, or
-    /// because it grew past the cap while being read (`grew`: `bytes` is
-    /// then the size the probe saw).
+    /// Larger than max-source-bytes: by stat size, or because it grew past
+    /// the cap while being read (`grew`: `bytes` is then the size the probe
+    /// saw).
     Oversized {
         bytes: u64,
         grew: bool,
     },
-    /// The read failed: unavailable.
-    Unreadable(String),
+    /// Not loaded: binary, invalid UTF-8, or the read failed. Like an
+    /// oversized file it gives no transition and freezes nothing.
+    Unreadable(Unreadable),
 }
 
 /// Reads a candidate whose probe said `size` bytes, bounded by `max_source`.
@@ -46,29 +69,46 @@ pub fn load(path: &Path, size: u64, max_source: u64) -> Load {
         };
     }
     match read_bounded(path, max_source.saturating_add(1)) {
-        Ok(bytes) if bytes.len() as u64 > max_source => Load::Oversized {
+        Ok(bytes) => decode(bytes, size, max_source),
+        Err(err) => Load::Unreadable(Unreadable::Error(os_error(&err))),
+    }
+}
+
+/// SPEC 2.4 steps 2 to 5 on the raw bytes read (at most `max_source` + 1 of
+/// them); `size` is what the probe saw.
+#[must_use]
+pub fn decode(bytes: Vec<u8>, size: u64, max_source: u64) -> Load {
+    let sample = &bytes[..bytes.len().min(BINARY_SAMPLE_BYTES)];
+    if let Some(at) = memchr::memchr(0, sample) {
+        return Load::Unreadable(Unreadable::Binary { offset: at as u64 });
+    }
+    let bom = bytes.starts_with(BOM);
+    // The text dsh counts has no BOM; more of it than the cap means the file
+    // grew after the probe (a bigger stat size was refused above).
+    let text_len = bytes.len() - if bom { BOM.len() } else { 0 };
+    if text_len as u64 > max_source {
+        return Load::Oversized {
             bytes: size,
             grew: true,
-        },
-        Ok(bytes) => {
-            let lossy_text = String::from_utf8_lossy(&bytes);
-            let lossy = matches!(lossy_text, std::borrow::Cow::Owned(_));
-            let text = lossy_text.into_owned();
-            if text.len() as u64 > max_source {
-                return Load::Oversized {
-                    bytes: text.len() as u64,
-                    grew: false,
-                };
-            }
-            let digest = sha1_hex(text.as_bytes());
-            Load::Text(Text {
-                text,
-                digest,
-                lossy,
-            })
-        }
-        Err(err) => Load::Unreadable(os_error(&err)),
+        };
     }
+    let mut bytes = bytes;
+    if bom {
+        bytes.drain(..BOM.len());
+    }
+    let shift = if bom { BOM.len() as u64 } else { 0 };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let e = err.utf8_error();
+            return Load::Unreadable(Unreadable::InvalidUtf8 {
+                offset: e.valid_up_to() as u64 + shift,
+                cut: e.error_len().is_none(),
+            });
+        }
+    };
+    let digest = sha1_hex(text.as_bytes());
+    Load::Text(Text { text, digest, bom })
 }
 
 /// Reads at most `limit` bytes. Opens non-blocking so that a path swapped for

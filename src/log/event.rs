@@ -22,6 +22,41 @@ pub struct Needs {
     /// Keep every system prompt version (`explain --full`), not only the
     /// first ones and the latest (`log::PROMPT_VERSIONS_KEPT`).
     pub every_prompt_version: bool,
+    /// The generation that resumes the log: only events of its kind are
+    /// workspace events (SPEC 5.2).
+    pub kind: SourceKind,
+}
+
+/// The `source.kind` of the generation that resumes a log (SPEC 1, 5.2).
+/// A build reads only events of its own kind; the other kind's are ignored
+/// (only their baseline identity still supplies default settings).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SourceKind {
+    /// `agent-instructions`: dsh since 2026-08-13, the default.
+    #[default]
+    Agent,
+    /// `workspace-instructions`: dsh builds before 2026-08-13.
+    Workspace,
+    /// Any other kind: no logged event is of it.
+    Other,
+}
+
+impl SourceKind {
+    /// The kind a `--source-kind` value names.
+    #[must_use]
+    pub fn parse(name: &str) -> Self {
+        match name {
+            "agent-instructions" => SourceKind::Agent,
+            "workspace-instructions" => SourceKind::Workspace,
+            _ => SourceKind::Other,
+        }
+    }
+
+    /// Whether an event's `source.kind` is this kind.
+    #[must_use]
+    pub fn is(self, name: &str) -> bool {
+        self != SourceKind::Other && self == SourceKind::parse(name)
+    }
 }
 
 impl Needs {
@@ -29,17 +64,26 @@ impl Needs {
     pub const ALL: Needs = Needs {
         prompts: true,
         every_prompt_version: false,
+        kind: SourceKind::Agent,
     };
     /// Everything, every prompt version kept: `explain --full`.
     pub const EVERY_VERSION: Needs = Needs {
         prompts: true,
         every_prompt_version: true,
+        kind: SourceKind::Agent,
     };
     /// The workspace state and runtime snapshot: what `diff` and `render` read.
     pub const STATE: Needs = Needs {
         prompts: false,
         every_prompt_version: false,
+        kind: SourceKind::Agent,
     };
+
+    /// The same, for a log resumed by the generation of `kind`.
+    #[must_use]
+    pub fn resumed_by(self, kind: SourceKind) -> Needs {
+        Needs { kind, ..self }
+    }
 }
 
 /// A surface operation as logged.

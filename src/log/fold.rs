@@ -296,22 +296,28 @@ impl Fold {
     }
 
     fn workspace(&mut self, ws: event::Workspace, seq: u64, line: u64, surfaced: bool) {
-        self.log.invalid_changes += ws.invalid_changes;
-        if let Some(last) = ws.changes.last() {
-            self.log.last_change_scope = Some(last.scope.clone());
-        }
+        // The logged identity is the best record of the deployment's
+        // settings, whichever generation wrote it (SPEC 1).
         if ws.baseline {
             if let Some(id) = &ws.identity {
                 self.log.latest_baseline_identity = Some(id.clone());
             }
         }
+        if !self.needs.kind.is(&ws.kind) {
+            // The resuming build ignores events of the other kind entirely.
+            let ignored = self.log.ignored_kind.get_or_insert((ws.kind, 0));
+            ignored.1 += 1;
+            return;
+        }
+        self.log.invalid_changes += ws.invalid_changes;
+        if let Some(last) = ws.changes.last() {
+            self.log.last_change_scope = Some(last.scope.clone());
+        }
         self.log.any_baseline |= ws.baseline;
         self.log.workspace_events += 1;
         if matches!(self.keep, Keep::Count) {
-            self.log.last_kind = Some(ws.kind);
             return;
         }
-        self.log.last_kind = Some(ws.kind.clone());
         let ev = WorkspaceEvent {
             seq,
             line,

@@ -323,7 +323,7 @@ mod tests {
         )
     }
 
-    const BASELINE: &str = r#"{"type":"user/message","seq":2,"data":{"source":{"kind":"workspace-instructions","form":"instructions","baseline":true,"baselineIdentity":"{}","changes":[{"action":"set","scope":".","path":"AGENTS.md","digest":"d"}]}},"surfaceOp":"append"}"#;
+    const BASELINE: &str = r#"{"type":"user/message","seq":2,"data":{"source":{"kind":"agent-instructions","form":"instructions","baseline":true,"baselineIdentity":"{}","changes":[{"action":"set","scope":".","path":"AGENTS.md","digest":"d"}]}},"surfaceOp":"append"}"#;
 
     /// Lines longer than `LONG_LINE` are streamed when they hold no marker, and
     /// re-read whole when a marker turns up late; either way the log reads as
@@ -332,7 +332,7 @@ mod tests {
     fn long_lines_stream_and_decide_as_a_full_parse() {
         let header = r#"{"type":"session","cwd":"/x"}"#;
         let late_marker = format!(
-            r#"{{"pad":"{}","type":"user/message","seq":3,"data":{{"source":{{"kind":"workspace-instructions","changes":[{{"action":"remove","scope":".","path":"AGENTS.md"}}]}}}},"surfaceOp":"append"}}"#,
+            r#"{{"pad":"{}","type":"user/message","seq":3,"data":{{"source":{{"kind":"agent-instructions","changes":[{{"action":"remove","scope":".","path":"AGENTS.md"}}]}}}},"surfaceOp":"append"}}"#,
             "z".repeat(LONG_LINE + 100)
         );
         let text = format!(

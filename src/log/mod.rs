@@ -37,7 +37,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use crate::baseline::Change;
-pub use event::Needs;
+pub use event::{Needs, SourceKind};
 use fold::{Fold, Keep};
 pub(crate) use frame::read_some;
 pub use keep::SHADOWED_CAP;
@@ -153,8 +153,9 @@ pub struct Log {
     pub surfaced: bool,
     /// The scope key of the last change entry in the log.
     pub last_change_scope: Option<String>,
-    /// The kind of the last workspace event.
-    pub last_kind: Option<String>,
+    /// Events of a workspace kind that the resuming generation ignores
+    /// (SPEC 5.2): the first such kind seen, and how many events.
+    pub ignored_kind: Option<(String, u64)>,
     /// The identity of the last baseline event, visible or not.
     pub latest_baseline_identity: Option<String>,
     /// Change entries skipped as invalid.
@@ -303,10 +304,11 @@ pub(crate) fn fold_visible<R: LogSource>(
     reader: R,
     log: &mut Log,
     opts: ReadOptions,
+    kind: SourceKind,
 ) -> Result<(), LogError> {
     let sorter = Sorter::new(std::mem::take(&mut log.surface), log.is_legacy());
     let keep = Keep::Sort(Box::new(sorter));
-    let mut second = Fold::new(log.name.clone(), Needs::STATE, keep);
+    let mut second = Fold::new(log.name.clone(), Needs::STATE.resumed_by(kind), keep);
     let read = frame::read_stream(reader, &mut second, opts);
     if let Keep::Sort(sorter) = std::mem::replace(&mut second.keep, Keep::Count) {
         log.surface = sorter.finish(&mut second.log);

@@ -118,9 +118,9 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
     let file = File::open(path).map_err(fail)?;
     if zstd {
         let mut container = Container::start(file).map_err(fail)?;
-        log::fold_visible(&mut container, &mut log, read_opts)?;
+        log::fold_visible(&mut container, &mut log, read_opts, opts.needs.kind)?;
     } else {
-        log::fold_visible(file, &mut log, read_opts)?;
+        log::fold_visible(file, &mut log, read_opts, opts.needs.kind)?;
     }
     Ok(log)
 }

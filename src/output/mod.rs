@@ -238,6 +238,35 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
     }
 }
 
+/// Why a file is not text to dsh, with where (SPEC 2.4): `binary (NUL at
+/// byte 100)`, `invalid UTF-8 at byte 5`.
+#[must_use]
+pub fn not_text(reason: crate::explain::NotText, offset: u64, cut_at_end: bool) -> String {
+    match (reason, cut_at_end) {
+        (crate::explain::NotText::Binary, _) => format!("binary (NUL at byte {offset})"),
+        (crate::explain::NotText::InvalidUtf8, false) => format!("invalid UTF-8 at byte {offset}"),
+        (crate::explain::NotText::InvalidUtf8, true) => {
+            format!("invalid UTF-8 at byte {offset} (a sequence cut short by the end of the file)")
+        }
+    }
+}
+
+impl std::fmt::Display for crate::discovery::Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::discovery::Unreadable;
+        use crate::explain::NotText;
+        match self {
+            Unreadable::Binary { offset } => {
+                f.write_str(&not_text(NotText::Binary, *offset, false))
+            }
+            Unreadable::InvalidUtf8 { offset, cut } => {
+                f.write_str(&not_text(NotText::InvalidUtf8, *offset, *cut))
+            }
+            Unreadable::Error(error) => f.write_str(error),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

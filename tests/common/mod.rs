@@ -381,7 +381,7 @@ pub fn compaction_log(cwd: &Path, shadowed: u64, visible: u64, out: &mut impl st
         } else {
             format!("{dir}/AGENTS.md")
         };
-        let mut source = serde_json::json!({"kind": "workspace-instructions", "form": "instructions",
+        let mut source = serde_json::json!({"kind": "agent-instructions", "form": "instructions",
             "changes": [{"action": "set", "scope": scope, "path": path,
                 "digest": format!("{seq:040x}")}]});
         if baseline {
@@ -419,4 +419,25 @@ pub fn compaction_log(cwd: &Path, shadowed: u64, visible: u64, out: &mut impl st
         writeln!(out, "{}", event(seq, k == 0, &scope, "append".into())).unwrap();
         seq += 1;
     }
+}
+
+/// `ARGS` plus `--source-kind workspace-instructions` when the log at `log`
+/// was written by the earlier generation and `ARGS` name no kind: most cases
+/// pin how that generation resumes its own log. The current one ignores its
+/// events (SPEC 5.2), which
+/// `diff::the_current_generation_ignores_an_earlier_kind_log` pins.
+#[allow(dead_code)] // not every test binary resumes logs
+pub fn resumed_by_writer<'a>(log: &Path, args: &[&'a str]) -> Vec<&'a str> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let written_before = [
+        r#""kind":"workspace-instructions""#,
+        r#""kind": "workspace-instructions""#,
+    ]
+    .iter()
+    .any(|k| text.contains(k));
+    let mut args = args.to_vec();
+    if !args.contains(&"--source-kind") && written_before {
+        args.extend(["--source-kind", "workspace-instructions"]);
+    }
+    args
 }

@@ -6,9 +6,9 @@
 use std::fmt::Write as _;
 
 use crate::explain::{CandidateReport, DirReport, InMessage, Outcome, Report, Stage, Tier};
-use crate::output::escape;
 use crate::output::palette::{Palette, Tone};
 use crate::output::prompt::{Level, PromptLines};
+use crate::output::{escape, not_text};
 use crate::render::Truncation;
 use crate::settings::{Origin, Precedence};
 
@@ -396,8 +396,8 @@ fn candidate_row(
     truncation: Option<&Truncation>,
 ) {
     let (label, tone, detail) = described(dir, c, bytes_w, first, truncation);
-    let detail = if c.invalid_utf8 {
-        format!("{detail}  invalid UTF-8 replaced with U+FFFD")
+    let detail = if c.leading_bom {
+        format!("{detail}  leading BOM removed")
     } else {
         detail
     };
@@ -529,6 +529,23 @@ fn described(
                 ),
             },
         ),
+        Outcome::Unreadable {
+            reason,
+            offset,
+            cut_at_end,
+        } => (
+            "unreadable",
+            Tone::Bad,
+            format!(
+                "{}, not loaded{}",
+                not_text(*reason, *offset, *cut_at_end),
+                if first {
+                    "; its tier loads nothing"
+                } else {
+                    ""
+                }
+            ),
+        ),
         Outcome::NotProbed => ("not probed", Tone::Dim, String::new()),
     }
 }
@@ -562,9 +579,14 @@ fn budget(w: &mut Writer, r: &Report) {
     w.heading("Budget");
     let widths = [9];
     let used = match (b.percent, b.headroom_bytes) {
-        _ if b.max_bytes <= 0 => format!(
-            "0 bytes: max bytes {} <= 0 disables loading, no message is sent",
-            b.max_bytes
+        _ if !b.max_bytes.is_enabled() => format!(
+            "0 bytes: max bytes {} {} disables loading, no message is sent",
+            b.max_bytes,
+            if b.max_bytes.0 <= 0.0 {
+                "<= 0"
+            } else {
+                "(NaN or infinite)"
+            }
         ),
         _ if !b.sent => format!(
             "0 of {} bytes: no file loads, no message is sent",

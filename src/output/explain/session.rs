@@ -118,6 +118,25 @@ fn baseline_rows(w: &mut Writer, s: &SessionReport) {
         None => escape(&s.source_kind).into_owned(),
     };
     kv(w, "source kind", kind, Tone::Plain);
+    if let Some(ignored) = &s.ignored_kind {
+        let generation = crate::settings::kind_generation(&ignored.kind)
+            .map_or_else(String::new, |g| format!(" ({g})"));
+        kv(
+            w,
+            "ignored",
+            format!(
+                "{} of kind {}{generation}: this generation reads only its own kind (--source-kind {} shows the log as that build resumes it)",
+                crate::output::plural(
+                    usize::try_from(ignored.events).unwrap_or(usize::MAX),
+                    "event",
+                    "events"
+                ),
+                escape(&ignored.kind),
+                escape(&ignored.kind),
+            ),
+            Tone::Warn,
+        );
+    }
     let (visible, tone) = match &s.visible_baseline {
         Some(v) if v.identity_matches => (format!("seq {}, identity matches", v.seq), Tone::Good),
         Some(v) => (
