@@ -32,7 +32,7 @@ use crate::settings::{Precedence, Settings, USER_GLOBAL_FILE};
 mod link;
 mod read;
 
-pub use link::{Place, Realms, Symlink, probe_link};
+pub use link::{Place, Realms, Symlink, probe_link, secret_place};
 pub use read::{Load, Text, is_js_whitespace, js_trim, load, sha1_hex};
 
 /// The scope key and display name of the user-global directory.
