@@ -326,6 +326,10 @@ impl Checker<'_> {
                     Place::Home => format!(
                         "symlink to a secret: points to {target}, which resolves to {resolved} in the home directory outside the project, so sessions send what it holds to the model"
                     ),
+                    _ if resolved == target => format!(
+                        "symlink to a secret: points to {target}, {}, so sessions send what it holds to the model",
+                        place.words()
+                    ),
                     _ => format!(
                         "symlink to a secret: points to {target}, which resolves to {resolved} {}, so sessions send what it holds to the model",
                         place.words()

@@ -291,6 +291,50 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     #[test]
+    fn secret_places_are_judged_by_the_real_path() {
+        let place =
+            |p: &str, trusted: Option<&str>| secret_place(Path::new(p), trusted.map(Path::new));
+        assert_eq!(place("/proc/1/environ", None), Some(Place::System));
+        assert_eq!(place("/dev/shm/x", None), Some(Place::System));
+        assert_eq!(place("/etc/shadow", None), Some(Place::Secrets));
+        assert_eq!(place("/etc/gshadow-", None), Some(Place::Secrets));
+        assert_eq!(place("/run/secrets/token", None), Some(Place::Secrets));
+        assert_eq!(
+            place("/var/run/secrets/kubernetes.io/token", None),
+            Some(Place::Secrets)
+        );
+        assert_eq!(place("/run/secretsx", None), None);
+        assert_eq!(place("/etc/passwd", None), None);
+        assert_eq!(place("/w/r/.git/config", Some("/w/r")), Some(Place::GitDir));
+        assert_eq!(
+            place("/other/.git/modules/x/config", Some("/w/r")),
+            Some(Place::GitDir)
+        );
+        assert_eq!(place("/w/r/.github/AGENTS.md", Some("/w/r")), None);
+        // A checkout living below a `.git` is not all secret.
+        assert_eq!(place("/x/.git/wt/AGENTS.md", Some("/x/.git/wt")), None);
+        assert_eq!(place("/home/u/.ssh/id_rsa", None), Some(Place::Credentials));
+        assert_eq!(
+            place("/root/.aws/credentials", None),
+            Some(Place::Credentials)
+        );
+        assert_eq!(place("/home/u/.netrc", None), Some(Place::Credentials));
+        assert_eq!(place("~/.gnupg/*", None), Some(Place::Credentials));
+        assert_eq!(place("/home/u/ssh/notes.md", None), None);
+        for p in [
+            Place::System,
+            Place::Secrets,
+            Place::GitDir,
+            Place::Credentials,
+            Place::Home,
+        ] {
+            assert!(p.is_secret());
+            assert_eq!(Place::from_name(p.name()), p);
+        }
+        assert!(!Place::Inside.is_secret() && !Place::Outside.is_secret());
+    }
+
+    #[test]
     fn a_dangling_link_is_judged_by_its_own_target() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("r");

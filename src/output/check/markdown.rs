@@ -372,3 +372,36 @@ pub fn impact_text(impact: &Impact) -> String {
     );
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn links_and_mentions_are_broken_by_a_zero_width_space() {
+        assert_eq!(
+            unlink("@org/team a@b.c #12 #x GH-3 gh-pages https://x www.y :+1: a: b"),
+            "@\u{200B}org/team a@\u{200B}b.c #\u{200B}12 #x GH\u{200B}-3 gh-pages https:\u{200B}//x www\u{200B}.y :\u{200B}+1: a: b"
+        );
+        assert_eq!(unlink("src/app"), "src/app");
+    }
+
+    #[test]
+    fn html_escapes_what_an_html_block_would_read() {
+        assert_eq!(
+            html("<a href=\"x\">&amp; @me"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;amp; @\u{200B}me"
+        );
+        assert_eq!(html("my_dir *x*"), "my_dir *x*");
+    }
+
+    #[test]
+    fn code_spans_outlast_every_backtick_run() {
+        assert_eq!(code_span("HEAD~1"), "`HEAD~1`");
+        assert_eq!(code_span("a`b"), "``a`b``");
+        assert_eq!(code_span("``x"), "``` ``x ```");
+        assert_eq!(code_span(" a "), "`  a  `");
+        assert_eq!(code_span("   "), "`   `");
+    }
+}
