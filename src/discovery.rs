@@ -35,7 +35,7 @@ use crate::settings::{Precedence, Settings, USER_GLOBAL_FILE};
 mod link;
 mod read;
 
-pub use link::{Place, Realms, Symlink, probe_link};
+pub use link::{Place, Realms, Symlink, probe_link, secret_place};
 pub use read::{
     BINARY_SAMPLE_BYTES, Load, Text, Unreadable, decode, is_js_whitespace, js_trim, load, sha1_hex,
 };

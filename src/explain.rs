@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::baseline::{self, Baseline, Change, Source};
 use crate::discovery::{
-    self, Candidate, Dir, Fate, Load, Place, Probe, ScopeStatus, TierKind, Unreadable,
+    self, Candidate, Dir, Fate, Load, Probe, ScopeStatus, TierKind, Unreadable,
 };
 use crate::jsnum::MaxBytes;
 use crate::log::Log;
@@ -274,8 +274,9 @@ pub struct Symlink {
     /// Whether the fully resolved target lies outside the project root
     /// (`null` for the user-global file, which has no project root).
     pub outside_root: Option<bool>,
-    /// Set when it resolves into `/proc`, `/sys`, `/dev` or the home
-    /// directory outside the project: sessions send that content.
+    /// Set when it resolves into a secret location
+    /// (`discovery::link::secret_place`, or the home directory outside the
+    /// project): sessions send that content.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secret: Option<SecretLink>,
 }
@@ -286,7 +287,9 @@ pub struct Symlink {
 pub struct SecretLink {
     /// The real path it resolves to.
     pub resolved: String,
-    /// `system` (`/proc`, `/sys`, `/dev`) or `home`.
+    /// `system` (`/proc`, `/sys`, `/dev`), `home`, `secrets` (`/etc/shadow`,
+    /// `/run/secrets`, ...), `git` (a `.git` directory) or `credentials`
+    /// (`.ssh`, `.aws`, ...).
     pub place: &'static str,
 }
 
@@ -606,11 +609,7 @@ fn symlink(c: &Candidate) -> Option<Symlink> {
     let readable = matches!(c.probe, Some(Probe::File { .. }));
     let secret = (readable && link.place.is_secret()).then(|| SecretLink {
         resolved: link.resolved.as_deref().map(lossy).unwrap_or_default(),
-        place: if link.place == Place::System {
-            "system"
-        } else {
-            "home"
-        },
+        place: link.place.name(),
     });
     Some(Symlink {
         target: link.target.clone(),

@@ -335,31 +335,38 @@ impl Checker<'_> {
             .as_deref()
             .map_or_else(String::new, |r| r.to_string_lossy().into_owned());
         match link.place {
-            Place::System | Place::Home if readable => {
+            place if readable && place.is_secret() => {
                 // A path under /proc names a process: the link text says it.
-                let (place, message) = if link.place == Place::System {
-                    (
-                        "system",
-                        format!(
-                            "symlink to a secret: points to {target}, in /proc, /sys or /dev, so sessions send what it holds to the model"
-                        ),
-                    )
-                } else {
-                    (
-                        "home",
-                        format!(
-                            "symlink to a secret: points to {target}, which resolves to {resolved} in the home directory outside the project, so sessions send what it holds to the model"
-                        ),
-                    )
+                let message = match place {
+                    Place::System => format!(
+                        "symlink to a secret: points to {target}, in /proc, /sys or /dev, so sessions send what it holds to the model"
+                    ),
+                    Place::Home => format!(
+                        "symlink to a secret: points to {target}, which resolves to {resolved} in the home directory outside the project, so sessions send what it holds to the model"
+                    ),
+                    _ if resolved == target => format!(
+                        "symlink to a secret: points to {target}, {}, so sessions send what it holds to the model",
+                        place.words()
+                    ),
+                    _ => format!(
+                        "symlink to a secret: points to {target}, which resolves to {resolved} {}, so sessions send what it holds to the model",
+                        place.words()
+                    ),
                 };
                 let detail = Detail::SecretSymlink {
                     target,
                     resolved,
-                    place,
+                    place: place.name(),
                 };
                 Some((detail, message))
             }
-            Place::Outside | Place::System | Place::Home => {
+            Place::GitDir | Place::Credentials if link.outside_root != Some(true) => None,
+            Place::Outside
+            | Place::System
+            | Place::Home
+            | Place::Secrets
+            | Place::GitDir
+            | Place::Credentials => {
                 let shown_root = self.shown(&root?.path);
                 let message = format!(
                     "symlink leaves the project: points to {target}, which resolves outside its project root ({shown_root})"

@@ -213,12 +213,14 @@ pub enum Detail {
     },
     /// A candidate larger than max-source-bytes: never loaded.
     Oversized { bytes: u64, max_source_bytes: i64 },
-    /// A symlinked candidate resolving into `/proc`, `/sys`, `/dev`, or the
-    /// home directory outside the project: sessions send a secret.
+    /// A symlinked candidate resolving into a secret location
+    /// (`discovery::link::secret_place`), or the home directory outside
+    /// the project: sessions send a secret.
     SecretSymlink {
         target: String,
         resolved: String,
-        /// `system` or `home`.
+        /// `system`, `home`, `secrets`, `git` or `credentials`
+        /// (`discovery::Place::name`).
         place: &'static str,
     },
     /// `first`: a shadowed candidate whose content differs from the winner.

@@ -61,7 +61,7 @@ pub const RULES: [Rule; 17] = [
         "AGX003",
         "secretSymlink",
         "Instruction file points at a secret",
-        "The candidate is a symlink into /proc, /sys or /dev, or to a file under the home directory outside the project: sessions would send that content to the model.",
+        "The candidate is a symlink into /proc, /sys or /dev, the system's secrets (/etc/shadow, /etc/gshadow, /run/secrets, /var/run/secrets), a git directory (.git), a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), or to a file under the home directory outside the project; with --profile, any file, config entry, glob or import the harness reads there: sessions would send that content to the model.",
         "Replace the symlink with a regular file holding only instructions.",
         "error",
     ),

@@ -114,7 +114,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
                 &c.display,
                 &link.target,
                 &secret.resolved,
-                secret.place == "system",
+                crate::discovery::Place::from_name(secret.place),
             ))
         })
         .collect();

@@ -38,14 +38,122 @@ pub enum Place {
     System,
     /// Under the home directory, outside the project (`~/.ssh`, `~/.aws`).
     Home,
+    /// The system's secret files: [`SECRET_FILES`].
+    Secrets,
+    /// Inside a git directory (a path component `.git`): its config holds
+    /// remotes and, in CI checkouts, the job's token.
+    GitDir,
+    /// A credentials directory or file anywhere: [`CREDENTIALS`].
+    Credentials,
 }
+
+/// The system's secret files and directories (with everything below them).
+pub const SECRET_FILES: [&str; 6] = [
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/run/secrets",
+    "/var/run/secrets",
+];
+
+/// Names of credentials directories and files: a path with one of them as
+/// a component is a secret, wherever it lies.
+pub const CREDENTIALS: [&str; 5] = [".ssh", ".gnupg", ".aws", ".netrc", ".git-credentials"];
 
 impl Place {
     /// Whether sessions would send a secret's content to the model.
     #[must_use]
     pub fn is_secret(self) -> bool {
-        matches!(self, Place::System | Place::Home)
+        matches!(
+            self,
+            Place::System | Place::Home | Place::Secrets | Place::GitDir | Place::Credentials
+        )
     }
+
+    /// Its word in JSON (`place`): `system`, `home`, `secrets`, `git`,
+    /// `credentials`; `inside`, `outside`, `unknown` for the others.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Place::Unknown => "unknown",
+            Place::Inside => "inside",
+            Place::Outside => "outside",
+            Place::System => "system",
+            Place::Home => "home",
+            Place::Secrets => "secrets",
+            Place::GitDir => "git",
+            Place::Credentials => "credentials",
+        }
+    }
+
+    /// The place named `name` ([`Place::name`]).
+    #[must_use]
+    pub fn from_name(name: &str) -> Place {
+        [
+            Place::Inside,
+            Place::Outside,
+            Place::System,
+            Place::Home,
+            Place::Secrets,
+            Place::GitDir,
+            Place::Credentials,
+        ]
+        .into_iter()
+        .find(|p| p.name() == name)
+        .unwrap_or(Place::Unknown)
+    }
+
+    /// Where a secret lies, for messages: `in /proc, /sys or /dev`, `in a
+    /// git directory (.git)`; empty for a place that is no secret.
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self {
+            Place::System => "in /proc, /sys or /dev",
+            Place::Home => "in the home directory, outside the project",
+            Place::Secrets => {
+                "in the system's secrets (/etc/shadow, /etc/gshadow, /run/secrets, /var/run/secrets)"
+            }
+            Place::GitDir => "in a git directory (.git)",
+            Place::Credentials => {
+                "in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials)"
+            }
+            Place::Unknown | Place::Inside | Place::Outside => "",
+        }
+    }
+}
+
+/// The one secret classifier: whether the real path `real` is a secret
+/// that nothing may send to a model, whoever reads it (a dsh candidate's
+/// symlink, a profile's file, config entry, glob or import). In order:
+/// `/proc`, `/sys`, `/dev` ([`Place::System`]); [`SECRET_FILES`]
+/// ([`Place::Secrets`]); a component `.git` ([`Place::GitDir`]); a
+/// component in [`CREDENTIALS`] ([`Place::Credentials`]). Components of
+/// `trusted` (the project root) are not judged when `real` lies below it,
+/// so a checkout that itself lives under such a name is not all secret.
+/// Lexical: the caller resolves links first when the path exists.
+#[must_use]
+pub fn secret_place(real: &Path, trusted: Option<&Path>) -> Option<Place> {
+    if ["/proc", "/sys", "/dev"]
+        .iter()
+        .any(|s| real.starts_with(s))
+    {
+        return Some(Place::System);
+    }
+    if SECRET_FILES.iter().any(|s| real.starts_with(s)) {
+        return Some(Place::Secrets);
+    }
+    let below = trusted
+        .and_then(|t| real.strip_prefix(t).ok())
+        .unwrap_or(real);
+    let names = || below.components().filter_map(|c| c.as_os_str().to_str());
+    if names().any(|n| n == ".git") {
+        return Some(Place::GitDir);
+    }
+    if names().any(|n| CREDENTIALS.contains(&n)) {
+        return Some(Place::Credentials);
+    }
+    None
 }
 
 /// The real paths a symlink's place is judged against: resolved on the
@@ -94,23 +202,23 @@ impl Realms {
         })
     }
 
-    /// Classifies a resolved link target.
+    /// Classifies a resolved link target: a secret ([`secret_place`]; one
+    /// in the home directory outside the project is [`Place::Home`]), else
+    /// inside or outside the project root.
     pub fn place(&self, resolved: &Path) -> Place {
         let real = self.real();
         let inside = |p: &Option<PathBuf>| p.as_deref().is_some_and(|p| resolved.starts_with(p));
-        if ["/proc", "/sys", "/dev"]
-            .iter()
-            .any(|s| resolved.starts_with(s))
-        {
-            Place::System
-        } else if inside(&real.root) {
-            Place::Inside
-        } else if real.root.is_some() && inside(&real.home) && !inside(&real.dsh_home) {
-            Place::Home
-        } else if real.root.is_some() {
-            Place::Outside
-        } else {
-            Place::Unknown
+        let home = real.root.is_some()
+            && !inside(&real.root)
+            && inside(&real.home)
+            && !inside(&real.dsh_home);
+        match secret_place(resolved, real.root.as_deref()) {
+            Some(Place::Credentials) if home => Place::Home,
+            Some(secret) => secret,
+            None if inside(&real.root) => Place::Inside,
+            None if home => Place::Home,
+            None if real.root.is_some() => Place::Outside,
+            None => Place::Unknown,
         }
     }
 }
@@ -181,6 +289,50 @@ fn follow(path: &Path) -> Probe {
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
+
+    #[test]
+    fn secret_places_are_judged_by_the_real_path() {
+        let place =
+            |p: &str, trusted: Option<&str>| secret_place(Path::new(p), trusted.map(Path::new));
+        assert_eq!(place("/proc/1/environ", None), Some(Place::System));
+        assert_eq!(place("/dev/shm/x", None), Some(Place::System));
+        assert_eq!(place("/etc/shadow", None), Some(Place::Secrets));
+        assert_eq!(place("/etc/gshadow-", None), Some(Place::Secrets));
+        assert_eq!(place("/run/secrets/token", None), Some(Place::Secrets));
+        assert_eq!(
+            place("/var/run/secrets/kubernetes.io/token", None),
+            Some(Place::Secrets)
+        );
+        assert_eq!(place("/run/secretsx", None), None);
+        assert_eq!(place("/etc/passwd", None), None);
+        assert_eq!(place("/w/r/.git/config", Some("/w/r")), Some(Place::GitDir));
+        assert_eq!(
+            place("/other/.git/modules/x/config", Some("/w/r")),
+            Some(Place::GitDir)
+        );
+        assert_eq!(place("/w/r/.github/AGENTS.md", Some("/w/r")), None);
+        // A checkout living below a `.git` is not all secret.
+        assert_eq!(place("/x/.git/wt/AGENTS.md", Some("/x/.git/wt")), None);
+        assert_eq!(place("/home/u/.ssh/id_rsa", None), Some(Place::Credentials));
+        assert_eq!(
+            place("/root/.aws/credentials", None),
+            Some(Place::Credentials)
+        );
+        assert_eq!(place("/home/u/.netrc", None), Some(Place::Credentials));
+        assert_eq!(place("~/.gnupg/*", None), Some(Place::Credentials));
+        assert_eq!(place("/home/u/ssh/notes.md", None), None);
+        for p in [
+            Place::System,
+            Place::Secrets,
+            Place::GitDir,
+            Place::Credentials,
+            Place::Home,
+        ] {
+            assert!(p.is_secret());
+            assert_eq!(Place::from_name(p.name()), p);
+        }
+        assert!(!Place::Inside.is_secret() && !Place::Outside.is_secret());
+    }
 
     #[test]
     fn a_dangling_link_is_judged_by_its_own_target() {

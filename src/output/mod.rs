@@ -26,9 +26,22 @@ fn is_unsafe(c: char) -> bool {
         )
 }
 
-/// Shows control and bidi characters escaped (`\x1b`, `\n`, `\u{202e}`),
-/// everything else as is. For names and snippets printed to people.
+/// Shows a name or snippet to people: control and bidi characters escaped
+/// ([`escape_controls`]), and the two spellings of a GitHub Actions workflow
+/// command broken ([`break_commands`]), so that no name can repaint a
+/// terminal or act as a command in a CI log. For everything printed to
+/// people: text output, warnings, errors.
 pub fn escape(text: &str) -> Cow<'_, str> {
+    match escape_controls(text) {
+        Cow::Borrowed(safe) => break_commands(safe),
+        Cow::Owned(safe) => Cow::Owned(break_commands(&safe).into_owned()),
+    }
+}
+
+/// Shows control and bidi characters escaped (`\x1b`, `\n`, `\u{202e}`),
+/// everything else as is. Where the workflow-command rules are applied
+/// otherwise (the `github` format's own escaping).
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }
@@ -47,6 +60,30 @@ pub fn escape(text: &str) -> Cow<'_, str> {
             c => out.push(c),
         }
     }
+    Cow::Owned(out)
+}
+
+/// Breaks what a GitHub Actions runner reads as a workflow command in a
+/// line of log: a `::` at the start of the text after whitespace (the
+/// runner trims a line and obeys `::name::`) becomes `\:\:`, and every
+/// `##[` (the legacy form, obeyed anywhere in a line) becomes `\#\#[`. The
+/// text holds no line break (controls are escaped first), so a name can
+/// start a line only where it starts; escaping its own start covers every
+/// place it is shown.
+pub fn break_commands(text: &str) -> Cow<'_, str> {
+    let rest = text.trim_start();
+    let leading = rest.starts_with("::");
+    if !leading && !text.contains("##[") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut tail = text;
+    if leading {
+        out.push_str(&text[..text.len() - rest.len()]);
+        out.push_str("\\:\\:");
+        tail = &rest[2..];
+    }
+    out.push_str(&tail.replace("##[", "\\#\\#["));
     Cow::Owned(out)
 }
 
@@ -177,24 +214,22 @@ pub fn secret_link(display: &str, probe: Option<&Probe>, link: Option<&Symlink>)
         display,
         &link.target,
         &resolved,
-        link.place == Place::System,
+        link.place,
     ))
 }
 
-/// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`.
+/// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`,
+/// with the words of `place` ([`Place::words`]).
 #[must_use]
-pub fn secret_link_warning(display: &str, target: &str, resolved: &str, system: bool) -> String {
+pub fn secret_link_warning(display: &str, target: &str, resolved: &str, place: Place) -> String {
+    let system = place == Place::System;
     let shown = if system || resolved == target || resolved.is_empty() {
         target.to_owned()
     } else {
         format!("{target} ({resolved})")
     };
-    let place = if system {
-        "/proc, /sys or /dev"
-    } else {
-        "the home directory, outside the project"
-    };
-    format!("{display}: symlink to {shown}, in {place}: sessions send what it holds to the model")
+    let place = place.words();
+    format!("{display}: symlink to {shown}, {place}: sessions send what it holds to the model")
 }
 
 fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<String> {
@@ -292,6 +327,18 @@ mod tests {
         assert_eq!(escape("x\u{202e}y\nz"), "x\\u{202e}y\\nz");
         assert_eq!(escape("中文 ok"), "中文 ok");
         assert_eq!(escape("\u{85}"), "\\x85");
+    }
+
+    #[test]
+    fn names_never_spell_a_workflow_command() {
+        assert_eq!(escape("::add-mask::warning"), "\\:\\:add-mask::warning");
+        assert_eq!(escape(" \u{3000}::error::x"), " \u{3000}\\:\\:error::x");
+        assert_eq!(escape("a ##[error]b ##[x"), "a \\#\\#[error]b \\#\\#[x");
+        assert_eq!(escape("::x ##[y]"), "\\:\\:x \\#\\#[y]");
+        // A control first is escaped, so the text no longer starts with `::`.
+        assert_eq!(escape("\n::x"), "\\n::x");
+        assert_eq!(escape("a::b #[c] #"), "a::b #[c] #");
+        assert!(matches!(escape("src/a::b"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -11,8 +11,9 @@ use std::sync::Mutex;
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{FileEntry, ImportProblem, NoteKind, Profile, Report, Status, Why};
+use super::{FileEntry, ImportProblem, Note, NoteKind, Profile, Report, Status, Via, Why};
 use crate::check::Severity;
+use crate::discovery::Place;
 
 /// One problem, with the file it is about (as the harness writes paths).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -21,6 +22,10 @@ pub struct Finding {
     pub severity: Severity,
     /// One sentence for people (raw: escape it before printing).
     pub message: String,
+    /// The rule id, for the findings dsh's check has a rule for (a secret:
+    /// `AGX003`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
 }
 
 /// One profile's result.
@@ -145,7 +150,86 @@ fn finding(path: &str, severity: Severity, message: String) -> Finding {
         path: path.to_owned(),
         severity,
         message,
+        rule: None,
     }
+}
+
+/// Notes every secret the report's harness reads ([`NoteKind::Secret`]):
+/// each file it sends (a candidate, a global file, an `instructions`
+/// entry, a `context.fileName`), judged by its real path, and each
+/// `instructions` glob, judged by its own text. Gemini's imports are noted
+/// as they are read. The one classifier is `discovery::secret_place`.
+pub fn mark_secrets(report: &mut Report) {
+    let mut found = Vec::new();
+    for f in report.files.iter().filter(|f| f.included) {
+        if let Some((real, place)) = super::secret_of(Path::new(&f.path)) {
+            found.push(Note {
+                path: f.path.clone(),
+                kind: NoteKind::Secret {
+                    real,
+                    place,
+                    via: Via::File,
+                },
+            });
+        }
+    }
+    for note in &report.notes {
+        if note.kind != NoteKind::Unresolved {
+            continue;
+        }
+        if let Some(place) = crate::discovery::secret_place(Path::new(&note.path), None) {
+            found.push(Note {
+                path: note.path.clone(),
+                kind: NoteKind::Secret {
+                    real: note.path.clone(),
+                    place,
+                    via: Via::Glob,
+                },
+            });
+        }
+    }
+    report.notes.extend(found);
+}
+
+/// The sentence for a secret the harness reads: the finding of check, the
+/// warning of render and explain (dsh's secret-link wording).
+fn secret_message(profile: Profile, path: &str, real: &str, place: Place, via: &Via) -> String {
+    let place_words = place.words();
+    let at = if place == Place::System || real == path {
+        place_words.to_owned()
+    } else {
+        format!("it resolves to {real} {place_words}")
+    };
+    match via {
+        Via::File => {
+            format!("{path}: reads a secret: {at}, so {profile} sends what it holds to the model")
+        }
+        Via::Import(token) => format!(
+            "{path}: import @{token} reads a secret: {at}, so {profile} sends what it holds to the model"
+        ),
+        Via::Glob => format!(
+            "instructions entry {path}: a glob into a secret: {at}, so {profile} sends what it matches to the model"
+        ),
+    }
+}
+
+/// The warnings render and explain print for the secrets a report reads.
+#[must_use]
+pub fn secret_warnings(report: &Report) -> Vec<String> {
+    report
+        .notes
+        .iter()
+        .filter_map(|note| match &note.kind {
+            NoteKind::Secret { real, place, via } => Some(secret_message(
+                report.profile,
+                &note.path,
+                real,
+                *place,
+                via,
+            )),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The findings of one report (10.7).
@@ -161,6 +245,13 @@ pub fn findings_of(report: &Report) -> Vec<Finding> {
     }
     for note in &report.notes {
         let message = match &note.kind {
+            NoteKind::Secret { real, place, via } => {
+                let message = secret_message(report.profile, &note.path, real, *place, via);
+                let mut f = finding(&note.path, Severity::Error, message);
+                f.rule = Some("AGX003");
+                out.push(f);
+                continue;
+            }
             NoteKind::NonRegular => format!(
                 "{}: not a regular file; {} skips it",
                 note.path, report.profile

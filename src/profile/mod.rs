@@ -266,6 +266,26 @@ pub enum NoteKind {
         token: String,
         problem: ImportProblem,
     },
+    /// Something the harness reads lies in a secret location ([`secret_of`]):
+    /// sessions send what it holds to the model.
+    Secret {
+        /// The real path, as the harness writes paths.
+        real: String,
+        place: crate::discovery::Place,
+        via: Via,
+    },
+}
+
+/// How a profile reaches a secret ([`NoteKind::Secret`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Via {
+    /// A file it loads (the note's path): a candidate, a config entry.
+    File,
+    /// An `@import` of the note's file (gemini): the token.
+    Import(String),
+    /// An `instructions` glob (the note's path) whose literal part lies in
+    /// a secret location (opencode expands it; agentctx does not).
+    Glob,
 }
 
 /// Why an import did not expand (gemini).
@@ -375,6 +395,14 @@ pub(crate) fn read_file(path: &Path, limit: Option<u64>) -> io::Result<Vec<u8>> 
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(limit)).unwrap_or(0));
     file.take(limit).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// Where `path` really lies (links resolved; as written when it does not
+/// resolve), when that is a secret location: dsh's one classifier
+/// (`discovery::secret_place`), applied to every path a profile reads.
+pub(crate) fn secret_of(path: &Path) -> Option<(String, crate::discovery::Place)> {
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    crate::discovery::secret_place(&real, None).map(|place| (show(&real), place))
 }
 
 /// A path as the harness prints it (lossy for non-UTF-8 bytes).

@@ -78,6 +78,15 @@ impl check::Loader for Loader {
     }
 
     fn load(&self, profile: Profile, dir: &Path) -> Result<Report> {
+        let mut report = self.load_plain(profile, dir)?;
+        check::mark_secrets(&mut report);
+        Ok(report)
+    }
+}
+
+impl Loader {
+    /// What `profile` loads for `dir`, before its secrets are noted.
+    fn load_plain(&self, profile: Profile, dir: &Path) -> Result<Report> {
         match profile {
             Profile::Codex => match &self.codex {
                 Some(input) => codex::load(&codex::Input {

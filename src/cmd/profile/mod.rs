@@ -254,7 +254,8 @@ fn load(
     cwd_flag: Option<&Path>,
 ) -> Result<(PathBuf, Report)> {
     let cwd = cwd(env, cwd_flag)?;
-    let report = report(env, args, profile, &cwd)?;
+    let mut report = report(env, args, profile, &cwd)?;
+    profile::check::mark_secrets(&mut report);
     Ok((cwd, report))
 }
 
@@ -262,6 +263,8 @@ fn load(
 pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> Result<u8> {
     let (_, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
     crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
+    let secrets = profile::check::secret_warnings(&report);
+    crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
     match args.format {
         Format::Text => {
             let parts: Vec<&str> = report.parts.iter().map(|p| p.text.as_str()).collect();
@@ -281,6 +284,8 @@ pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> 
 /// `explain --profile P`: the report as text or JSON.
 pub(crate) fn explain(ctx: &mut Ctx<'_>, args: &ExplainArgs, profile: Profile) -> Result<u8> {
     let (cwd, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
+    let secrets = profile::check::secret_warnings(&report);
+    crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
     match args.format {
         Format::Json => crate::output::json(ctx.out, &crate::output::profile::json(&report))?,
         Format::Text => {

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use super::summary_line;
 use crate::check::{Finding, Report};
-use crate::output::{escape, plural};
+use crate::output::{escape, escape_controls, plural};
 
 /// Writes the workflow commands and the summary line.
 ///
@@ -26,9 +26,12 @@ pub fn write(out: &mut dyn Write, report: &Report) -> io::Result<()> {
 }
 
 /// A finding as `::error file=F,line=N,title=T::MESSAGE` with GitHub's
-/// escaping. The file and message are escaped for people first (so they
-/// hold no raw control or bidi characters); the line is the finding's,
-/// else 1.
+/// escaping. The file has its control and bidi characters escaped (so the
+/// annotation names the real file otherwise), the message is escaped for
+/// people (`\:\:`, `\#\#[` as everywhere); then both follow the
+/// workflow-command rules, which keep a property or the message from
+/// ending the command or starting another (`%`, CR, LF; `:` and `,` in
+/// properties). The line is the finding's, else 1.
 #[derive(Debug)]
 pub struct Annotation<'a>(pub &'a Finding);
 
@@ -39,7 +42,7 @@ impl fmt::Display for Annotation<'_> {
             f,
             "::{} file={},line={},title={}::{}",
             finding.severity.name(),
-            escape_property(&escape(&finding.file)),
+            escape_property(&escape_controls(&finding.file)),
             finding.detail.line().unwrap_or(1),
             escape_property(finding.title),
             escape_data(&escape(&finding.message))

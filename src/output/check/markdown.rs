@@ -9,8 +9,9 @@ use crate::check::impact::{DirChange, Impact};
 use crate::check::summary::Row;
 use crate::output;
 
-/// Escapes text for a Markdown table cell or list item: controls and bidi
-/// characters as for people, then Markdown's punctuation.
+/// Escapes text for a Markdown table cell or list item: escaped for people
+/// (controls, bidi, workflow commands), then Markdown's punctuation
+/// backslash-escaped, then GitHub's links broken ([`unlink`]).
 fn md(text: &str) -> String {
     let safe = output::escape(text);
     let mut out = String::with_capacity(safe.len());
@@ -23,7 +24,90 @@ fn md(text: &str) -> String {
         }
         out.push(c);
     }
+    unlink(&out)
+}
+
+/// Escapes text inside an HTML element (`<summary>`): an HTML block, where
+/// Markdown's backslash escapes are shown as they are, so HTML's own
+/// (`&amp;`, `&lt;`, `&gt;`, `&quot;`), then GitHub's links broken.
+fn html(text: &str) -> String {
+    let safe = output::escape(text);
+    let mut out = String::with_capacity(safe.len());
+    for c in safe.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    unlink(&out)
+}
+
+/// A zero-width space (U+200B): invisible, and no mention, reference or
+/// autolink reads across it.
+const ZWSP: char = '\u{200B}';
+
+/// Breaks what GitHub turns into a link or a notification in the rendered
+/// text of a comment (escaping cannot: it finds them after rendering), by a
+/// zero-width space after the character that starts one: every `@` (user
+/// and team mentions, e-mail addresses), a `#` before a digit and the `GH`
+/// of `GH-` before a digit (issue references), a `:` before `/` (URLs) or
+/// before a letter, digit, `_`, `+` or `-` (emoji shortcodes), and the
+/// `www` of `www.`.
+fn unlink(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let at = |i: usize| chars.get(i).copied().unwrap_or(' ');
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        out.push(c);
+        let next = at(i + 1);
+        // Whether the characters just before `c` are `s`, any case.
+        let after = |s: &str| {
+            let n = s.chars().count();
+            i >= n
+                && chars[i - n..i]
+                    .iter()
+                    .zip(s.chars())
+                    .all(|(a, b)| a.eq_ignore_ascii_case(&b))
+        };
+        let breaks = match c {
+            '@' => true,
+            '#' => next.is_ascii_digit(),
+            ':' => next == '/' || next.is_ascii_alphanumeric() || "_+-".contains(next),
+            'w' | 'W' => next == '.' && after("ww"),
+            'h' | 'H' => next == '-' && at(i + 2).is_ascii_digit() && after("g"),
+            _ => false,
+        };
+        if breaks {
+            out.push(ZWSP);
+        }
+    }
     out
+}
+
+/// `text` as a Markdown code span: a fence of one backtick more than the
+/// longest run of backticks inside, and a space inside each fence when the
+/// text starts or ends with a backtick or a space (CommonMark strips one
+/// each side), so any text reads back exactly. Nothing in a code span is
+/// markup, a link or a mention. The text is escaped for people first.
+fn code_span(text: &str) -> String {
+    let safe = output::escape(text);
+    let mut longest = 0;
+    let mut run = 0;
+    for c in safe.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = safe.starts_with(['`', ' ']) || safe.ends_with(['`', ' ']);
+    let pad = if pad && !safe.chars().all(|c| c == ' ') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{safe}{pad}{fence}")
 }
 
 /// `+250`, `-12`, `0`.
@@ -110,10 +194,10 @@ fn impact_md(s: &mut String, impact: &Impact) {
     let n = impact.directories.len();
     let _ = writeln!(
         s,
-        "**{} {} what sessions receive** against `{}`: {} new {}, {} pre-existing.\n",
+        "**{} {} what sessions receive** against {}: {} new {}, {} pre-existing.\n",
         output::plural(n, "directory", "directories"),
         if n == 1 { "changes" } else { "change" },
-        output::escape(&impact.base).replace('`', ""),
+        code_span(&impact.base),
         impact.new_errors.len(),
         if impact.new_errors.len() == 1 {
             "error"
@@ -145,7 +229,7 @@ fn impact_md(s: &mut String, impact: &Impact) {
             let _ = writeln!(
                 s,
                 "<details><summary>{}: {}</summary>\n",
-                md(&c.dir),
+                html(&c.dir),
                 before_after(c, "→")
             );
             for (what, list) in lists(c) {
@@ -287,4 +371,37 @@ pub fn impact_text(impact: &Impact) -> String {
         output::plural(impact.preexisting_warnings, "warning", "warnings"),
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn links_and_mentions_are_broken_by_a_zero_width_space() {
+        assert_eq!(
+            unlink("@org/team a@b.c #12 #x GH-3 gh-pages https://x www.y :+1: a: b"),
+            "@\u{200B}org/team a@\u{200B}b.c #\u{200B}12 #x GH\u{200B}-3 gh-pages https:\u{200B}//x www\u{200B}.y :\u{200B}+1: a: b"
+        );
+        assert_eq!(unlink("src/app"), "src/app");
+    }
+
+    #[test]
+    fn html_escapes_what_an_html_block_would_read() {
+        assert_eq!(
+            html("<a href=\"x\">&amp; @me"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;amp; @\u{200B}me"
+        );
+        assert_eq!(html("my_dir *x*"), "my_dir *x*");
+    }
+
+    #[test]
+    fn code_spans_outlast_every_backtick_run() {
+        assert_eq!(code_span("HEAD~1"), "`HEAD~1`");
+        assert_eq!(code_span("a`b"), "``a`b``");
+        assert_eq!(code_span("``x"), "``` ``x ```");
+        assert_eq!(code_span(" a "), "`  a  `");
+        assert_eq!(code_span("   "), "`   `");
+    }
 }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use super::super::{ImportProblem, Note, NoteKind};
+use super::super::{ImportProblem, Note, NoteKind, Via};
 use crate::paths;
 
 /// The deepest import level that is still expanded.
@@ -318,6 +318,16 @@ impl<'a> Expander<'a> {
                 format!("<!-- Import failed: {token} - {message} -->")
             }
             Ok(bytes) => {
+                if let Some((real, place)) = super::super::secret_of(&full) {
+                    self.notes.push(Note {
+                        path: self.file.clone(),
+                        kind: NoteKind::Secret {
+                            real,
+                            place,
+                            via: Via::Import(token.to_owned()),
+                        },
+                    });
+                }
                 let text = String::from_utf8_lossy(&bytes);
                 chain.insert(full.clone());
                 let dir = full.parent().unwrap_or(Path::new("/")).to_path_buf();
