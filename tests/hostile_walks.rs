@@ -1,0 +1,141 @@
+//! Hostile walks (issue 21, items 8, 9, 12, 13, 14): ignore files that are
+//! FIFOs, devices or huge; profile files that are FIFOs, devices or sparse
+//! giants; a deep chain of directories; a Gemini import fan-out. Every run
+//! is under a deadline (`bounded`: a hang kills the child and fails the
+//! test), and every bound is asserted on the input's shape, never on time.
+// Test code: a failed unwrap or expect is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use pretty_assertions::assert_eq;
+
+use common::Tree;
+use common::bounded;
+
+/// A repository tree: `.git` at its root, an `AGENTS.md` there and in
+/// `skip/` (which its `.gitignore` would ignore) and in `kept/`.
+fn repo() -> Tree {
+    let t = Tree::new();
+    t.dir(".git/info")
+        .file("AGENTS.md", "root\n")
+        .file("kept/AGENTS.md", "kept\n")
+        .file("skip/AGENTS.md", "skip\n");
+    t
+}
+
+fn check(t: &Tree) -> bounded::Output {
+    bounded::run(&mut common::check(t, ".", &[]))
+}
+
+const THREE: &str =
+    "checked 3 of 3 directories; largest baseline: 351 bytes in kept; 0 errors, 0 warnings\n";
+const TWO: &str =
+    "checked 2 of 2 directories; largest baseline: 351 bytes in kept; 0 errors, 0 warnings\n";
+
+/// A FIFO as `.gitignore`, `.agentctxignore` or `.git/info/exclude` once
+/// hung `check` (the ignore crate opened it blocking): now a warning
+/// naming it, its rules unread, and the walk goes on.
+#[test]
+fn fifo_ignore_files_are_warnings_not_hangs() {
+    for name in [
+        ".gitignore",
+        ".agentctxignore",
+        ".git/info/exclude",
+        "kept/.gitignore",
+    ] {
+        let t = repo();
+        t.fifo(name);
+        let out = check(&t);
+        assert_eq!(
+            (out.text(), out.stderr.as_str(), out.code),
+            (
+                THREE.to_owned(),
+                format!(
+                    "agentctx: warning: ignore file {name} is not a regular file (a FIFO): its rules are not read\n"
+                )
+                .as_str(),
+                0
+            ),
+            "{name}"
+        );
+    }
+}
+
+/// A `.gitignore` linking to `/dev/zero` once read until 2 GB and aborted.
+#[test]
+fn device_ignore_files_are_warnings() {
+    let t = repo();
+    t.symlink(".gitignore", "/dev/zero")
+        .symlink(".agentctxignore", "/dev/null");
+    let out = check(&t);
+    assert_eq!(
+        (out.text(), out.stderr.as_str(), out.code),
+        (
+            THREE.to_owned(),
+            "agentctx: warning: ignore file .agentctxignore is not a regular file (a character device): its rules are not read\n\
+             agentctx: warning: ignore file .gitignore is not a regular file (a character device): its rules are not read\n",
+            0
+        )
+    );
+}
+
+/// A benign ignore file reached through a symlink still applies, as before.
+#[test]
+fn a_symlinked_regular_ignore_file_still_applies() {
+    let t = repo();
+    t.file("rules", "skip/\n").symlink(".gitignore", "rules");
+    let out = check(&t);
+    assert_eq!(
+        (out.text(), out.stderr.as_str(), out.code),
+        (TWO.to_owned(), "", 0)
+    );
+}
+
+/// A 4.5 MB `.gitignore` of `???…` patterns once took 6 s and 2 GB: now
+/// only its first 1 MiB is read and its first 64 KiB of patterns kept,
+/// with a warning each; the patterns kept still apply.
+#[test]
+fn huge_ignore_files_are_cut_with_warnings() {
+    let t = repo();
+    let mut text = String::from("skip/\n");
+    let line = format!("{}\n", "?".repeat(40));
+    while text.len() < 4_500_000 {
+        text.push_str(&line);
+    }
+    t.file(".gitignore", &text);
+    let out = check(&t);
+    // 1 MiB holds 25,575 whole lines of 41 bytes after the first 6; the
+    // first 1,598 patterns of 40 bytes fit in 64 KiB after `skip/`.
+    assert_eq!(
+        (out.text(), out.stderr.as_str(), out.code),
+        (
+            TWO.to_owned(),
+            "agentctx: warning: ignore file .gitignore is over 1048576 bytes: the lines past its first 1048576 bytes are dropped\n\
+             agentctx: warning: ignore file .gitignore has more patterns than check keeps (1639 patterns, 65525 bytes of them; at most 10000 and 65536 bytes): the last 23936 are dropped\n",
+            0
+        )
+    );
+}
+
+/// Pattern bytes in force at once are capped across a chain of ignore
+/// files: a deep chain of hostile ones cannot add up.
+#[test]
+fn ignore_patterns_in_force_are_capped_across_directories() {
+    let t = repo();
+    let big: String = (0..6000).map(|i| format!("p{i:08}\n")).collect();
+    let mut dir = String::new();
+    for i in 0..6 {
+        t.file(&format!("{dir}.gitignore"), &big);
+        dir.push_str(&format!("d{i}/"));
+    }
+    t.file(&format!("{dir}AGENTS.md"), "deep\n");
+    let out = check(&t);
+    let warnings: Vec<&str> = out.stderr.lines().collect();
+    // Four files of 54,000 bytes of patterns fit in 256 KiB; the fifth is
+    // cut to what is left, the sixth keeps nothing.
+    assert_eq!(warnings.len(), 2, "{}{}", out.text(), out.stderr);
+    assert!(warnings[0].starts_with("agentctx: warning: ignore file d0/d1/d2/d3/.gitignore has more patterns than check keeps (5127 patterns"), "{}", warnings[0]);
+    assert!(warnings[1].starts_with("agentctx: warning: ignore file d0/d1/d2/d3/d4/.gitignore has more patterns than check keeps (0 patterns"), "{}", warnings[1]);
+    assert_eq!(out.code, 0);
+}
