@@ -139,3 +139,85 @@ fn ignore_patterns_in_force_are_capped_across_directories() {
     assert!(warnings[1].starts_with("agentctx: warning: ignore file d0/d1/d2/d3/d4/.gitignore has more patterns than check keeps (0 patterns"), "{}", warnings[1]);
     assert_eq!(out.code, 0);
 }
+
+// ---------------------------------------------------------------------------
+// Item 9: every file a profile reads goes through one bounded reader.
+
+/// `render --profile P` in the tree root, under the deadline.
+fn render_profile(t: &Tree, profile: &str, extra: &[&str]) -> bounded::Output {
+    let mut cmd = t.profile_cmd();
+    cmd.args(["render", "--profile", profile])
+        .arg("--cwd")
+        .arg(t.root())
+        .args(extra);
+    bounded::run(&mut cmd)
+}
+
+/// A config file that is a FIFO once hung the profile; one linking to
+/// `/dev/zero` read until memory ran out. Now: exit 2 naming the file.
+#[test]
+fn profile_configs_that_are_fifos_or_devices_are_errors() {
+    for (profile, config, fifo) in [
+        ("opencode", "opencode.json", true),
+        ("opencode", "opencode.json", false),
+        ("gemini", ".gemini/settings.json", true),
+        ("gemini", ".gemini/settings.json", false),
+    ] {
+        let t = Tree::new();
+        t.dir(".git")
+            .file("AGENTS.md", "a\n")
+            .file("GEMINI.md", "g\n");
+        if fifo {
+            t.fifo(config);
+        } else {
+            t.symlink(config, "/dev/zero");
+        }
+        let out = render_profile(&t, profile, &[]);
+        assert_eq!(
+            (out.text(), out.stderr, out.code),
+            (
+                String::new(),
+                format!(
+                    "agentctx: reading {}: not a regular file\n",
+                    t.path_str(config)
+                ),
+                2
+            ),
+            "{profile} {config} fifo={fifo}"
+        );
+    }
+}
+
+/// A 3 GiB sparse instruction file once aborted `--profile gemini` and
+/// `--profile opencode` (read whole); now it is refused by its stat size,
+/// unread, and `check --profile` warns that it cannot be read.
+#[test]
+fn giant_profile_instruction_files_are_refused_by_size() {
+    for (profile, name) in [("gemini", "GEMINI.md"), ("opencode", "AGENTS.md")] {
+        let t = Tree::new();
+        t.dir(".git");
+        let f = std::fs::File::create(t.path(name)).unwrap();
+        f.set_len(3 << 30).unwrap();
+        drop(f);
+        let out = render_profile(&t, profile, &["--format", "json"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let json = out.json();
+        assert_eq!(json["parts"], serde_json::json!([]), "{profile}");
+        assert_eq!(json["files"][0]["status"], "unreadable", "{profile}");
+        assert_eq!(json["files"][0]["bytes"], 3u64 << 30, "{profile}");
+        let mut cmd = t.profile_cmd();
+        cmd.current_dir(t.root())
+            .args(["check", "--profile", profile]);
+        let out = bounded::run(&mut cmd);
+        assert_eq!(
+            (out.text(), out.code),
+            (
+                format!(
+                    "{profile}: warning: {}: cannot be read; contributes nothing\n{profile}: 1 directory checked; 0 errors, 1 warning\n",
+                    t.path_str(name)
+                ),
+                0
+            )
+        );
+    }
+}
