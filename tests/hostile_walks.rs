@@ -221,3 +221,98 @@ fn giant_profile_instruction_files_are_refused_by_size() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// Item 13: a Gemini `@import` fan-out.
+
+/// A tree whose `GEMINI.md` imports `k` files, each of which imports the
+/// same `k` files of the next level, six levels deep (the sixth is never
+/// expanded: depth 5).
+fn fan_out(k: usize) -> Tree {
+    let t = Tree::new();
+    t.dir(".git");
+    for level in 0..6 {
+        let names: Vec<String> = if level == 0 {
+            vec!["GEMINI.md".into()]
+        } else {
+            (0..k).map(|i| format!("l{level}_{i}.md")).collect()
+        };
+        let imports: String = (0..k)
+            .map(|j| format!("@./l{}_{j}.md\n", level + 1))
+            .collect();
+        for name in names {
+            t.file(&name, format!("L{level}\n{imports}"));
+        }
+    }
+    t
+}
+
+/// What gemini makes of level `level`'s file content (SPEC 10.4 rule 9).
+fn expanded(k: usize, level: usize) -> String {
+    let mut out = format!("L{level}\n");
+    for j in 0..k {
+        let token = format!("./l{}_{j}.md", level + 1);
+        if level == 5 {
+            out.push_str(&format!("@{token}\n"));
+        } else {
+            out.push_str(&format!(
+                "<!-- Imported from: {token} -->\n{}\n<!-- End of import from: {token} -->\n",
+                expanded(k, level + 1)
+            ));
+        }
+    }
+    out
+}
+
+/// The expansion of a small fan-out is gemini's, byte for byte (the
+/// memoised reads change nothing).
+#[test]
+fn a_small_import_fan_out_gives_geminis_bytes() {
+    let t = fan_out(2);
+    let out = render_profile(&t, "gemini", &[]);
+    let shown = t.path_str("GEMINI.md");
+    let body = expanded(2, 0);
+    let expected = format!(
+        "<loaded_context>\n<project_context>\n--- Context from: {shown} ---\n{}\n--- End of Context from: {shown} ---\n</project_context>\n</loaded_context>",
+        body.trim_end()
+    );
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(out.text().trim_end(), expected);
+}
+
+/// k = 8 over five levels is 8^5 expansions of five files a level: it
+/// finishes exact; k = 16 (16^5 copies, over 190 MB) stops at the cap
+/// with a warning, and its output stays within a small multiple of it.
+#[test]
+fn an_import_fan_out_is_capped() {
+    let t = fan_out(8);
+    let out = render_profile(&t, "gemini", &["--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json = out.json();
+    assert_eq!(json["exact"], true);
+    let text = json["parts"][0].as_str().unwrap();
+    assert!(text.contains(&expanded(8, 1)));
+
+    let t = fan_out(16);
+    let out = render_profile(&t, "gemini", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let cap = 16 << 20;
+    assert!(out.stdout.len() > cap / 2, "{}", out.stdout.len());
+    assert!(out.stdout.len() < 2 * cap, "{}", out.stdout.len());
+    let mut cmd = t.profile_cmd();
+    cmd.current_dir(t.root())
+        .args(["check", "--profile", "gemini"]);
+    let out = bounded::run(&mut cmd);
+    let shown = t.path_str("GEMINI.md");
+    assert_eq!(
+        (out.text(), out.code),
+        (
+            format!(
+                "gemini: warning: {shown}: import @./l5_9.md failed: not expanded: this file's imports pass 16777216 bytes, the most agentctx expands; the rest stay as written\n\
+                 gemini: warning: {shown}: import @./l6_0.md is deeper than 5 levels; gemini leaves it as text\n\
+                 gemini: 1 directory checked; 0 errors, 2 warnings\n"
+            ),
+            0
+        )
+    );
+}
