@@ -97,14 +97,17 @@ pub(super) fn run(opts: &Options<'_>) -> Report {
         checker.scan_user_global();
     }
     let mut excluded = vec![false; opts.exclude.len()];
+    let mut ignore_warnings = Vec::new();
     let mut walked = 0;
     for target in &opts.targets {
         let walk_opts = WalkOptions {
             names: &checker.names,
             exclude: opts.exclude,
             ignore: opts.ignore,
+            base: &opts.base,
         };
-        let found = walk::walk(&target.path, &walk_opts);
+        let mut found = walk::walk(&target.path, &walk_opts);
+        ignore_warnings.append(&mut found.warnings);
         for (x, hit) in excluded.iter_mut().zip(&found.excluded) {
             *x |= hit;
         }
@@ -136,6 +139,7 @@ pub(super) fn run(opts: &Options<'_>) -> Report {
             .filter(|(_, hit)| !**hit)
             .map(|(x, _)| x.clone())
             .collect(),
+        ignore_warnings,
     }
 }
 

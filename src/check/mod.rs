@@ -28,6 +28,7 @@
 //! Everything here returns data; `cmd::check` presents it.
 
 mod chains;
+pub mod ignorefile;
 pub mod impact;
 mod judging;
 mod rules;
@@ -378,6 +379,9 @@ pub struct Report {
     /// `--exclude` entries that matched no directory.
     #[serde(skip)]
     pub unmatched_excludes: Vec<String>,
+    /// Ignore files refused or cut (FIFO, device, over a cap), one line each.
+    #[serde(skip)]
+    pub ignore_warnings: Vec<String>,
 }
 
 impl Report {

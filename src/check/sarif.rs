@@ -211,6 +211,7 @@ mod tests {
             findings,
             directories: None,
             unmatched_excludes: Vec::new(),
+            ignore_warnings: Vec::new(),
         };
         let impact = crate::check::impact::compare("HEAD", &report, &report);
         for impact in [None, Some(&impact)] {

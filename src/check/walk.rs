@@ -9,7 +9,8 @@
 //! baseline `render` gives. Precedence, as ripgrep's: `.agentctxignore`
 //! (deepest first), then `.gitignore` (deepest first, only inside a git
 //! repository and not across a nested one), then the repository's
-//! `.git/info/exclude`.
+//! `.git/info/exclude`. Each ignore file is read bounded (`ignorefile`):
+//! a FIFO, a device or an over-long file is a warning, never a hang.
 
 use std::collections::HashMap;
 use std::fs;
@@ -17,9 +18,10 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use ignore::Match;
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::gitignore::Gitignore;
 use walkdir::WalkDir;
 
+use super::ignorefile;
 use super::is_plain_name;
 use crate::discovery::os_error;
 use crate::settings::Settings;
@@ -131,6 +133,8 @@ pub(super) struct WalkOptions<'a> {
     pub exclude: &'a [String],
     /// Whether ignore rules apply (`--no-ignore` turns them off).
     pub ignore: bool,
+    /// Where shown paths are relative to (for warnings).
+    pub base: &'a Path,
 }
 
 /// What a walk found, and which excludes matched something.
@@ -139,6 +143,8 @@ pub(super) struct Walked {
     pub nodes: Vec<Node>,
     /// Per `--exclude` entry: whether it matched a directory.
     pub excluded: Vec<bool>,
+    /// Ignore files refused or cut, one line each.
+    pub warnings: Vec<String>,
 }
 
 /// The ignore matchers of one open directory.
@@ -150,45 +156,64 @@ struct Rules {
     exclude: Option<Rc<Gitignore>>,
     /// This directory holds `.git`: parent `.gitignore` files stop here.
     repo: bool,
+    /// Bytes of the patterns these matchers hold.
+    bytes: usize,
 }
 
-fn matcher(dir: &Path, file: &Path) -> Option<Rc<Gitignore>> {
-    let mut builder = GitignoreBuilder::new(dir);
-    // A syntax error in one line loses that line only, as in git.
-    let _ = builder.add(file);
-    builder.build().ok().filter(|m| !m.is_empty()).map(Rc::new)
+/// What loading ignore files needs: where shown paths start, the
+/// warnings, and the pattern bytes of the matchers in force.
+struct Loading<'a> {
+    base: &'a Path,
+    warnings: &'a mut Vec<String>,
+    live: usize,
+}
+
+impl Loading<'_> {
+    /// Reads an ignore file bounded, its patterns within what the matchers
+    /// in force leave of [`ignorefile::MAX_LIVE_PATTERN_BYTES`].
+    fn matcher(&mut self, dir: &Path, file: &Path, bytes: &mut usize) -> Option<Rc<Gitignore>> {
+        let budget = ignorefile::MAX_LIVE_PATTERN_BYTES.saturating_sub(self.live);
+        let shown = crate::paths::relative(self.base, file);
+        let loaded = ignorefile::load(dir, file, &shown, budget);
+        self.warnings.extend(loaded.warnings);
+        self.live += loaded.pattern_bytes;
+        *bytes += loaded.pattern_bytes;
+        loaded.matcher.map(Rc::new)
+    }
 }
 
 /// The ignore rules of the directories above `top`, up to and including
 /// the repository holding it (none when it is not in one), broadest first.
-fn rules_above(top: &Path) -> Vec<Rules> {
+fn rules_above(top: &Path, loading: &mut Loading<'_>) -> Vec<Rules> {
     let Some(repo) = top.ancestors().find(|d| d.join(GIT).exists()) else {
         return Vec::new();
     };
-    let mut above: Vec<Rules> = top
+    let mut dirs: Vec<&Path> = top
         .ancestors()
         .skip(1)
         .take_while(|d| d.starts_with(repo))
-        .map(|d| rules_of(d, d == repo))
         .collect();
-    above.reverse();
-    above
+    // Broadest first, so that a budget cut drops the deepest rules.
+    dirs.reverse();
+    dirs.into_iter()
+        .map(|d| rules_of(d, d == repo, loading))
+        .collect()
 }
 
-/// Reads the ignore files of a directory above the walk.
-fn rules_of(dir: &Path, repo: bool) -> Rules {
-    let exists = |name: &str| dir.join(name).is_file();
+/// Reads the ignore files of a directory above the walk (a missing one is
+/// no rules and no warning).
+fn rules_of(dir: &Path, repo: bool, loading: &mut Loading<'_>) -> Rules {
+    let mut bytes = 0;
     Rules {
-        agentctx: exists(AGENTCTX_IGNORE)
-            .then(|| matcher(dir, &dir.join(AGENTCTX_IGNORE)))
-            .flatten(),
-        git: exists(GITIGNORE)
-            .then(|| matcher(dir, &dir.join(GITIGNORE)))
-            .flatten(),
-        exclude: repo
-            .then(|| matcher(dir, &dir.join(".git/info/exclude")))
-            .flatten(),
+        agentctx: loading.matcher(dir, &dir.join(AGENTCTX_IGNORE), &mut bytes),
+        git: loading.matcher(dir, &dir.join(GITIGNORE), &mut bytes),
+        exclude: if repo {
+            loading.matcher(dir, &dir.join(".git/info/exclude"), &mut bytes)
+        } else {
+            None
+        },
         repo,
+        bytes,
     }
 }
 
@@ -246,11 +271,17 @@ pub(super) fn walk(top: &Path, opts: &WalkOptions<'_>) -> Walked {
     let mut out = Walked {
         nodes: Vec::new(),
         excluded: vec![false; opts.exclude.len()],
+        warnings: Vec::new(),
     };
     // The node index and ignore rules of the directory open at each depth.
     let mut stack: Vec<usize> = Vec::new();
     let mut rules: Vec<Rules> = if opts.ignore {
-        rules_above(top)
+        let mut loading = Loading {
+            base: opts.base,
+            warnings: &mut out.warnings,
+            live: 0,
+        };
+        rules_above(top, &mut loading)
     } else {
         Vec::new()
     };
@@ -273,7 +304,13 @@ pub(super) fn walk(top: &Path, opts: &WalkOptions<'_>) -> Walked {
             opts.names
                 .record(name, symlink, &mut out.nodes[parent].hits);
             if opts.ignore {
-                note_ignore_file(&mut rules[above + depth - 1], entry.path(), name, is_dir);
+                let mut loading = Loading {
+                    base: opts.base,
+                    warnings: &mut out.warnings,
+                    live: rules.iter().map(|r| r.bytes).sum(),
+                };
+                let file = (entry.path(), name, is_dir);
+                note_ignore_file(&mut rules[above + depth - 1], file, &mut loading);
             }
         }
         if depth > 0 && !is_dir {
@@ -299,17 +336,22 @@ pub(super) fn walk(top: &Path, opts: &WalkOptions<'_>) -> Walked {
 }
 
 /// Takes an ignore file or `.git` seen in a listing into its directory's rules.
-fn note_ignore_file(rules: &mut Rules, path: &Path, name: &str, is_dir: bool) {
+fn note_ignore_file(
+    rules: &mut Rules,
+    (path, name, is_dir): (&Path, &str, bool),
+    loading: &mut Loading<'_>,
+) {
     let dir = path.parent().unwrap_or(path);
+    let bytes = &mut rules.bytes;
     match name {
         GIT if is_dir => {
             rules.repo = true;
-            rules.exclude = matcher(dir, &path.join("info/exclude"));
+            rules.exclude = loading.matcher(dir, &path.join("info/exclude"), bytes);
         }
         // A submodule's `.git` file: a repository without its own exclude.
         GIT => rules.repo = true,
-        GITIGNORE if !is_dir => rules.git = matcher(dir, path),
-        AGENTCTX_IGNORE if !is_dir => rules.agentctx = matcher(dir, path),
+        GITIGNORE if !is_dir => rules.git = loading.matcher(dir, path, bytes),
+        AGENTCTX_IGNORE if !is_dir => rules.agentctx = loading.matcher(dir, path, bytes),
         _ => {}
     }
 }

@@ -170,6 +170,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         .unmatched_excludes
         .iter()
         .map(|x| format!("--exclude {x} matched no directory (a NAME, or a PATH relative to the checked tree)"))
+        .chain(report.ignore_warnings.iter().cloned())
         .collect();
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let palette = Palette {

@@ -119,9 +119,9 @@ pub fn resolve(input: &Input) -> Result<(Config, ProfileSettings, Vec<String>)> 
 
 /// `<codex home>/config.toml` as a table; None when it does not exist.
 fn read_config(path: &Path) -> Result<Option<toml::Table>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+    let bytes = match super::bounded::read_config(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     let shown = path.display();

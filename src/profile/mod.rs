@@ -7,6 +7,7 @@
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
+mod bounded;
 pub mod check;
 pub mod codex;
 pub mod gemini;
@@ -16,9 +17,7 @@ pub mod opencode;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
+use std::io;
 use std::path::Path;
 
 use serde::Serialize;
@@ -372,29 +371,14 @@ pub(crate) fn file_size(path: &Path) -> Option<u64> {
     }
 }
 
-/// Reads at most `limit` bytes of a regular file. Opens non-blocking and
-/// refuses anything else, so a FIFO swapped in cannot hang us.
+/// Reads a regular file through the one bounded reader (`bounded`): with
+/// `limit`, its first `limit` bytes; without, the whole file up to
+/// [`bounded::MAX_FILE_BYTES`] (a larger one is an error).
 pub(crate) fn read_file(path: &Path, limit: Option<u64>) -> io::Result<Vec<u8>> {
-    match stat(path)? {
-        Kind::Dir => return Err(io::Error::from_raw_os_error(libc::EISDIR)),
-        Kind::Other => return Err(io::Error::other("not a regular file")),
-        Kind::File(_) => {}
+    match limit {
+        Some(limit) => bounded::read_prefix(path, limit),
+        None => bounded::read_capped(path, bounded::MAX_FILE_BYTES),
     }
-    let file: File = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
-    let meta = file.metadata()?;
-    if meta.is_dir() {
-        return Err(io::Error::from_raw_os_error(libc::EISDIR));
-    }
-    if !meta.is_file() {
-        return Err(io::Error::other("not a regular file"));
-    }
-    let limit = limit.unwrap_or(u64::MAX);
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(limit)).unwrap_or(0));
-    file.take(limit).read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 /// Where `path` really lies (links resolved; as written when it does not

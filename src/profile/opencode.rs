@@ -292,9 +292,9 @@ fn instructions(input: &Input, tree: &Path) -> Result<(Vec<String>, Origin)> {
 /// The `instructions` list of one config file; None when the file does not
 /// exist or has no such key.
 fn config_instructions(path: &Path, vars: &Vars) -> Result<Option<Vec<String>>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+    let bytes = match super::bounded::read_config(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
         Err(e) if e.raw_os_error() == Some(libc::EISDIR) => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };

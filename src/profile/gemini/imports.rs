@@ -2,7 +2,7 @@
 //! traversal check against the real import root, the cycle check, Node's
 //! error messages, and depth 5.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
@@ -11,6 +11,13 @@ use crate::paths;
 
 /// The deepest import level that is still expanded.
 pub const MAX_DEPTH: usize = 5;
+
+/// Bytes one memory file's expansion may produce before agentctx stops
+/// expanding its imports (k imports per file over five levels is k^5
+/// copies): 16 MiB, 256 times codex's default budget and as much as one
+/// file may hold. Past it the rest of the `@` tokens stay as written, with
+/// a note, and the profile is no longer exact.
+pub const MAX_EXPANDED_BYTES: usize = 16 << 20;
 
 /// One `@path` token: byte range of `@path` and the path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,6 +232,15 @@ pub struct Expander<'a> {
     file: String,
     real_root: PathBuf,
     pub notes: &'a mut Vec<Note>,
+    /// What reading each import gave (text, or Node's message): a file
+    /// imported many times is read and checked once.
+    reads: HashMap<PathBuf, Result<String, String>>,
+    /// Traversal answers per (token, base directory).
+    traversals: HashMap<(String, PathBuf), bool>,
+    /// Bytes of content expanded so far (against [`MAX_EXPANDED_BYTES`]).
+    expanded: usize,
+    /// Whether the cap was reached: the rest is left as written.
+    pub capped: bool,
 }
 
 impl<'a> Expander<'a> {
@@ -237,6 +253,10 @@ impl<'a> Expander<'a> {
             file: super::super::show(file),
             real_root: std::fs::canonicalize(&root).unwrap_or(root),
             notes,
+            reads: HashMap::new(),
+            traversals: HashMap::new(),
+            expanded: 0,
+            capped: false,
         }
     }
 
@@ -261,6 +281,7 @@ impl<'a> Expander<'a> {
     ) -> String {
         let tokens = tokens(content);
         let regions = code_regions(content);
+        self.expanded = self.expanded.saturating_add(content.len());
         if depth >= MAX_DEPTH {
             let live = tokens.iter().find(|t| !in_region(&regions, t.start));
             if let Some(t) = live {
@@ -273,7 +294,19 @@ impl<'a> Expander<'a> {
         for t in &tokens {
             out.push_str(&content[last..t.start]);
             last = t.end;
-            if in_region(&regions, t.start) {
+            if in_region(&regions, t.start) || self.capped {
+                out.push('@');
+                out.push_str(&t.path);
+                continue;
+            }
+            if self.expanded > MAX_EXPANDED_BYTES {
+                self.capped = true;
+                self.note(
+                    &t.path,
+                    ImportProblem::Failed(format!(
+                        "not expanded: this file's imports pass {MAX_EXPANDED_BYTES} bytes, the most agentctx expands; the rest stay as written"
+                    )),
+                );
                 out.push('@');
                 out.push_str(&t.path);
                 continue;
@@ -300,16 +333,25 @@ impl<'a> Expander<'a> {
             self.note(token, ImportProblem::Cycle);
             return format!("<!-- File already processed: {token} -->");
         }
-        let shown = super::super::show(&full);
-        let read = match std::fs::metadata(&full) {
-            Err(e) => Err(node_message(&e, "access", &shown)),
-            Ok(m) if m.is_dir() => Err(node_message(
-                &io::Error::from_raw_os_error(libc::EISDIR),
-                "read",
-                &shown,
-            )),
-            Ok(_) => {
-                super::super::read_file(&full, None).map_err(|e| node_message(&e, "open", &shown))
+        let read = match self.reads.get(&full) {
+            Some(read) => read.clone(),
+            None => {
+                let read = read_import(&full);
+                // Said once per file read, however often it is imported.
+                if read.is_ok() {
+                    if let Some((real, place)) = super::super::secret_of(&full) {
+                        self.notes.push(Note {
+                            path: self.file.clone(),
+                            kind: NoteKind::Secret {
+                                real,
+                                place,
+                                via: Via::Import(token.to_owned()),
+                            },
+                        });
+                    }
+                }
+                self.reads.insert(full.clone(), read.clone());
+                read
             }
         };
         match read {
@@ -317,18 +359,7 @@ impl<'a> Expander<'a> {
                 self.note(token, ImportProblem::Failed(message.clone()));
                 format!("<!-- Import failed: {token} - {message} -->")
             }
-            Ok(bytes) => {
-                if let Some((real, place)) = super::super::secret_of(&full) {
-                    self.notes.push(Note {
-                        path: self.file.clone(),
-                        kind: NoteKind::Secret {
-                            real,
-                            place,
-                            via: Via::Import(token.to_owned()),
-                        },
-                    });
-                }
-                let text = String::from_utf8_lossy(&bytes);
+            Ok(text) => {
                 chain.insert(full.clone());
                 let dir = full.parent().unwrap_or(Path::new("/")).to_path_buf();
                 let inner = self.expand(&text, &dir, depth + 1, chain);
@@ -340,8 +371,19 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// A URL, or a path whose real path leaves the real import root.
-    fn traversal(&self, token: &str, base: &Path) -> bool {
+    /// A URL, or a path whose real path leaves the real import root
+    /// (asked once per token and base).
+    fn traversal(&mut self, token: &str, base: &Path) -> bool {
+        let key = (token.to_owned(), base.to_path_buf());
+        if let Some(&answer) = self.traversals.get(&key) {
+            return answer;
+        }
+        let answer = self.traversal_uncached(token, base);
+        self.traversals.insert(key, answer);
+        answer
+    }
+
+    fn traversal_uncached(&self, token: &str, base: &Path) -> bool {
         if ["file://", "http://", "https://"]
             .iter()
             .any(|scheme| token.starts_with(scheme))
@@ -351,6 +393,22 @@ impl<'a> Expander<'a> {
         let decoded = decode_uri_component(token).unwrap_or_else(|| token.to_owned());
         let resolved = paths::normalize(base, Path::new(&decoded));
         !is_subpath(&self.real_root, &real_path(&resolved))
+    }
+}
+
+/// An import's text (lossy UTF-8), or Node's message for why not.
+fn read_import(full: &Path) -> Result<String, String> {
+    let shown = super::super::show(full);
+    match std::fs::metadata(full) {
+        Err(e) => Err(node_message(&e, "access", &shown)),
+        Ok(m) if m.is_dir() => Err(node_message(
+            &io::Error::from_raw_os_error(libc::EISDIR),
+            "read",
+            &shown,
+        )),
+        Ok(_) => super::super::read_file(full, None)
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .map_err(|e| node_message(&e, "open", &shown)),
     }
 }
 

@@ -478,12 +478,12 @@ impl<'a> Loader<'a> {
             let text = String::from_utf8_lossy(&bytes);
             let dir = path.parent().unwrap_or(Path::new("/"));
             let mut notes = std::mem::take(&mut report.notes);
-            let expanded = imports::Expander::new(path, self.markers, &mut notes).expand(
-                &text,
-                dir,
-                0,
-                &mut HashSet::new(),
-            );
+            let mut expander = imports::Expander::new(path, self.markers, &mut notes);
+            let expanded = expander.expand(&text, dir, 0, &mut HashSet::new());
+            // Past the cap agentctx stops expanding: no longer gemini's text.
+            if expander.capped {
+                report.exact = false;
+            }
             report.notes = notes;
             let t = js_trim(&expanded);
             let status = match (t.is_empty(), tier) {

@@ -2,7 +2,6 @@
 //! workspace (trusted only), system; last definition wins, lists replace;
 //! comments stripped; `$VAR`, `${VAR}`, `${VAR:-d}` expanded in strings.
 
-use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
@@ -48,9 +47,9 @@ pub fn read(files: &[PathBuf], vars: &Vars) -> Result<Context> {
 }
 
 fn read_one(path: &Path, vars: &Vars) -> Result<Option<Value>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+    let bytes = match super::super::bounded::read_config(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     let text = String::from_utf8_lossy(&bytes);
