@@ -1,0 +1,59 @@
+# agentctx's own cases for ../shared/realdsh (the real dsh CLI against a
+# loopback fake model). `run.sh` appends this file to a copy of that folder's
+# make_cases.py, so it may use everything defined there (case, touch_case,
+# config_case, layer, tool, M, BOM, text, ...). Each case names the rule of
+# SPEC.md or CONFIG.md it pins; docs/reading.md lists what they showed.
+
+# ---------------------------------------------------------------- issue 22: dsh's file reader
+NUL = lambda at, n: b"a" * at + b"\x00" + b"a" * (n - at - 1) + b"\n"
+case("r22-bom-leading", "tree", "AGENTS.md with a leading BOM: text and digest without it",
+     {"ws/AGENTS.md": BOM + b"Root rule after a BOM.\n"})
+case("r22-bom-twice", "tree", "two leading BOMs and one inside: only the first goes",
+     {"ws/AGENTS.md": BOM + BOM + b"Two BOMs\xef\xbb\xbf here.\n"})
+case("r22-bom-only-dup", "tree", "CLAUDE.md equal to AGENTS.md but for a BOM: one load (dedup on the stripped text)",
+     {"ws/AGENTS.md": b"Same rule.\n", "ws/CLAUDE.md": BOM + b"Same rule.\n"})
+case("r22-utf8-mid", "tree", "invalid UTF-8 in the middle: not loaded, sibling loads",
+     {"ws/AGENTS.md": b"caf\xe9 rules\n", "ws/CLAUDE.md": b"Sibling.\n"})
+case("r22-utf8-cut", "tree", "a sequence cut at the end of the file: not loaded",
+     {"ws/AGENTS.md": b"cut emoji \xf0\x9f\x98", "ws/CLAUDE.md": b"Sibling.\n"})
+case("r22-utf8-surrogate", "tree", "an encoded surrogate (ED A0 80): not loaded",
+     {"ws/AGENTS.md": b"surrogate \xed\xa0\x80 here\n", "ws/CLAUDE.md": b"Sibling.\n"})
+case("r22-nul-100", "tree", "a NUL at byte 100: binary, not loaded",
+     {"ws/AGENTS.md": NUL(100, 9000), "ws/CLAUDE.md": b"Sibling.\n"})
+case("r22-nul-8191", "tree", "a NUL at byte 8191: binary, not loaded",
+     {"ws/AGENTS.md": NUL(8191, 9000), "ws/CLAUDE.md": b"Sibling.\n"})
+case("r22-nul-8192", "tree", "a NUL at byte 8192: text, loaded",
+     {"ws/AGENTS.md": NUL(8192, 9000), "ws/CLAUDE.md": b"Sibling.\n"})
+case("r22-nul-bom-8191", "tree", "a BOM then a NUL at raw byte 8191: the sample counts the BOM",
+     {"ws/AGENTS.md": BOM + b"a" * 8188 + b"\x00" + b"tail\n", "ws/CLAUDE.md": b"Sibling.\n"})
+case("r22-user-global-invalid", "tree", "the user-global file is invalid UTF-8: not loaded",
+     {"home/.dsh/AGENTS.md": b"home \xff rule\n", "ws/AGENTS.md": b"Project rule.\n"})
+case("r22-user-global-bom", "tree", "the user-global file has a BOM",
+     {"home/.dsh/AGENTS.md": BOM + b"Home rule.\n", "ws/AGENTS.md": b"Project rule.\n"})
+case("r22-enotdir-link", "tree", "AGENTS.md links through a regular file (ENOTDIR)",
+     {"ws/notes.txt": b"n\n", "ws/CLAUDE.md": b"Sibling.\n"},
+     links={"ws/AGENTS.md": "notes.txt/AGENTS.md"})
+case("r22-enotdir-dsh-home", "tree", "DSH_HOME names a regular file (ENOTDIR for the user-global file)",
+     {"outside/homefile": b"not a dir\n", "ws/AGENTS.md": b"Project rule.\n"},
+     dsh_home="{C}/outside/homefile", flags=["--dsh-home", "{C}/outside/homefile"])
+config_case("r22-maxbytes-600.5", "maxBytes 600.5: the notice prints 600.5",
+            ["--max-bytes", "600.5"], home_layer=layer(M("600.5")))
+config_case("r22-maxbytes-1e3", "maxBytes 1e3 (a YAML float): the notice prints 1000",
+            ["--max-bytes", "1e3"], home_layer=layer(M("1e3")))
+config_case("r22-maxbytes-inf", "maxBytes .inf: loading disabled",
+            ["--max-bytes", "inf"], home_layer=layer(M(".inf")))
+config_case("r22-maxbytes-nan", "maxBytes .nan: loading disabled",
+            ["--max-bytes", "nan"], home_layer=layer(M(".nan")))
+config_case("r22-maxbytes-neg", "maxBytes -1: loading disabled",
+            ["--max-bytes", "-1"], home_layer=layer(M("-1")))
+touch_case("r22-touch-becomes-invalid", "bash makes the loaded root AGENTS.md invalid UTF-8: no transition at the next step",
+           [tool("bash", command="printf 'bad \\377\\n' >> AGENTS.md", description="break it"),
+            tool("read", file_path="notes.txt")])
+touch_case("r22-touch-becomes-bom", "bash prepends a BOM to the loaded root AGENTS.md: same digest, no transition",
+           [tool("bash", command="printf '\\357\\273\\277' | cat - AGENTS.md > x && mv x AGENTS.md", description="add a BOM"),
+            tool("read", file_path="notes.txt")])
+touch_case("r22-touch-enotdir-frozen", "bash replaces src/util with a file: the loaded scope is frozen (no remove)",
+           [tool("read", file_path="src/util/strings.txt"),
+            tool("bash", command="rm -rf src/util && echo x > src/util", description="replace the dir"),
+            tool("read", file_path="notes.txt")])
+
