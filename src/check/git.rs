@@ -86,6 +86,15 @@ impl Git {
         })
     }
 
+    /// The same git for another directory.
+    #[must_use]
+    pub fn at(&self, dir: &Path) -> Git {
+        Git {
+            dir: dir.to_path_buf(),
+            no_lazy_fetch: self.no_lazy_fetch,
+        }
+    }
+
     /// `git ... -C dir ARGS` with the safe options and environment.
     fn command(&self, args: &[&str]) -> Command {
         let mut cmd = base_command();
@@ -128,7 +137,7 @@ impl Git {
         if oids.is_empty() {
             return Ok(map);
         }
-        let (mut child, writer) = self.batch(&["cat-file", "--batch-check"], oids)?;
+        let (mut child, feeders) = self.batch(&["cat-file", "--batch-check"], oids)?;
         let stdout = child.stdout.take().context("--base: git cat-file stdout")?;
         let mut reader = BufReader::new(stdout);
         let mut line = String::new();
@@ -153,7 +162,7 @@ impl Git {
             }
             Ok(())
         })();
-        finish(child, writer, "cat-file --batch-check", result)?;
+        finish(child, feeders, "cat-file --batch-check", result)?;
         Ok(map)
     }
 
@@ -171,7 +180,7 @@ impl Git {
         if oids.is_empty() {
             return Ok(());
         }
-        let (mut child, writer) = self.batch(&["cat-file", "--batch"], oids)?;
+        let (mut child, feeders) = self.batch(&["cat-file", "--batch"], oids)?;
         let stdout = child.stdout.take().context("--base: git cat-file stdout")?;
         let mut reader = BufReader::new(stdout);
         let mut header = String::new();
@@ -200,15 +209,11 @@ impl Git {
             }
             Ok(())
         })();
-        finish(child, writer, "cat-file --batch", result)
+        finish(child, feeders, "cat-file --batch", result)
     }
 
     /// Spawns a `cat-file` batch with the ids fed on stdin by a thread.
-    fn batch(
-        &self,
-        args: &[&str],
-        oids: &[&str],
-    ) -> Result<(Child, std::thread::JoinHandle<std::io::Result<()>>)> {
+    fn batch(&self, args: &[&str], oids: &[&str]) -> Result<(Child, Feeders)> {
         let mut child = self
             .command(args)
             .stdin(Stdio::piped())
@@ -222,27 +227,35 @@ impl Git {
             input.extend_from_slice(oid.as_bytes());
             input.push(b'\n');
         }
-        let writer = std::thread::spawn(move || stdin.write_all(&input));
-        Ok((child, writer))
+        let stdin = std::thread::spawn(move || stdin.write_all(&input));
+        // Drained while stdout is read (a git that prints an error per
+        // object must not block on a full pipe); its start is kept.
+        let mut err = child.stderr.take().context("--base: git cat-file stderr")?;
+        let stderr = std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            let _ = (&mut err).take(4096).read_to_end(&mut kept);
+            let _ = std::io::copy(&mut err, &mut std::io::sink());
+            kept
+        });
+        Ok((child, Feeders { stdin, stderr }))
     }
 }
 
+/// The threads that feed a batch child's stdin and drain its stderr.
+struct Feeders {
+    stdin: std::thread::JoinHandle<std::io::Result<()>>,
+    stderr: std::thread::JoinHandle<Vec<u8>>,
+}
+
 /// Waits for a batch child; its failure (or the reader's) is one error.
-fn finish(
-    mut child: Child,
-    writer: std::thread::JoinHandle<std::io::Result<()>>,
-    what: &str,
-    result: Result<()>,
-) -> Result<()> {
+fn finish(mut child: Child, feeders: Feeders, what: &str, result: Result<()>) -> Result<()> {
     if result.is_err() {
         let _ = child.kill();
     }
-    let mut stderr = Vec::new();
-    if let Some(mut err) = child.stderr.take() {
-        let _ = err.read_to_end(&mut stderr);
-    }
+    drop(child.stdout.take());
     let status = child.wait().context("--base: running git")?;
-    let _ = writer.join();
+    let _ = feeders.stdin.join();
+    let stderr = feeders.stderr.join().unwrap_or_default();
     result?;
     if !status.success() {
         bail!("--base: git {what}: {}", first_line(&stderr));

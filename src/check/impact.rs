@@ -103,8 +103,9 @@ const MAX_LINK_TARGET: u64 = 4096;
 /// outside the git work tree, or the mirror cannot be made.
 pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Revision> {
     let probe = opts.targets.first().map_or(&opts.base, |t| &t.path);
-    let top = toplevel(&Git::new(probe)?)?;
-    let git = Git::new(&top)?;
+    let git = Git::new(probe)?;
+    let top = toplevel(&git)?;
+    let git = git.at(&top);
     let mirror = tempfile::Builder::new()
         .prefix("agentctx-base-")
         .tempdir_in(temp)
