@@ -1,14 +1,24 @@
 //! `check --base REV`: what a change does to what sessions receive,
 //! directory by directory.
 //!
-//! 1. **Read REV** with the `git` executable only: `git ls-tree -r -z`
-//!    lists the revision's tree, `git cat-file --batch` reads the blobs
-//!    that decide baselines (candidate files, root markers, ignore files,
-//!    and the in-repository targets of symlinked candidates). Nothing is
-//!    checked out and nothing in the repository is written.
-//! 2. **Mirror** those entries into a private temporary directory, laid out
-//!    like the work tree (symlinks kept, targets that leave the repository
-//!    pointed at the same absolute place, submodules as nested roots).
+//! 1. **Read REV** with the `git` executable only, run as `git` (the
+//!    module) says, never writing, fetching or running anything the
+//!    repository configured: `git ls-tree -r -z` lists the revision's tree,
+//!    `git cat-file --batch-check` sizes the objects that decide baselines
+//!    (candidate files, root markers, ignore files, and the in-repository
+//!    targets of symlinked candidates), `git cat-file --batch` reads each
+//!    distinct one once, at most max-source-bytes of it (a symlink's target:
+//!    4096 bytes). Nothing is checked out and nothing in the repository is
+//!    written. A path git would not check out (`..`, `.`, empty or absolute
+//!    components, `.git` in any case) and an object the repository lacks
+//!    are skipped with a warning naming REV and the path.
+//! 2. **Mirror** those entries into a fresh private temporary directory,
+//!    laid out like the work tree (symlinks kept, targets that leave the
+//!    repository pointed at the same absolute place, submodules as nested
+//!    roots): directories are made one component at a time and never
+//!    through a symlink, files are created new (`O_EXCL | O_NOFOLLOW`) as
+//!    hard links to one copy per object id, and an oversized blob is a
+//!    sparse file of its size, refused by its size as in a checkout.
 //! 3. **Check both** with the same options: the mirror gives every
 //!    directory's baseline at REV, the work tree the current one; paths are
 //!    shown relative to the same start directory, so they compare as strings.
@@ -17,17 +27,20 @@
 //!    new (absent at REV for the same rule and file).
 
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::fs::symlink;
+use std::io::{Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{OpenOptionsExt, symlink};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
+use super::git::{self, Git, Object};
 use super::walk::{AGENTCTX_IGNORE, Names};
 use super::{DirBaseline, Finding, Options, Report, Severity, Target};
+use crate::discovery::os_error;
 use crate::paths;
 
 /// What the change does to one directory's baseline.
@@ -70,22 +83,52 @@ impl Impact {
     }
 }
 
+/// The check of REV, and what could not be mirrored of it (one warning
+/// each, naming REV and the path).
+#[derive(Debug)]
+pub struct Revision {
+    pub report: Report,
+    pub warnings: Vec<String>,
+}
+
+/// The longest symlink target read from a tree (Linux's `PATH_MAX`).
+const MAX_LINK_TARGET: u64 = 4096;
+
 /// The check of REV: `opts` applied to a mirror of its tree. `temp` is the
 /// directory the mirror is made in.
 ///
 /// # Errors
 ///
 /// `git` fails or is missing, REV does not name a tree, a target lies
-/// outside the git work tree, or the mirror cannot be written.
-pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Report> {
+/// outside the git work tree, or the mirror cannot be made.
+pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Revision> {
     let probe = opts.targets.first().map_or(&opts.base, |t| &t.path);
-    let top = toplevel(probe)?;
+    let git = Git::new(probe)?;
+    let top = toplevel(&git)?;
+    let git = git.at(&top);
     let mirror = tempfile::Builder::new()
         .prefix("agentctx-base-")
         .tempdir_in(temp)
         .with_context(|| format!("--base {rev}: creating a directory in {}", temp.display()))?;
+    let tree = mirror.path().join("tree");
+    let store = mirror.path().join("objects");
+    for dir in [&tree, &store] {
+        fs::create_dir(dir).with_context(|| format!("--base {rev}: creating {}", dir.display()))?;
+    }
     let names = Names::new(opts.settings);
-    materialize(&top, rev, mirror.path(), &names)?;
+    let mut m = Mirror {
+        git: &git,
+        top: &top,
+        rev,
+        tree: &tree,
+        store: &store,
+        max_source: opts.settings.max_source(),
+        stored: HashMap::new(),
+        links: HashMap::new(),
+        objects: HashMap::new(),
+        warnings: Vec::new(),
+    };
+    m.materialize(&names)?;
     let map = |p: &Path| -> Result<PathBuf> {
         let rel = p.strip_prefix(&top).map_err(|_| {
             anyhow::anyhow!(
@@ -94,12 +137,16 @@ pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Repo
                 top.display()
             )
         })?;
-        Ok(mirror.path().join(rel))
+        Ok(tree.join(rel))
     };
     let mut targets = Vec::new();
     for t in &opts.targets {
         let path = map(&t.path)?;
-        fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
+        let rel = path.strip_prefix(&tree).unwrap_or(Path::new(""));
+        if let Err(e) = make_dirs(&tree, rel.as_os_str().as_bytes(), true) {
+            m.warn(rel.as_os_str().as_bytes(), &e);
+            continue;
+        }
         targets.push(Target {
             path,
             nested_roots: t.nested_roots,
@@ -111,218 +158,423 @@ pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Repo
         directories: true,
         ..opts.clone()
     };
-    super::check(&at_rev)
+    let warnings = std::mem::take(&mut m.warnings);
+    Ok(Revision {
+        report: super::check(&at_rev)?,
+        warnings,
+    })
 }
 
 /// The work tree's top directory holding `dir`.
-fn toplevel(dir: &Path) -> Result<PathBuf> {
-    let out = git(dir, &["rev-parse", "--show-toplevel"], None)?;
+fn toplevel(git: &Git) -> Result<PathBuf> {
+    let out = git.output(&["rev-parse", "--show-toplevel"])?;
     let text = String::from_utf8_lossy(&out);
     Ok(PathBuf::from(text.trim_end_matches('\n')))
-}
-
-/// Runs `git -C dir ARGS` (with `input` on stdin) and returns its stdout.
-fn git(dir: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>> {
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| "--base: running git (is it on PATH?)".to_owned())?;
-    let writer = match (input, child.stdin.take()) {
-        (Some(bytes), Some(mut stdin)) => {
-            let bytes = bytes.to_vec();
-            Some(std::thread::spawn(move || stdin.write_all(&bytes)))
-        }
-        _ => None,
-    };
-    let out = child.wait_with_output().context("--base: running git")?;
-    if let Some(writer) = writer {
-        let _ = writer.join();
-    }
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let line = err
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("failed");
-        bail!("--base: git {}: {}", args.join(" "), line.trim());
-    }
-    Ok(out.stdout)
 }
 
 /// One entry of `git ls-tree`.
 #[derive(Debug, Clone)]
 struct Entry {
-    mode: String,
+    mode: u32,
     oid: String,
-    path: String,
+    path: Vec<u8>,
 }
 
-/// Lists REV's tree: every blob, symlink and submodule, by path.
-fn ls_tree(top: &Path, rev: &str) -> Result<HashMap<String, Entry>> {
+impl Entry {
+    fn is_link(&self) -> bool {
+        self.mode == git::MODE_LINK
+    }
+}
+
+/// Lists REV's tree: every blob, symlink and submodule, by path (the bytes
+/// git stores; a repeated path keeps its last entry).
+fn ls_tree(git: &Git, top: &Path, rev: &str) -> Result<HashMap<Vec<u8>, Entry>> {
     let spec = format!("{rev}^{{tree}}");
-    git(top, &["rev-parse", "--verify", "--quiet", &spec], None)
+    let oid = git
+        .output(&["rev-parse", "--verify", "--quiet", &spec])
         .map_err(|_| anyhow::anyhow!("--base {rev}: not a revision of {}", top.display()))?;
-    let out = git(top, &["ls-tree", "-r", "-z", "--full-tree", &spec], None)?;
+    let oid = String::from_utf8_lossy(&oid).trim().to_owned();
+    if !is_oid(&oid) {
+        bail!("--base {rev}: not a revision of {}", top.display());
+    }
+    let out = git.output(&["ls-tree", "-r", "-z", "--full-tree", &oid])?;
     let mut entries = HashMap::new();
     for record in out.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let record = String::from_utf8_lossy(record);
-        let Some((meta, path)) = record.split_once('\t') else {
+        let Some(tab) = record.iter().position(|b| *b == b'\t') else {
             continue;
         };
+        let (meta, path) = (&record[..tab], &record[tab + 1..]);
+        let meta = String::from_utf8_lossy(meta);
         let mut parts = meta.split(' ');
         let (Some(mode), Some(_kind), Some(oid)) = (parts.next(), parts.next(), parts.next())
         else {
             continue;
         };
+        let Ok(mode) = u32::from_str_radix(mode, 8) else {
+            continue;
+        };
+        if !is_oid(oid) {
+            continue;
+        }
         entries.insert(
-            path.to_owned(),
+            path.to_vec(),
             Entry {
-                mode: mode.to_owned(),
+                mode,
                 oid: oid.to_owned(),
-                path: path.to_owned(),
+                path: path.to_vec(),
             },
         );
     }
     Ok(entries)
 }
 
+/// A full object id in lowercase hex (SHA-1 or SHA-256).
+fn is_oid(text: &str) -> bool {
+    matches!(text.len(), 40 | 64) && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The last component of a tree path.
+fn base_name(path: &[u8]) -> &[u8] {
+    path.rsplit(|b| *b == b'/').next().unwrap_or(path)
+}
+
 /// Whether an entry decides baselines: a candidate, a plain root marker or
 /// an ignore file (names matched ignoring ASCII case, as the walk does).
-fn wanted(folded_names: &HashSet<String>, path: &str) -> bool {
-    let base = path.rsplit('/').next().unwrap_or(path);
-    folded_names.contains(&base.to_ascii_lowercase())
-        || base == ".gitignore"
-        || base == AGENTCTX_IGNORE
+fn wanted(folded_names: &HashSet<Vec<u8>>, path: &[u8]) -> bool {
+    let base = base_name(path);
+    folded_names.contains(&base.to_ascii_lowercase()) || is_ignore_file(base)
 }
 
-/// Mirrors what decides REV's baselines into `dest`.
-fn materialize(top: &Path, rev: &str, dest: &Path, names: &Names) -> Result<()> {
-    let entries = ls_tree(top, rev)?;
-    let folded: HashSet<String> = names.all.iter().map(|n| n.to_ascii_lowercase()).collect();
-    let mut chosen: Vec<&Entry> = entries
-        .values()
-        .filter(|e| e.mode == "160000" || wanted(&folded, &e.path))
-        .collect();
-    let blobs: Vec<&Entry> = chosen
-        .iter()
-        .copied()
-        .filter(|e| e.mode != "160000")
-        .collect();
-    let mut contents = cat_blobs(top, &blobs)?;
-    // Symlinked candidates pull in their in-repository targets (a chain of
-    // at most 8 links, as far as REV holds them).
-    let mut seen: HashSet<String> = chosen.iter().map(|e| e.path.clone()).collect();
-    let mut links: Vec<&Entry> = blobs.into_iter().filter(|e| e.mode == "120000").collect();
-    for _ in 0..8 {
-        let mut more = Vec::new();
-        for link in &links {
-            let target = String::from_utf8_lossy(&contents[&link.oid]).into_owned();
-            let dir = Path::new(&link.path).parent().unwrap_or(Path::new(""));
-            let resolved = paths::normalize(&top.join(dir), Path::new(&target));
-            let Ok(inside) = resolved.strip_prefix(top) else {
-                continue;
-            };
-            let inside = inside.to_string_lossy().into_owned();
-            if let Some(e) = entries.get(&inside).filter(|_| seen.insert(inside.clone())) {
-                more.push(e);
+fn is_ignore_file(base: &[u8]) -> bool {
+    base == b".gitignore" || base == AGENTCTX_IGNORE.as_bytes()
+}
+
+/// What the mirror holds of one object id, in `objects/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stored {
+    /// Its bytes (at most max-source-bytes).
+    Whole,
+    /// A sparse file of its size, never read (an oversized candidate is
+    /// refused by its size, as in a checkout).
+    Sized,
+}
+
+/// The mirror of one revision being made: the objects read so far (each
+/// distinct id once) and the warnings.
+struct Mirror<'a> {
+    git: &'a Git,
+    top: &'a Path,
+    rev: &'a str,
+    tree: &'a Path,
+    store: &'a Path,
+    max_source: u64,
+    /// Object files in `store`, by id.
+    stored: HashMap<String, Stored>,
+    /// Symlink targets read, by id.
+    links: HashMap<String, Vec<u8>>,
+    /// What `cat-file --batch-check` said, by id.
+    objects: HashMap<String, Object>,
+    warnings: Vec<String>,
+}
+
+impl Mirror<'_> {
+    fn warn(&mut self, path: &[u8], what: &str) {
+        self.warnings.push(format!(
+            "--base {}: {}: {what}",
+            self.rev,
+            String::from_utf8_lossy(path)
+        ));
+    }
+
+    /// Mirrors what decides REV's baselines into the tree directory.
+    fn materialize(&mut self, names: &Names) -> Result<()> {
+        let entries = ls_tree(self.git, self.top, self.rev)?;
+        let folded: HashSet<Vec<u8>> = names
+            .all
+            .iter()
+            .map(|n| n.to_ascii_lowercase().into_bytes())
+            .collect();
+        let mut first: Vec<&Entry> = entries
+            .values()
+            .filter(|e| e.mode == git::MODE_SUBMODULE || wanted(&folded, &e.path))
+            .collect();
+        first.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut chosen = self.safe(first);
+        self.fetch(&chosen)?;
+        // Symlinked candidates pull in their in-repository targets (a chain
+        // of at most 8 links, as far as REV holds them).
+        let mut seen: HashSet<Vec<u8>> = chosen.iter().map(|e| e.path.clone()).collect();
+        let mut links: Vec<&Entry> = chosen.iter().copied().filter(|e| e.is_link()).collect();
+        for _ in 0..8 {
+            let mut more = Vec::new();
+            for link in &links {
+                let Some(target) = self.links.get(&link.oid) else {
+                    continue;
+                };
+                let dir = Path::new(OsStr::from_bytes(&link.path))
+                    .parent()
+                    .unwrap_or(Path::new(""));
+                let resolved =
+                    paths::normalize(&self.top.join(dir), Path::new(OsStr::from_bytes(target)));
+                let Ok(inside) = resolved.strip_prefix(self.top) else {
+                    continue;
+                };
+                let inside = inside.as_os_str().as_bytes().to_vec();
+                if let Some(e) = entries.get(&inside).filter(|_| seen.insert(inside.clone())) {
+                    more.push(e);
+                }
+            }
+            more.sort_by(|a, b| a.path.cmp(&b.path));
+            let more = self.safe(more);
+            if more.is_empty() {
+                break;
+            }
+            self.fetch(&more)?;
+            chosen.extend(more.iter().copied());
+            links = more.into_iter().filter(|e| e.is_link()).collect();
+        }
+        chosen.sort_by(|a, b| a.path.cmp(&b.path));
+        self.copy_exclude()?;
+        for e in chosen {
+            if let Err(problem) = self.write_entry(e) {
+                self.warn(&e.path, &problem);
             }
         }
-        if more.is_empty() {
-            break;
-        }
-        contents.extend(cat_blobs(top, &more)?);
-        chosen.extend(more.iter().copied());
-        links = more.into_iter().filter(|e| e.mode == "120000").collect();
+        Ok(())
     }
-    fs::create_dir_all(dest.join(".git/info"))?;
-    if let Ok(exclude) = fs::read(top.join(".git/info/exclude")) {
-        fs::write(dest.join(".git/info/exclude"), exclude)?;
-    }
-    for e in chosen {
-        write_entry(top, dest, e, &contents)
-            .with_context(|| format!("--base {rev}: mirroring {}", e.path))?;
-    }
-    Ok(())
-}
 
-/// Writes one entry of REV into the mirror.
-fn write_entry(
-    top: &Path,
-    dest: &Path,
-    e: &Entry,
-    contents: &HashMap<String, Vec<u8>>,
-) -> Result<()> {
-    let path = dest.join(&e.path);
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)?;
+    /// The entries whose paths git would check out; a warning for each other.
+    fn safe<'e>(&mut self, entries: Vec<&'e Entry>) -> Vec<&'e Entry> {
+        entries
+            .into_iter()
+            .filter(|e| match git::path_problem(&e.path, e.mode) {
+                None => true,
+                Some(problem) => {
+                    self.warn(
+                        &e.path,
+                        &format!("not a path git checks out ({problem}), skipped"),
+                    );
+                    false
+                }
+            })
+            .collect()
     }
-    match e.mode.as_str() {
-        // A submodule: a nested root, as its `.git` file makes it in a checkout.
-        "160000" => {
-            fs::create_dir_all(&path)?;
-            fs::write(path.join(".git"), "gitdir: submodule\n")?;
-        }
-        "120000" => {
-            let target = String::from_utf8_lossy(&contents[&e.oid]).into_owned();
-            let dir = Path::new(&e.path).parent().unwrap_or(Path::new(""));
-            let real = paths::normalize(&top.join(dir), Path::new(&target));
-            // Inside the repository the link keeps its text (it resolves in
-            // the mirror); outside, it points where it points from the work tree.
-            let inside = real.starts_with(top);
-            let link = if inside && Path::new(&target).is_relative() {
-                PathBuf::from(&target)
-            } else if inside {
-                dest.join(real.strip_prefix(top).unwrap_or(&real))
-            } else {
-                real
+
+    /// Sizes every new object of `entries`, then reads, once per id, the
+    /// blobs that fit max-source-bytes (symlink targets: 4096 bytes) into
+    /// the object store; oversized ones become sparse files of their size.
+    fn fetch(&mut self, entries: &[&Entry]) -> Result<()> {
+        let mut new: Vec<&str> = entries
+            .iter()
+            .filter(|e| e.mode != git::MODE_SUBMODULE && !self.objects.contains_key(&e.oid))
+            .map(|e| e.oid.as_str())
+            .collect();
+        new.sort_unstable();
+        new.dedup();
+        let sizes = self.git.sizes(&new)?;
+        self.objects.extend(sizes);
+        let mut read: Vec<&str> = Vec::new();
+        let mut sparse: Vec<(&str, u64)> = Vec::new();
+        let mut text: HashSet<&str> = HashSet::new();
+        for e in entries {
+            let Some(Object::Present { kind, size }) = self.objects.get(&e.oid) else {
+                continue;
             };
-            symlink(link, &path)?;
+            if kind != "blob" {
+                continue;
+            }
+            let (size, oid) = (*size, e.oid.as_str());
+            if e.is_link() {
+                if size <= MAX_LINK_TARGET && !self.links.contains_key(oid) {
+                    text.insert(oid);
+                    read.push(oid);
+                }
+            } else if self.stored.contains_key(oid) {
+            } else if size <= self.max_source {
+                read.push(oid);
+            } else {
+                sparse.push((oid, size));
+            }
         }
-        _ => fs::write(&path, &contents[&e.oid])?,
+        read.sort_unstable();
+        read.dedup();
+        for (oid, size) in sparse {
+            if self.stored.contains_key(oid) {
+                continue;
+            }
+            let file = create_new(&self.store.join(oid))?;
+            file.set_len(size)
+                .with_context(|| format!("--base {}: sizing object {oid}", self.rev))?;
+            self.stored.insert(oid.to_owned(), Stored::Sized);
+        }
+        let (store, max_source) = (self.store, self.max_source);
+        let (stored, links) = (&mut self.stored, &mut self.links);
+        self.git.read(&read, |oid, size, body| {
+            if text.contains(oid) {
+                let mut bytes = Vec::new();
+                body.take(MAX_LINK_TARGET).read_to_end(&mut bytes)?;
+                if size <= max_source && !stored.contains_key(oid) {
+                    create_new(&store.join(oid))?.write_all(&bytes)?;
+                    stored.insert(oid.to_owned(), Stored::Whole);
+                }
+                links.insert(oid.to_owned(), bytes);
+            } else if !stored.contains_key(oid) {
+                let mut file = create_new(&store.join(oid))?;
+                std::io::copy(&mut body.take(max_source), &mut file)?;
+                stored.insert(oid.to_owned(), Stored::Whole);
+            }
+            Ok(())
+        })
+    }
+
+    /// Copies the work tree's `.git/info/exclude` (a regular file of at most
+    /// max-source-bytes) into the mirror.
+    fn copy_exclude(&self) -> Result<()> {
+        let info = self.tree.join(".git/info");
+        fs::create_dir_all(&info)?;
+        let source = self.top.join(".git/info/exclude");
+        let Ok(meta) = fs::symlink_metadata(&source) else {
+            return Ok(());
+        };
+        if !meta.is_file() || meta.len() > self.max_source {
+            return Ok(());
+        }
+        let Ok(file) = fs::File::open(&source) else {
+            return Ok(());
+        };
+        let mut bytes = Vec::new();
+        if file.take(self.max_source).read_to_end(&mut bytes).is_ok() {
+            create_new(&info.join("exclude"))?.write_all(&bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Writes one entry of REV into the mirror: directories made one at a
+    /// time and never through a symlink, files created new (hard links to
+    /// the object store), so nothing is written outside the mirror. The
+    /// error is the warning's text.
+    fn write_entry(&self, e: &Entry) -> std::result::Result<(), String> {
+        let rel = Path::new(OsStr::from_bytes(&e.path));
+        let path = self.tree.join(rel);
+        let parent = e
+            .path
+            .iter()
+            .rposition(|b| *b == b'/')
+            .map_or(&b""[..], |i| &e.path[..i]);
+        make_dirs(self.tree, parent, false)?;
+        let failed = |err: std::io::Error| format!("not mirrored: {}", os_error(&err));
+        if e.mode == git::MODE_SUBMODULE {
+            // A nested root, as its `.git` file makes it in a checkout.
+            make_dirs(self.tree, &e.path, false)?;
+            let mut file = create_new_io(&path.join(".git")).map_err(failed)?;
+            return file.write_all(b"gitdir: submodule\n").map_err(failed);
+        }
+        match self.objects.get(&e.oid) {
+            Some(Object::Missing) | None => {
+                return Err(format!(
+                    "unavailable at {} (object {} is not in the repository, never fetched), skipped",
+                    self.rev, e.oid
+                ));
+            }
+            Some(Object::Present { kind, .. }) if kind != "blob" => {
+                return Err(format!(
+                    "unavailable at {} (object {} is a {kind}, not a blob), skipped",
+                    self.rev, e.oid
+                ));
+            }
+            Some(Object::Present { size, .. }) => {
+                let size = *size;
+                if e.is_link() {
+                    let Some(target) = self.links.get(&e.oid) else {
+                        return Err(format!(
+                            "symlink target of {size} bytes, over {MAX_LINK_TARGET}, skipped"
+                        ));
+                    };
+                    return symlink(self.link_target(e, target), &path).map_err(failed);
+                }
+                if is_ignore_file(base_name(&e.path)) && size > self.max_source {
+                    return Err(format!(
+                        "oversized, not read: {size} bytes > max-source-bytes {}",
+                        self.max_source
+                    ));
+                }
+            }
+        }
+        let object = self.store.join(&e.oid);
+        match fs::hard_link(&object, &path) {
+            Ok(()) => Ok(()),
+            // Too many links to one inode: a copy of what the store holds.
+            Err(err) if err.raw_os_error() == Some(libc::EMLINK) => {
+                let mut to = create_new_io(&path).map_err(failed)?;
+                let mut from = fs::File::open(&object).map_err(failed)?;
+                match self.stored.get(&e.oid) {
+                    Some(Stored::Sized) => to.set_len(from.metadata().map_err(failed)?.len()),
+                    _ => std::io::copy(&mut from, &mut to).map(|_| ()),
+                }
+                .map_err(failed)
+            }
+            Err(err) => Err(failed(err)),
+        }
+    }
+
+    /// What a mirrored symlink points at: inside the repository the link
+    /// keeps its text (it resolves in the mirror); outside, it points where
+    /// it points from the work tree.
+    fn link_target(&self, e: &Entry, target: &[u8]) -> PathBuf {
+        let target = Path::new(OsStr::from_bytes(target));
+        let dir = Path::new(OsStr::from_bytes(&e.path))
+            .parent()
+            .unwrap_or(Path::new(""));
+        let real = paths::normalize(&self.top.join(dir), target);
+        let inside = real.starts_with(self.top);
+        if inside && target.is_relative() {
+            target.to_path_buf()
+        } else if inside {
+            self.tree.join(real.strip_prefix(self.top).unwrap_or(&real))
+        } else {
+            real
+        }
+    }
+}
+
+/// Makes the directories of `rel` (a checked tree path) below `root`, one
+/// component at a time, refusing to pass through anything that is not a
+/// directory itself (a symlink is refused, never followed).
+fn make_dirs(root: &Path, rel: &[u8], target: bool) -> std::result::Result<(), String> {
+    let mut dir = root.to_path_buf();
+    for part in rel.split(|b| *b == b'/').filter(|p| !p.is_empty()) {
+        dir.push(OsStr::from_bytes(part));
+        match fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) if target => {
+                return Err(
+                    "not a directory at this revision (a symlink or file), not checked there"
+                        .to_owned(),
+                );
+            }
+            Ok(_) => {
+                return Err("below a symlink or file of the same tree, skipped".to_owned());
+            }
+            Err(_) => {
+                fs::create_dir(&dir).map_err(|e| format!("not mirrored: {}", os_error(&e)))?
+            }
+        }
     }
     Ok(())
 }
 
-/// Reads blobs with one `git cat-file --batch`, keyed by object id.
-fn cat_blobs(top: &Path, entries: &[&Entry]) -> Result<HashMap<String, Vec<u8>>> {
-    let mut input = String::new();
-    for e in entries {
-        input.push_str(&e.oid);
-        input.push('\n');
-    }
-    let out = git(top, &["cat-file", "--batch"], Some(input.as_bytes()))?;
-    let mut reader = BufReader::new(out.as_slice());
-    let mut blobs = HashMap::new();
-    let mut header = String::new();
-    loop {
-        header.clear();
-        if reader.read_line(&mut header)? == 0 {
-            break;
-        }
-        let mut parts = header.split_whitespace();
-        let (Some(oid), Some(_kind), Some(size)) = (parts.next(), parts.next(), parts.next())
-        else {
-            bail!(
-                "--base: git cat-file: unexpected output {:?}",
-                header.trim()
-            );
-        };
-        let size: usize = size.parse().context("--base: git cat-file size")?;
-        let mut body = vec![0; size + 1];
-        reader.read_exact(&mut body)?;
-        body.pop();
-        blobs.insert(oid.to_owned(), body);
-    }
-    Ok(blobs)
+/// Creates a file that did not exist (never through a symlink).
+fn create_new_io(path: &Path) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .mode(0o600)
+        .open(path)
+}
+
+fn create_new(path: &Path) -> Result<fs::File> {
+    create_new_io(path).with_context(|| format!("--base: creating {}", path.display()))
 }
 
 /// Compares the check of REV with the work tree's.

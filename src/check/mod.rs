@@ -28,6 +28,7 @@
 //! Everything here returns data; `cmd::check` presents it.
 
 mod chains;
+pub mod git;
 pub mod ignorefile;
 pub mod impact;
 mod judging;

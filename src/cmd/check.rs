@@ -159,19 +159,22 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         warn_at: args.warn_at,
     };
     let report = check::check(&opts)?;
+    let mut base_warnings = Vec::new();
     let impact = match &args.base {
         Some(rev) => {
             let before = impact::check_revision(&opts, rev, &mirror_dir())?;
-            Some(impact::compare(rev, &before, &report))
+            base_warnings = before.warnings;
+            Some(impact::compare(rev, &before.report, &report))
         }
         None => None,
     };
-    let warnings: Vec<String> = report
+    let mut warnings: Vec<String> = report
         .unmatched_excludes
         .iter()
         .map(|x| format!("--exclude {x} matched no directory (a NAME, or a PATH relative to the checked tree)"))
         .chain(report.ignore_warnings.iter().cloned())
         .collect();
+    warnings.extend(base_warnings);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let palette = Palette {
         on: ctx.stdout_color(),
