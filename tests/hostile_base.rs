@@ -21,17 +21,7 @@ use pretty_assertions::assert_eq;
 /// `git ARGS` in `dir` with `input` on stdin (the fixed identity of
 /// `common::git`); its stdout, trimmed.
 fn git_in(dir: &Path, args: &[&str], input: &[u8]) -> String {
-    let mut child = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+    let mut child = common::git_command(dir, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -320,11 +320,11 @@ pub fn check(tree: &Tree, cwd: &str, args: &[&str]) -> Command {
     cmd
 }
 
-/// Runs `git ARGS` in `dir` with no user or system configuration and a
-/// fixed identity and clock, so commits are reproducible; panics on failure.
-pub fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
+/// `git ARGS` in `dir` with no user or system configuration and a fixed
+/// identity and clock, so commits are reproducible.
+pub fn git_command(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(dir)
         .args(args)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -333,9 +333,13 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_NAME", "t")
         .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
         .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-        .output()
-        .expect("run git");
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z");
+    cmd
+}
+
+/// Runs [`git_command`]; its stdout. Panics on failure.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = git_command(dir, args).output().expect("run git");
     assert!(
         out.status.success(),
         "git {args:?}: {}",
