@@ -103,6 +103,21 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         .as_ref()
         .map(|_| Source::new(&kind, Some(b.identity.clone()), b.changes()));
     let parts: Vec<&str> = b.fit.text.iter().map(String::as_str).collect();
+    // On a terminal an empty payload would say nothing at all: say why.
+    if parts.is_empty() && ctx.env.stdout_tty && args.format == Format::Text {
+        output::hint(
+            ctx.err,
+            ctx.quiet,
+            &output::nothing_sent_hint(&ws, &settings),
+        )?;
+    }
+    if args.check && b.fit.is_cut() {
+        output::hint(
+            ctx.err,
+            ctx.quiet,
+            &output::cut_hint(&b.fit, settings.max_bytes.value),
+        )?;
+    }
     match args.format {
         Format::Text => output::parts(ctx.out, &parts, ctx.env.stdout_tty)?,
         Format::Json => output::json(

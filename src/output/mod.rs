@@ -201,6 +201,88 @@ pub fn discovery_warnings(ws: &Workspace, max_source_bytes: i64) -> Vec<String> 
     out
 }
 
+/// Why `render` sends nothing, for a person at a terminal: one line that
+/// says why no instruction file applies and points at `agentctx explain`.
+#[must_use]
+pub fn nothing_sent_hint(ws: &Workspace, settings: &crate::settings::Settings) -> String {
+    let max = settings.max_bytes.value;
+    if !max.is_enabled() {
+        return format!(
+            "nothing is sent: max-bytes {max} disables loading (<= 0, NaN or infinite); `agentctx explain` shows where each setting came from"
+        );
+    }
+    let present = ws
+        .dirs
+        .iter()
+        .flat_map(|d| &d.candidates)
+        .filter(|c| c.probe.as_ref().is_some_and(Probe::is_present))
+        .count();
+    if present > 0 {
+        return format!(
+            "no instruction file loads here: {} found, none loaded (the warnings above say why); `agentctx explain` shows every file looked for",
+            plural(present, "candidate", "candidates")
+        );
+    }
+    let mut names: Vec<&str> = settings
+        .candidates
+        .value
+        .names
+        .iter()
+        .map(String::as_str)
+        .collect();
+    names.extend(
+        settings
+            .local_candidates
+            .value
+            .names
+            .iter()
+            .map(String::as_str),
+    );
+    let chain = ws.dirs.iter().filter(|d| !d.is_user_global()).count();
+    let names = match names.as_slice() {
+        [] => "no candidate names".to_owned(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    };
+    format!(
+        "no instruction file applies here: no {names} in {} from the project root {} down to the cwd, and no {}; `agentctx explain` shows every file looked for",
+        plural(chain, "directory", "directories"),
+        escape(&ws.root().to_string_lossy()),
+        settings.user_global_display(),
+    )
+}
+
+/// What `render --check` found cut, for its exit status 1: the files the
+/// byte budget omitted and the one it truncated, with the numbers.
+#[must_use]
+pub fn cut_hint(fit: &crate::render::Fit, max: crate::jsnum::MaxBytes) -> String {
+    let mut parts = Vec::new();
+    if !fit.omitted.is_empty() {
+        parts.push(format!("omitted {}", fit.omitted.join(", ")));
+    }
+    if let Some(t) = &fit.truncated {
+        parts.push(format!(
+            "truncated {} from {} to {} bytes",
+            t.path, t.original_bytes, t.included_bytes
+        ));
+    }
+    format!(
+        "the byte budget (max-bytes {max}) cut this baseline: {}",
+        parts.join("; ")
+    )
+}
+
+/// One hint line on stderr, unless `quiet`.
+///
+/// # Errors
+/// When stderr cannot be written.
+pub fn hint(err: &mut dyn Write, quiet: bool, hint: &str) -> io::Result<()> {
+    if quiet {
+        return Ok(());
+    }
+    writeln!(err, "agentctx: {}", escape(hint))
+}
+
 /// The warning for a candidate symlinked into a secret location (SPEC 7),
 /// from what the probe recorded; `None` for any other candidate.
 pub fn secret_link(display: &str, probe: Option<&Probe>, link: Option<&Symlink>) -> Option<String> {

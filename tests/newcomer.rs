@@ -1,0 +1,100 @@
+//! A newcomer's first commands say something useful (issue 27): `render`
+//! with nothing to send says why on a terminal, `render --check` says what
+//! the budget cut.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use pretty_assertions::assert_eq;
+
+use common::{Tree, run};
+
+/// A project `proj` (a `.git` directory) and an empty home.
+fn project() -> Tree {
+    let t = Tree::new();
+    t.dir("proj/.git").dir("home");
+    t
+}
+
+/// `render ARGS` in text, piped: (stdout, stderr, exit code).
+fn render(t: &Tree, args: &[&str]) -> (String, String, i32) {
+    run(t.cmd().arg("render").args(args))
+}
+
+/// `render` through the library with stdout taken for a terminal:
+/// (stdout, stderr, exit code).
+fn render_on_a_terminal(t: &Tree, args: &[&str]) -> (String, String, u8) {
+    let mut argv: Vec<std::ffi::OsString> = vec!["agentctx".into(), "render".into()];
+    argv.extend(args.iter().map(Into::into));
+    let cli = agentctx::cli::Cli::parse_args(argv).unwrap();
+    let mut env = agentctx::env::Env::from_process();
+    env.stdout_tty = true;
+    env.home = Some(t.path("home"));
+    env.dsh_home = None;
+    env.process_cwd = Ok(t.root().to_path_buf());
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = agentctx::run(&cli, &env, &mut out, &mut err).unwrap();
+    (
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+        code,
+    )
+}
+
+/// On a terminal an empty baseline says why and where to look; piped, the
+/// payload stays empty and silent.
+#[test]
+fn an_empty_baseline_on_a_terminal_says_why() {
+    let t = project();
+    t.dir("proj/a");
+    let root = t.path_str("proj");
+    assert_eq!(
+        render_on_a_terminal(&t, &["--cwd", "proj/a"]),
+        (
+            String::new(),
+            format!(
+                "agentctx: no instruction file applies here: no AGENTS.md, CLAUDE.md, AGENTS.local.md or CLAUDE.local.md in 2 directories from the project root {root} down to the cwd, and no ~/.dsh/AGENTS.md; `agentctx explain` shows every file looked for\n"
+            ),
+            0
+        )
+    );
+    assert_eq!(
+        render(&t, &["--cwd", "proj/a"]),
+        (String::new(), String::new(), 0)
+    );
+    t.file("proj/AGENTS.md", b"\xff\n");
+    assert_eq!(
+        render_on_a_terminal(&t, &["--cwd", "proj/a"]).1,
+        "agentctx: warning: AGENTS.md: unreadable, not loaded: invalid UTF-8 at byte 0\nagentctx: no instruction file loads here: 1 candidate found, none loaded (the warnings above say why); `agentctx explain` shows every file looked for\n"
+    );
+    t.file("proj/AGENTS.md", "Rule.\n");
+    assert_eq!(
+        render_on_a_terminal(&t, &["--cwd", "proj/a", "--max-bytes", "0"]).1,
+        "agentctx: nothing is sent: max-bytes 0 disables loading (<= 0, NaN or infinite); `agentctx explain` shows where each setting came from\n"
+    );
+    assert_eq!(
+        render_on_a_terminal(&t, &["--cwd", "proj/a", "--max-bytes", "0", "-q"]).1,
+        ""
+    );
+}
+
+/// `render --check` exiting 1 says what the budget cut.
+#[test]
+fn render_check_says_what_was_cut() {
+    let t = project();
+    t.file("proj/AGENTS.md", "a".repeat(150))
+        .file("proj/CLAUDE.md", "b".repeat(150));
+    let (out, err, code) = render(&t, &["--cwd", "proj", "--check", "--max-bytes", "600.5"]);
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "agentctx: the byte budget (max-bytes 600.5) cut this baseline: omitted AGENTS.md\n",
+            1
+        )
+    );
+    assert!(out.starts_with(
+        "<system-reminder>\nWorkspace instruction budget 600.5 bytes: omitted AGENTS.md\n\n"
+    ));
+    let (_, err, code) = render(&t, &["--cwd", "proj", "--check"]);
+    assert_eq!((err.as_str(), code), ("", 0));
+}
