@@ -5,8 +5,8 @@
 //!
 //! 1. Open the file (or stdin) and peek at its first four bytes.
 //! 2. Choose the reader: the file itself (it can rewind for long lines), or
-//!    the decoded text of the container ([`zstd::Container`]), optionally
-//!    through a [`packed::Tap`] that counts and checks packed rows.
+//!    the decoded text of the container ([`zstd::Container`]); the scanner
+//!    counts and checks packed rows ([`packed`]) when asked.
 //! 3. Let the line scanner of `crate::log` read it, then add what only the
 //!    container knows: which frame an erroneous line came from, a torn final
 //!    frame (a warning, or an error under `--strict`), a corrupt frame.
@@ -21,7 +21,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::log::{self, Log, LogError, LogSource, ReadOptions};
-use packed::{PackedCount, Tap};
+use packed::PackedCount;
 use zstd::{Container, End, Failure};
 
 /// How a log is stored.
@@ -158,24 +158,17 @@ pub fn read_stream<R: Read + Send + 'static>(
     }
 }
 
-/// Runs the line scanner over `src`, through a tap when packed rows are
-/// counted or checked.
+/// Runs the line scanner over `src`; packed rows are read by the scanner
+/// itself when they are counted or checked (`Needs::packed_rows`).
 fn scan<R: LogSource>(src: R, name: String, opts: Options, pass: Pass) -> Result<Log, LogError> {
     let read_opts = ReadOptions {
         strict: opts.strict,
     };
-    if !(opts.strict || opts.count_packed) {
-        return read_pass(src, name, read_opts, opts.needs, pass);
-    }
-    let mut tap = Tap::new(src, name.clone(), opts.strict);
-    let result = read_pass(&mut tap, name, read_opts, opts.needs, pass);
-    if let Some(e) = tap.error() {
-        // The scanner stopped at the misshapen row unless it failed earlier.
-        return Err(result.err().unwrap_or(e));
-    }
-    let mut log = result?;
-    log.storage.packed = Some(tap.count());
-    Ok(log)
+    let needs = log::Needs {
+        packed_rows: opts.strict || opts.count_packed,
+        ..opts.needs
+    };
+    read_pass(src, name, read_opts, needs, pass)
 }
 
 /// Reads `src` as `pass` reads it.
@@ -191,8 +184,6 @@ fn read_pass<R: LogSource>(
         Pass::Surface => log::read_surface_from(src, name, opts, needs),
     }
 }
-
-impl<R: Read> LogSource for &mut Tap<R> {}
 
 fn read_container<R: Read + Send + 'static>(
     src: R,
