@@ -100,3 +100,135 @@ fn explain_streams_a_long_line_that_cannot_matter() {
     assert_eq!(v["session"]["records"], json!(3), "{}", v["session"]);
     assert!(kb < 48 << 10, "peak RSS {kb} KiB");
 }
+/// One zstd frame (with a checksum) of `parts` written one after another,
+/// so that a bomb is built without holding its text.
+fn zstd_frame(parts: impl Iterator<Item = Vec<u8>>, level: i32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = zstd::stream::Encoder::new(&mut out, level).unwrap();
+    enc.include_checksum(true).unwrap();
+    for part in parts {
+        std::io::Write::write_all(&mut enc, &part).unwrap();
+    }
+    enc.finish().unwrap();
+    out
+}
+
+/// A container: the header frame, `skippable` empty skippable frames, then
+/// one frame of an appended message.
+fn skippable_log(t: &Tree, rel: &str, skippable: usize) -> PathBuf {
+    let cwd = t.path("p");
+    t.dir("p/.git");
+    let mut bytes = zstd_frame(
+        std::iter::once(format!("{}\n", header(&cwd)).into_bytes()),
+        3,
+    );
+    for _ in 0..skippable {
+        bytes.extend_from_slice(&[0x50, 0x2A, 0x4D, 0x18, 0, 0, 0, 0]);
+    }
+    let event = br#"{"type":"assistant/message","seq":1,"time":1,"surfaceOp":"append","data":{}}
+"#;
+    bytes.extend(zstd_frame(std::iter::once(event.to_vec()), 3));
+    t.file(rel, &bytes);
+    t.path(rel)
+}
+
+/// Item 16: skippable frames cost nothing kept (40M of them took 631 MB):
+/// four times as many take the same memory, and every frame is counted.
+#[test]
+fn skippable_frames_cost_no_memory() {
+    let t = Tree::new();
+    let mut peaks = Vec::new();
+    for (rel, n) in [("small.jsonl.zstd", 100_000), ("large.jsonl.zstd", 400_000)] {
+        let log = skippable_log(&t, rel, n);
+        let mut cmd = t.cmd();
+        cmd.args(["explain", "--cwd", "p", "--format", "json", "--log"])
+            .arg(&log);
+        let (out, kb) = peak_rss(&t, cmd);
+        assert_eq!((out.stderr.as_str(), out.code), ("", 0));
+        let v = out.json();
+        assert_eq!(v["session"]["frames"], json!(n + 2), "{}", v["session"]);
+        assert_eq!(v["session"]["records"], json!(2), "{}", v["session"]);
+        peaks.push(kb);
+    }
+    assert!(
+        peaks[1] < peaks[0] + (4 << 10),
+        "peak RSS {} KiB at 100k frames, {} KiB at 400k",
+        peaks[0],
+        peaks[1]
+    );
+}
+
+/// Also: a frame whose window is over the decoder's 128 MiB limit is named
+/// for what it is, not "corrupt".
+#[test]
+fn a_frame_with_a_window_over_the_limit_says_so() {
+    let t = Tree::new();
+    let cwd = t.path("p");
+    t.dir("p/.git");
+    let mut bytes = zstd_frame(
+        std::iter::once(format!("{}\n", header(&cwd)).into_bytes()),
+        3,
+    );
+    let offset = bytes.len();
+    // A frame header with no content size and a 2^28-byte window
+    // (exponent 18), then one raw last block of "{}\n".
+    bytes.extend_from_slice(&[0x28, 0xB5, 0x2F, 0xFD, 0x00, 18 << 3]);
+    let block = 1u32 | (3 << 3);
+    bytes.extend_from_slice(&block.to_le_bytes()[..3]);
+    bytes.extend_from_slice(b"{}\n");
+    t.file("w.jsonl.zstd", &bytes);
+    let out = bounded::run(
+        t.cmd()
+            .args(["diff", "--cwd", "p", "--log", "w.jsonl.zstd"]),
+    );
+    assert_eq!(
+        (out.stderr, out.code),
+        (
+            format!(
+                "agentctx: w.jsonl.zstd: the zstd frame at byte {offset} asks for a 256 MiB window, more than the 128 MiB limit\n"
+            ),
+            2
+        )
+    );
+}
+
+/// Also: a project directory that cannot be read may hold sessions, so
+/// `sessions` says it cannot read it instead of "no dsh session".
+#[test]
+fn an_unreadable_project_directory_is_named_not_taken_as_empty() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Tree::new();
+    let p = t.path("p");
+    t.dir("p/.git");
+    let log = store(
+        &t,
+        &p,
+        "s1",
+        "session.jsonl",
+        session_header("s1", &p).as_bytes(),
+    );
+    for entry in walkdir::WalkDir::new(t.root()) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_dir() {
+            let open = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(entry.path(), open).unwrap();
+        }
+    }
+    let Some(mut cmd) = t.unprivileged_cmd() else {
+        return;
+    };
+    let project = log.parent().unwrap().parent().unwrap().to_owned();
+    std::fs::set_permissions(&project, std::fs::Permissions::from_mode(0o311)).unwrap();
+    let out = bounded::run(cmd.args(["sessions", "--cwd", "p"]));
+    std::fs::set_permissions(&project, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        (out.stderr, out.code),
+        (
+            format!(
+                "agentctx: {}: cannot read the project directory: Permission denied (os error 13)\n",
+                project.display()
+            ),
+            2
+        )
+    );
+}

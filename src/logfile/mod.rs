@@ -209,6 +209,11 @@ fn read_container<R: Read + Send + 'static>(
             Failure::Corrupt { offset, why } => {
                 format!("{name}: the zstd frame at byte {offset} is corrupt: {why}")
             }
+            Failure::WindowTooLarge { offset, window } => format!(
+                "{name}: the zstd frame at byte {offset} asks for a {} window, more than the {} limit",
+                zstd::show_bytes(window),
+                zstd::show_bytes(zstd::WINDOW_LIMIT)
+            ),
             Failure::Io(e) => format!("{name}: {e}"),
         };
         return Err(LogError {
