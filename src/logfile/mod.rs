@@ -54,6 +54,9 @@ pub struct Storage {
     pub frames: u64,
     /// What packed rows stand for, when counted (explain, `--strict`).
     pub packed: Option<PackedCount>,
+    /// Bytes of the file read (compressed ones for a container): a second
+    /// pass reads exactly these, whatever a writer appended meanwhile.
+    pub read_bytes: u64,
 }
 
 /// How to read a log.
@@ -74,6 +77,12 @@ pub struct Options {
 /// When the log cannot be read or is not a log: the error names the log
 /// and, where it is about one, the line (and a container's frame).
 pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
+    read_file(path, opts, &mut || {})
+}
+
+/// [`read`], with `between` run between the two passes of a regular file
+/// (a seam for tests: a writer appending there is what a live log does).
+fn read_file(path: &Path, opts: Options, between: &mut dyn FnMut()) -> Result<Log, LogError> {
     let name = path.display().to_string();
     let fail = |e: io::Error| LogError {
         message: format!("{name}: {e}"),
@@ -101,28 +110,92 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
     }
     // A regular file with more workspace events than pass 1 holds is read
     // twice (issue 13): pass 2, from a fresh open (a container decoded
-    // again), keeps the workspace events that stay visible.
+    // again), keeps the workspace events that stay visible. It reads the
+    // bytes pass 1 read and no more (issue 21): a live session's log grows
+    // while it is read, and what was appended after pass 1 is not part of
+    // the log pass 1 saw.
     file.rewind().map_err(fail)?;
     let zstd = head.is_zstd();
     let mut log = if zstd {
         read_container(file, &name, opts, Pass::Surface)
     } else {
-        scan(file, name.clone(), opts, Pass::Surface)
+        let mut counted = Counted::new(file);
+        let log = scan(&mut counted, name.clone(), opts, Pass::Surface);
+        log.map(|mut log| {
+            log.storage.read_bytes = counted.end;
+            log
+        })
     }?;
     if !log.needs_second_pass {
         return Ok(log);
     }
+    between();
     let read_opts = ReadOptions {
         strict: opts.strict,
     };
+    let len = log.storage.read_bytes;
     let file = File::open(path).map_err(fail)?;
     if zstd {
-        let mut container = Container::start(file).map_err(fail)?;
+        let mut container = Container::start(file.take(len)).map_err(fail)?;
         log::fold_visible(&mut container, &mut log, read_opts)?;
     } else {
-        log::fold_visible(file, &mut log, read_opts)?;
+        let mut limited = Counted::new(file);
+        limited.limit = len;
+        log::fold_visible(&mut limited, &mut log, read_opts)?;
+    }
+    if let Ok(now) = std::fs::metadata(path) {
+        if now.len() > len {
+            let grew = usize::try_from(now.len() - len).unwrap_or(usize::MAX);
+            log.warnings.push(format!(
+                "{name}: ignoring {} appended while it was read (the log is read as its first {len} bytes)",
+                crate::output::plural(grew, "byte", "bytes")
+            ));
+        }
     }
     Ok(log)
+}
+
+/// A file read up to `limit` bytes, noting how far it was read (`end`).
+#[derive(Debug)]
+struct Counted {
+    file: File,
+    pos: u64,
+    end: u64,
+    limit: u64,
+}
+
+impl Counted {
+    fn new(file: File) -> Self {
+        Counted {
+            file,
+            pos: 0,
+            end: 0,
+            limit: u64::MAX,
+        }
+    }
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let room = usize::try_from(self.limit - self.pos).unwrap_or(usize::MAX);
+        let n = buf.len().min(room);
+        let n = self.file.read(&mut buf[..n])?;
+        self.pos += n as u64;
+        self.end = self.end.max(self.pos);
+        Ok(n)
+    }
+}
+
+impl LogSource for &mut Counted {
+    fn can_rewind(&self) -> bool {
+        true
+    }
+
+    fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
+        self.file.rewind_to(offset)?;
+        self.pos = offset;
+        Ok(())
+    }
 }
 
 /// Which read of a log this is.
@@ -238,6 +311,7 @@ fn read_container<R: Read + Send + 'static>(
     }
     log.storage.encoding = Encoding::Zstd;
     log.storage.frames = container.frame_count;
+    log.storage.read_bytes = container.compressed_len();
     Ok(log)
 }
 
@@ -300,3 +374,72 @@ impl<R: Read> Read for Replayed<R> {
 }
 
 impl<R: Read> LogSource for Replayed<R> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use std::io::Write;
+
+    fn workspace_line(seq: u64) -> String {
+        format!(
+            r#"{{"type":"user/message","seq":{seq},"surfaceOp":"append","data":{{"source":{{"kind":"agent-instructions","changes":[{{"action":"set","scope":"s{seq}","path":"AGENTS.md","digest":"d"}}]}}}}}}"#
+        ) + "\n"
+    }
+
+    fn frame(text: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut enc = ::zstd::stream::Encoder::new(&mut out, 1).unwrap();
+        enc.include_checksum(true).unwrap();
+        enc.write_all(text.as_bytes()).unwrap();
+        enc.finish().unwrap();
+        out
+    }
+
+    /// Issue 21, item 15: a log with more workspace events than pass 1
+    /// holds, appended to between the passes (a live session), reads as the
+    /// bytes pass 1 saw, with one warning; it failed "the log changed while
+    /// it was read".
+    #[test]
+    fn a_log_appended_to_between_the_passes_reads_as_pass_one_saw_it() {
+        let events = log::HELD_EVENTS as u64 + 1;
+        let mut text = "{\"type\":\"session\",\"cwd\":\"/x\"}\n".to_owned();
+        for seq in 0..events {
+            text.push_str(&workspace_line(seq));
+        }
+        let more: String = (events..events + 3).map(workspace_line).collect();
+        for zstd in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("s.jsonl");
+            let (bytes, appended) = if zstd {
+                (frame(&text), frame(&more))
+            } else {
+                (text.clone().into_bytes(), more.clone().into_bytes())
+            };
+            std::fs::write(&path, &bytes).unwrap();
+            let opts = Options {
+                strict: false,
+                count_packed: false,
+                needs: log::Needs::STATE,
+            };
+            let mut append = || {
+                let mut f = File::options().append(true).open(&path).unwrap();
+                f.write_all(&appended).unwrap();
+            };
+            let log = read_file(&path, opts, &mut append).unwrap();
+            assert!(log.needs_second_pass);
+            assert_eq!(log.workspace_events, events, "zstd {zstd}");
+            assert_eq!(log.workspace.len() as u64, events, "zstd {zstd}");
+            assert_eq!(
+                log.warnings,
+                vec![format!(
+                    "{}: ignoring {} bytes appended while it was read (the log is read as its first {} bytes)",
+                    path.display(),
+                    appended.len(),
+                    bytes.len()
+                )],
+                "zstd {zstd}"
+            );
+        }
+    }
+}

@@ -111,7 +111,8 @@ struct Batch {
 
 enum Message {
     Batch(Batch),
-    End(End),
+    /// The end, and how many compressed bytes were read in all.
+    End(End, u64),
     Failed(Failure),
 }
 
@@ -236,7 +237,7 @@ fn decode<R: Read>(src: R, tx: &SyncSender<Message>, spare: &Receiver<Vec<u8>>) 
                 }
                 None
             }
-            Ok(Next::End(end)) => Some(Message::End(end)),
+            Ok(Next::End(end)) => Some(Message::End(end, frames.consumed)),
             Err(failure) => Some(Message::Failed(failure)),
         };
         if !batch.frames.is_empty() || batch.empty > 0 {
@@ -290,6 +291,8 @@ pub struct Container {
     end: Option<End>,
     failure: Option<Failure>,
     pub frame_count: u64,
+    /// Compressed bytes read, once the end is reached.
+    compressed: u64,
 }
 
 impl Container {
@@ -320,6 +323,7 @@ impl Container {
             end: None,
             failure: None,
             frame_count: 0,
+            compressed: 0,
         })
     }
 
@@ -327,6 +331,13 @@ impl Container {
     #[must_use]
     pub fn end(&self) -> Option<&End> {
         self.end.as_ref()
+    }
+
+    /// How many compressed bytes the container was, once its end was read:
+    /// a second read of a growing file stops there (issue 21).
+    #[must_use]
+    pub fn compressed_len(&self) -> u64 {
+        self.compressed
     }
 
     /// Why reading stopped early, if it did.
@@ -369,8 +380,9 @@ impl Container {
                 self.pos = 0;
                 true
             }
-            Ok(Message::End(end)) => {
+            Ok(Message::End(end, read)) => {
                 self.end = Some(end);
+                self.compressed = read;
                 false
             }
             Ok(Message::Failed(f)) => {
