@@ -232,3 +232,48 @@ fn an_unreadable_project_directory_is_named_not_taken_as_empty() {
         )
     );
 }
+
+/// Item 18: a line that matters (here by its surfaceOp) is read as
+/// `JSON.parse` reads it in both modes: invalid JSON inside it is the same
+/// error, with line and column, with and without `--strict` (the default
+/// mode skipped the bad value and exited 0).
+#[test]
+fn invalid_json_in_a_line_that_matters_is_an_error_in_both_modes() {
+    let t = Tree::new();
+    t.dir("p/.git");
+    let cases = [
+        ("tru", 44, "expected ident"),
+        ("NaN", 41, "expected value"),
+        ("01", 42, "invalid number"),
+        (r#""\q""#, 43, "invalid escape"),
+        ("[1,,2]", 44, "expected value"),
+        (
+            "\"a\tb\"",
+            42,
+            r"control character (\u0000-\u001F) found while parsing a string",
+        ),
+    ];
+    for (value, column, why) in cases {
+        let text = format!(
+            "{}\n{{\"type\":\"assistant/message\",\"seq\":1,\"x\":{value},\"surfaceOp\":\"append\"}}\n",
+            header(&t.path("p"))
+        );
+        t.file("l.jsonl", &text);
+        for strict in [false, true] {
+            let mut cmd = t.cmd();
+            cmd.args(["diff", "--cwd", "p", "--log", "l.jsonl"]);
+            if strict {
+                cmd.arg("--strict");
+            }
+            let out = bounded::run(&mut cmd);
+            assert_eq!(
+                (out.stderr, out.code),
+                (
+                    format!("agentctx: l.jsonl:2:{column}: malformed JSON: {why}\n"),
+                    2
+                ),
+                "{value} strict {strict}"
+            );
+        }
+    }
+}

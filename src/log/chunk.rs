@@ -231,16 +231,21 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
             )
         }),
     };
-    // --strict checks every line in full; the fast path checks what it skips
-    // only for strings that end and brackets that balance (SPEC 5.1), and
-    // the strings it reads for valid UTF-8.
+    // --strict checks every line in full first; the fast path reads the
+    // line, then checks its syntax just as fully (a line that matters).
     if mode.strict {
         if let Some(fault) = syntax(text) {
             return fault;
         }
     }
     match event::extract(text, mode.needs) {
-        Ok(record) => LineKind::Event(record),
+        // A line that matters is JSON as `JSON.parse` reads it in both
+        // modes (issue 21): the fast path checks its syntax too, in one
+        // pass that allocates nothing; serde_json says why when it fails.
+        Ok(record) if mode.strict || std::str::from_utf8(text).is_ok() && scan::is_valid(text) => {
+            LineKind::Event(record)
+        }
+        Ok(record) => syntax(text).unwrap_or(LineKind::Event(record)),
         Err(_) => syntax(text).unwrap_or(LineKind::Malformed(
             None,
             "malformed JSON: a value does not end".to_owned(),

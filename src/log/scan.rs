@@ -294,6 +294,196 @@ pub fn seq(raw: &[u8]) -> Option<u64> {
     (d.fract() == 0.0 && d > -1.0 && d < LIMIT).then_some(d as u64)
 }
 
+/// Whether `s` is exactly one JSON value, surrounding whitespace allowed,
+/// by the grammar `JSON.parse` (and `serde_json`) accept: strings without
+/// raw control characters and with only the escapes JSON defines, numbers
+/// without leading zeros, `true`/`false`/`null` spelt out, no trailing or
+/// doubled commas (issue 21: a line that matters is read as `JSON.parse`
+/// reads it in both modes). A lone surrogate escape is valid (it reads as
+/// U+FFFD). `s` must be valid UTF-8 (checked before). Iterative: nesting
+/// depth costs two bits a level beyond the first 128, no recursion.
+pub fn is_valid(s: &[u8]) -> bool {
+    let mut stack = Stack::default();
+    let mut i = skip_ws(s, 0);
+    'value: loop {
+        // A value starts at s[i].
+        match s.get(i) {
+            Some(b'{') => {
+                i = skip_ws(s, i + 1);
+                if s.get(i) == Some(&b'}') {
+                    i += 1;
+                } else {
+                    stack.push(true);
+                    match key(s, i) {
+                        Some(v) => i = v,
+                        None => return false,
+                    }
+                    continue 'value;
+                }
+            }
+            Some(b'[') => {
+                i = skip_ws(s, i + 1);
+                if s.get(i) == Some(&b']') {
+                    i += 1;
+                } else {
+                    stack.push(false);
+                    continue 'value;
+                }
+            }
+            Some(b'"') => match valid_string_end(s, i + 1) {
+                Some(end) => i = end,
+                None => return false,
+            },
+            Some(b't') if s[i..].starts_with(b"true") => i += 4,
+            Some(b'f') if s[i..].starts_with(b"false") => i += 5,
+            Some(b'n') if s[i..].starts_with(b"null") => i += 4,
+            Some(b'-' | b'0'..=b'9') => match number_end(s, i) {
+                Some(end) => i = end,
+                None => return false,
+            },
+            _ => return false,
+        }
+        // After a value: close containers, or go on to the next member.
+        loop {
+            i = skip_ws(s, i);
+            let Some(object) = stack.top() else {
+                return i == s.len();
+            };
+            match s.get(i) {
+                Some(b',') => {
+                    i = skip_ws(s, i + 1);
+                    if object {
+                        match key(s, i) {
+                            Some(v) => i = v,
+                            None => return false,
+                        }
+                    }
+                    continue 'value;
+                }
+                Some(b'}') if object => {
+                    stack.pop();
+                    i += 1;
+                }
+                Some(b']') if !object => {
+                    stack.pop();
+                    i += 1;
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// A member's key and colon at `s[i]`: the index of its value.
+fn key(s: &[u8], i: usize) -> Option<usize> {
+    if s.get(i) != Some(&b'"') {
+        return None;
+    }
+    let colon = skip_ws(s, valid_string_end(s, i + 1)?);
+    (s.get(colon) == Some(&b':')).then(|| skip_ws(s, colon + 1))
+}
+
+/// The index past the valid string whose body starts at `s[i]`.
+fn valid_string_end(s: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        let rest = s.get(i..)?;
+        let k = memchr::memchr2(b'"', b'\\', rest)?;
+        if rest[..k].iter().any(|&b| b < 0x20) {
+            return None;
+        }
+        i += k;
+        if s[i] == b'"' {
+            return Some(i + 1);
+        }
+        match s.get(i + 1)? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+            b'u' => {
+                let digits = s.get(i + 2..i + 6)?;
+                if !digits.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                i += 6;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The index past the JSON number at `s[i]`.
+fn number_end(s: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while s.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - from
+    };
+    if s.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    let first = i;
+    match digits(&mut i) {
+        0 => return None,
+        n if n > 1 && s[first] == b'0' => return None,
+        _ => {}
+    }
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return None;
+        }
+    }
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(s.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return None;
+        }
+    }
+    Some(i)
+}
+
+/// The open containers of [`is_valid`], a bit each (object or array):
+/// inline for the first 128 levels, then in words on the heap.
+#[derive(Default)]
+struct Stack {
+    inline: u128,
+    deep: Vec<u64>,
+    depth: usize,
+}
+
+impl Stack {
+    fn push(&mut self, object: bool) {
+        let d = self.depth;
+        if d < 128 {
+            self.inline = (self.inline & !(1 << d)) | (u128::from(object) << d);
+        } else {
+            let (w, b) = ((d - 128) / 64, (d - 128) % 64);
+            if w == self.deep.len() {
+                self.deep.push(0);
+            }
+            self.deep[w] = (self.deep[w] & !(1 << b)) | (u64::from(object) << b);
+        }
+        self.depth += 1;
+    }
+
+    fn pop(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn top(&self) -> Option<bool> {
+        let d = self.depth.checked_sub(1)?;
+        Some(if d < 128 {
+            self.inline >> d & 1 == 1
+        } else {
+            let (w, b) = ((d - 128) / 64, (d - 128) % 64);
+            self.deep[w] >> b & 1 == 1
+        })
+    }
+}
+
 /// Checks that `text` is one JSON object, with no depth limit (values are
 /// skipped iteratively) and `serde_json`'s messages ("trailing comma").
 pub(super) fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
@@ -355,6 +545,19 @@ mod tests {
             let text = serde_json::to_string(&v).unwrap();
             let with_tail = format!("{text}{tail}");
             prop_assert_eq!(skip_value(with_tail.as_bytes(), 0), Ok(text.len()));
+        }
+
+        /// The validator accepts exactly what `serde_json` accepts, on
+        /// valid values and on their mangled bytes.
+        #[test]
+        fn validity_is_serde_json_validity(v in json_value(), cut in any::<prop::sample::Index>(), junk in "[\\\\\\]\\[{}\",:0-9.eE+\\-tfnaul \t]{0,3}") {
+            let text = serde_json::to_string(&v).unwrap();
+            let at = cut.index(text.len() + 1);
+            let mangled = format!("{}{junk}{}", &text[..at.min(text.len())], &text[at.min(text.len())..]);
+            for t in [text.as_str(), mangled.as_str()] {
+                let serde = serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok();
+                prop_assert_eq!(is_valid(t.as_bytes()), serde, "{:?}", t);
+            }
         }
 
         #[test]
