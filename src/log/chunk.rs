@@ -231,8 +231,8 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
             )
         }),
     };
-    // --strict checks every line in full first; the fast path reads the
-    // line, then checks its syntax just as fully (a line that matters).
+    // --strict checks every line in full first; the fast path's read
+    // checks the syntax just as fully as it goes (a line that matters).
     if mode.strict {
         if let Some(fault) = syntax(text) {
             return fault;
@@ -240,11 +240,10 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
     }
     match event::extract(text, mode.needs) {
         // A line that matters is JSON as `JSON.parse` reads it in both
-        // modes (issue 21): the fast path checks its syntax too, in one
-        // pass that allocates nothing; serde_json says why when it fails.
-        Ok(record) if mode.strict || std::str::from_utf8(text).is_ok() && scan::is_valid(text) => {
-            LineKind::Event(record)
-        }
+        // modes (issue 21): the read checks the syntax of every value it
+        // skips, and the line's bytes are checked for UTF-8 here; serde_json
+        // says why when either fails.
+        Ok(record) if mode.strict || std::str::from_utf8(text).is_ok() => LineKind::Event(record),
         Ok(record) => syntax(text).unwrap_or(LineKind::Event(record)),
         Err(_) => syntax(text).unwrap_or(LineKind::Malformed(
             None,

@@ -1,18 +1,16 @@
 //! Reading just the parts of a JSON log line that agentctx needs, the way
-//! JavaScript's `JSON.parse` reads them (issues 13 and 15).
+//! JavaScript's `JSON.parse` reads them (issues 13, 15 and 21).
 //!
 //! [`fields`] walks the members of one object and keeps the raw text of the
 //! wanted ones, the last occurrence of a duplicated key winning. Every other
-//! value is skipped by [`skip_value`], which finds where a string, object or
-//! array ends with a string-aware bracket scan: `memchr` (SIMD inside, no
-//! `unsafe` here) jumps from quote to quote through string text, a quote
-//! counts as escaped when an odd run of backslashes stands before it, and
-//! only the few bytes between strings are looked at one by one. (A 64-byte
-//! block scan building bit masks with portable code was tried first: without
-//! SIMD intrinsics the mask building cost four operations a byte, three
-//! times slower than this on real-shaped logs.) A skipped value is checked
-//! only for strings that end and brackets that balance (as SPEC 5.1 treats
-//! unparsed lines); `--strict` validates every line in full before this runs.
+//! value is skipped by [`skip_value`], which checks it as it goes, by the
+//! grammar `JSON.parse` accepts (issue 21: a line that matters is read as
+//! `JSON.parse` reads it with or without `--strict`): `memchr` (SIMD inside,
+//! no `unsafe` here) jumps through string text to the next quote or
+//! backslash, the span jumped is checked for raw control characters in a
+//! loop that vectorises, each escape is checked, and only the few bytes
+//! between strings are looked at one by one. Nesting is tracked in bits,
+//! iteratively: depth has no limit and costs no recursion.
 //!
 //! Strings decode as JavaScript decodes them: a lone surrogate escape
 //! (`\ud800`) becomes U+FFFD and is reported, never an error. Numbers are
@@ -24,71 +22,11 @@ use std::borrow::Cow;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bad;
 
-/// The index past the string whose body starts at `s[i]` (just after its
-/// opening quote). A quote ends the string unless an odd run of backslashes
-/// stands right before it; `memchr` jumps from quote to quote, so text and
-/// escapes such as `\n` cost no per-byte work. Each backslash is counted at
-/// most once (a run stops at the previous quote), so this is linear.
-fn string_end(s: &[u8], i: usize) -> Result<usize, Bad> {
-    // Most strings in a log are short (keys, kinds): look at them inline.
-    let near = &s[i.min(s.len())..s.len().min(i + 16)];
-    if let Some(k) = near.iter().position(|&b| b == b'"' || b == b'\\') {
-        if near[k] == b'"' {
-            return Ok(i + k + 1);
-        }
-    }
-    let mut at = i;
-    loop {
-        let q = at + memchr::memchr(b'"', s.get(at..).ok_or(Bad)?).ok_or(Bad)?;
-        let run = s[i..q].iter().rev().take_while(|&&b| b == b'\\').count();
-        if run % 2 == 0 {
-            return Ok(q + 1);
-        }
-        at = q + 1;
-    }
-}
-
-/// The index past the object or array that starts at `s[i]`: strings are
-/// jumped over whole, the few bytes between them are looked at one by one
-/// for brackets.
-fn container_end(s: &[u8], i: usize) -> Result<usize, Bad> {
-    let mut depth = 0u64;
-    let mut at = i;
-    while let Some(&b) = s.get(at) {
-        match b {
-            b'"' => {
-                at = string_end(s, at + 1)?;
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(at + 1);
-                }
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    Err(Bad)
-}
-
-/// The index past the value that starts at `s[i]` (no whitespace before it).
+/// The index past the value that starts at `s[i]` (no whitespace before
+/// it), which must be valid JSON (see [`is_valid`]): the skip checks what
+/// it skips, so a line read is a line checked.
 pub fn skip_value(s: &[u8], i: usize) -> Result<usize, Bad> {
-    match s.get(i) {
-        Some(b'"') => string_end(s, i + 1),
-        Some(b'{' | b'[') => container_end(s, i),
-        Some(_) => {
-            // A number or literal runs to the next delimiter.
-            let len = s[i..]
-                .iter()
-                .position(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n'))
-                .unwrap_or(s.len() - i);
-            if len == 0 { Err(Bad) } else { Ok(i + len) }
-        }
-        None => Err(Bad),
-    }
+    value_end(s, i).ok_or(Bad)
 }
 
 fn skip_ws(s: &[u8], mut i: usize) -> usize {
@@ -111,7 +49,7 @@ pub fn fields<'a, const N: usize>(
         if s.get(i) != Some(&b'"') {
             return Err(Bad);
         }
-        let key_end = string_end(s, i + 1)?;
+        let key_end = valid_string_end(s, i + 1).ok_or(Bad)?;
         let key = &s[i..key_end];
         let colon = skip_ws(s, key_end);
         if s.get(colon) != Some(&b':') {
@@ -302,9 +240,14 @@ pub fn seq(raw: &[u8]) -> Option<u64> {
 /// reads it in both modes). A lone surrogate escape is valid (it reads as
 /// U+FFFD). `s` must be valid UTF-8 (checked before). Iterative: nesting
 /// depth costs two bits a level beyond the first 128, no recursion.
+#[cfg(test)]
 pub fn is_valid(s: &[u8]) -> bool {
+    value_end(s, skip_ws(s, 0)).is_some_and(|end| skip_ws(s, end) == s.len())
+}
+
+/// The index past the valid JSON value that starts at `s[i]`.
+fn value_end(s: &[u8], mut i: usize) -> Option<usize> {
     let mut stack = Stack::default();
-    let mut i = skip_ws(s, 0);
     'value: loop {
         // A value starts at s[i].
         match s.get(i) {
@@ -314,10 +257,7 @@ pub fn is_valid(s: &[u8]) -> bool {
                     i += 1;
                 } else {
                     stack.push(true);
-                    match key(s, i) {
-                        Some(v) => i = v,
-                        None => return false,
-                    }
+                    i = key(s, i)?;
                     continue 'value;
                 }
             }
@@ -330,33 +270,24 @@ pub fn is_valid(s: &[u8]) -> bool {
                     continue 'value;
                 }
             }
-            Some(b'"') => match valid_string_end(s, i + 1) {
-                Some(end) => i = end,
-                None => return false,
-            },
+            Some(b'"') => i = valid_string_end(s, i + 1)?,
             Some(b't') if s[i..].starts_with(b"true") => i += 4,
             Some(b'f') if s[i..].starts_with(b"false") => i += 5,
             Some(b'n') if s[i..].starts_with(b"null") => i += 4,
-            Some(b'-' | b'0'..=b'9') => match number_end(s, i) {
-                Some(end) => i = end,
-                None => return false,
-            },
-            _ => return false,
+            Some(b'-' | b'0'..=b'9') => i = number_end(s, i)?,
+            _ => return None,
         }
         // After a value: close containers, or go on to the next member.
         loop {
-            i = skip_ws(s, i);
             let Some(object) = stack.top() else {
-                return i == s.len();
+                return Some(i);
             };
+            i = skip_ws(s, i);
             match s.get(i) {
                 Some(b',') => {
                     i = skip_ws(s, i + 1);
                     if object {
-                        match key(s, i) {
-                            Some(v) => i = v,
-                            None => return false,
-                        }
+                        i = key(s, i)?;
                     }
                     continue 'value;
                 }
@@ -368,7 +299,7 @@ pub fn is_valid(s: &[u8]) -> bool {
                     stack.pop();
                     i += 1;
                 }
-                _ => return false,
+                _ => return None,
             }
         }
     }
@@ -388,7 +319,13 @@ fn valid_string_end(s: &[u8], mut i: usize) -> Option<usize> {
     loop {
         let rest = s.get(i..)?;
         let k = memchr::memchr2(b'"', b'\\', rest)?;
-        if rest[..k].iter().any(|&b| b < 0x20) {
+        // No early exit: a fold over the span vectorises (valid text is the
+        // common case, and has to be read whole anyway).
+        if rest[..k]
+            .iter()
+            .fold(0u8, |acc, &b| acc | u8::from(b < 0x20))
+            != 0
+        {
             return None;
         }
         i += k;
