@@ -183,12 +183,12 @@ fn dev_zero_is_rejected_at_once() {
 
 #[test]
 fn blank_lines_before_the_log_are_counted_not_held() {
-    let text = format!("{}{}\n", "\n \n".repeat(3 << 20), ws("x", ""));
+    let text = format!("{}{}\n", "\n \n".repeat(3 << 20), ws("\"x\"", ""));
     let err = read_from(text.as_bytes(), "t".into(), ReadOptions::default()).unwrap_err();
     assert_eq!(
         err.message,
         format!(
-            "t:{}: seq must be a non-negative integer, got x",
+            "t:{}: seq must be a non-negative integer, got \"x\"",
             (6 << 20) + 1
         )
     );

@@ -147,12 +147,20 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
             return row;
         }
     };
+    // The scanner counted both records and rows by its own line
+    // classification, so a row is always a record; checked arithmetic says
+    // `?` rather than a wrapped count should that ever not hold.
     let header = u64::from(log.header_cwd.is_some());
     row.events = log
         .storage
         .packed
         .filter(|p| p.uncounted == 0)
-        .map(|p| log.records.saturating_sub(header) - p.rows + p.events);
+        .and_then(|p| {
+            log.records
+                .checked_sub(header)?
+                .checked_sub(p.rows)?
+                .checked_add(p.events)
+        });
     if args.check_drift {
         let cwd = if args.all { None } else { args.cwd.as_deref() };
         match crate::settings::Settings::resolve(ctx.env, &args.config.overrides(), cwd, Some(&log))

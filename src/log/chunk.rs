@@ -10,6 +10,7 @@
 use crate::log::event::{self, Needs, Record};
 use crate::log::markers::MarkerSearch;
 use crate::log::scan;
+use crate::logfile::packed::{self, PackedCount, Row};
 
 /// What one line turned out to be (blank lines and lines that hold no marker
 /// leave no item; they are only counted).
@@ -21,6 +22,9 @@ pub enum LineKind {
     /// Not JSON: the column (in the line as written) when known, and why.
     Malformed(Option<usize>, String),
     Event(Record),
+    /// A packed storage row of the wrong shape, under `--strict` (an error
+    /// even on a final line: the row is whole JSON, only its shape is off).
+    BadRow(String),
 }
 
 #[derive(Debug)]
@@ -41,6 +45,8 @@ pub struct Part {
     /// Lines whose braces enclose them.
     pub records: u64,
     pub parsed: u64,
+    /// The packed rows among its lines, when counted (`Needs::packed_rows`).
+    pub packed: PackedCount,
     pub items: Vec<Item>,
 }
 
@@ -127,6 +133,13 @@ fn lines_and_markers(
 
 fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
     let (ends, hot) = lines_and_markers(region, markers, mode.strict);
+    // Where packed rows may be: one search of the region, only when asked.
+    let rows: Vec<usize> = if mode.needs.packed_rows {
+        memchr::memmem::find_iter(region, packed::ROW_NEEDLE).collect()
+    } else {
+        Vec::new()
+    };
+    let mut r = 0;
     let mut out = Part::default();
     let mut start = 0;
     let mut h = 0;
@@ -145,25 +158,65 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
         };
         let last = raw.iter().rposition(|b| !is_ws(*b)).unwrap_or(first);
         let text = &raw[first..=last];
-        let kind = if text[0] != b'{' || text[text.len() - 1] != b'}' {
-            LineKind::NotObject
-        } else if !matters {
-            out.records += 1;
+        let line_start = start - raw.len() - 1;
+        while r < rows.len() && rows[r] < line_start {
+            r += 1;
+        }
+        let row_here = r < rows.len() && rows[r] < line_start + raw.len();
+        if text[0] != b'{' || text[text.len() - 1] != b'}' {
+            out.items.push(Item {
+                line,
+                records_before: out.records,
+                newline,
+                kind: LineKind::NotObject,
+            });
             continue;
+        }
+        // A packed row is read by the scanner's own line classification: a
+        // line whose braces enclose it, trimmed of JSON whitespace only.
+        let bad_row = if row_here {
+            count_row(&mut out.packed, text, mode.strict)
         } else {
-            out.parsed += 1;
-            classify(text, first, mode)
+            None
         };
-        let object = !matches!(kind, LineKind::NotObject);
-        out.items.push(Item {
-            line,
-            records_before: out.records,
-            newline,
-            kind,
-        });
-        out.records += u64::from(object);
+        let kind = if matters {
+            out.parsed += 1;
+            Some(classify(text, first, mode))
+        } else {
+            None
+        };
+        for kind in kind.into_iter().chain(bad_row.map(LineKind::BadRow)) {
+            out.items.push(Item {
+                line,
+                records_before: out.records,
+                newline,
+                kind,
+            });
+        }
+        out.records += 1;
     }
     out
+}
+
+/// Counts the packed row `text` (if it is one) into `count`; under
+/// `--strict` a misshapen row is returned, to be an error.
+fn count_row(count: &mut PackedCount, text: &[u8], strict: bool) -> Option<String> {
+    match packed::row(text) {
+        Row::Not => None,
+        Row::Members(members) => {
+            count.rows += 1;
+            match members {
+                Some(n) => count.events += n,
+                None => count.uncounted += 1,
+            }
+            None
+        }
+        Row::Misshapen(why) => {
+            count.rows += 1;
+            count.uncounted += 1;
+            strict.then_some(why)
+        }
+    }
 }
 
 /// Reads one line that matters (`text` trimmed, starting `offset` bytes
@@ -178,16 +231,20 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
             )
         }),
     };
-    // --strict checks every line in full; the fast path checks what it skips
-    // only for strings that end and brackets that balance (SPEC 5.1), and
-    // the strings it reads for valid UTF-8.
+    // --strict checks every line in full first; the fast path's read
+    // checks the syntax just as fully as it goes (a line that matters).
     if mode.strict {
         if let Some(fault) = syntax(text) {
             return fault;
         }
     }
     match event::extract(text, mode.needs) {
-        Ok(record) => LineKind::Event(record),
+        // A line that matters is JSON as `JSON.parse` reads it in both
+        // modes (issue 21): the read checks the syntax of every value it
+        // skips, and the line's bytes are checked for UTF-8 here; serde_json
+        // says why when either fails.
+        Ok(record) if mode.strict || std::str::from_utf8(text).is_ok() => LineKind::Event(record),
+        Ok(record) => syntax(text).unwrap_or(LineKind::Event(record)),
         Err(_) => syntax(text).unwrap_or(LineKind::Malformed(
             None,
             "malformed JSON: a value does not end".to_owned(),

@@ -22,6 +22,9 @@ pub struct Needs {
     /// Keep every system prompt version (`explain --full`), not only the
     /// first ones and the latest (`log::PROMPT_VERSIONS_KEPT`).
     pub every_prompt_version: bool,
+    /// Packed storage rows (`crate::logfile::packed`): count the events
+    /// they stand for and, under `--strict`, check their shape.
+    pub packed_rows: bool,
     /// The generation that resumes the log: only events of its kind are
     /// workspace events (SPEC 5.2).
     pub kind: SourceKind,
@@ -65,18 +68,21 @@ impl Needs {
         prompts: true,
         every_prompt_version: false,
         kind: SourceKind::Agent,
+        packed_rows: false,
     };
     /// Everything, every prompt version kept: `explain --full`.
     pub const EVERY_VERSION: Needs = Needs {
         prompts: true,
         every_prompt_version: true,
         kind: SourceKind::Agent,
+        packed_rows: false,
     };
     /// The workspace state and runtime snapshot: what `diff` and `render` read.
     pub const STATE: Needs = Needs {
         prompts: false,
         every_prompt_version: false,
         kind: SourceKind::Agent,
+        packed_rows: false,
     };
 
     /// The same, for a log resumed by the generation of `kind`.

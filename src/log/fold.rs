@@ -48,6 +48,8 @@ pub(super) struct Fold {
     /// Messages of a workspace kind that are not workspace events (no
     /// changes array, no seq): the first one's place and why, and how many.
     not_workspace: Option<(String, u64)>,
+    /// The packed rows read so far (kept when `needs.packed_rows`).
+    packed: crate::logfile::packed::PackedCount,
 }
 
 impl Fold {
@@ -62,6 +64,7 @@ impl Fold {
             lone: None,
             pending_final_warning: None,
             not_workspace: None,
+            packed: crate::logfile::packed::PackedCount::default(),
         }
     }
 
@@ -121,6 +124,7 @@ impl Fold {
                     self.log.records += 1;
                     (col, msg)
                 }
+                LineKind::BadRow(why) => return Err(self.err(at, None, &why)),
             };
             if item.newline {
                 return Err(self.err(at, col, &msg));
@@ -133,6 +137,9 @@ impl Fold {
         self.log.lines = lines + part.lines;
         self.log.records = records + part.records;
         self.log.parsed += part.parsed;
+        self.packed.rows += part.packed.rows;
+        self.packed.events += part.packed.events;
+        self.packed.uncounted += part.packed.uncounted;
         Ok(())
     }
 
@@ -340,6 +347,9 @@ impl Fold {
     }
 
     pub(super) fn finish(mut self) -> Log {
+        if self.needs.packed_rows {
+            self.log.storage.packed = Some(self.packed);
+        }
         if self.log.records == 0 {
             self.log.warnings.push(format!(
                 "{}: the log holds no events, not even a session header",

@@ -126,7 +126,9 @@ fn read_lines<R: LogSource>(
         // Once per long line (a pipe cannot rewind: there the line is held).
         if can_rewind && len >= LONG_LINE && !must_parse {
             markers.find(&buf[..len], &mut hot);
-            if hot.is_empty() {
+            let row = fold.needs.packed_rows
+                && memchr::memmem::find(&buf[..len], crate::logfile::packed::ROW_NEEDLE).is_some();
+            if hot.is_empty() && !row {
                 match stream_line(&mut reader, &mut buf, &mut len, &markers, fold)? {
                     Streamed::Done { bytes } => offset += bytes,
                     Streamed::MustParse => {
@@ -206,7 +208,10 @@ fn stream_line<R: LogSource>(
         let newline = memchr::memchr(b'\n', &buf[keep..*len]).map(|i| keep + i);
         let end = newline.unwrap_or(*len);
         markers.find(&buf[..end], &mut hot);
-        if !hot.is_empty() {
+        // A packed row must be read whole when rows are counted.
+        let row = fold.needs.packed_rows
+            && memchr::memmem::find(&buf[..end], crate::logfile::packed::ROW_NEEDLE).is_some();
+        if !hot.is_empty() || row {
             return Ok(Streamed::MustParse);
         }
         if first.is_none() {

@@ -1,18 +1,16 @@
 //! Reading just the parts of a JSON log line that agentctx needs, the way
-//! JavaScript's `JSON.parse` reads them (issues 13 and 15).
+//! JavaScript's `JSON.parse` reads them (issues 13, 15 and 21).
 //!
 //! [`fields`] walks the members of one object and keeps the raw text of the
 //! wanted ones, the last occurrence of a duplicated key winning. Every other
-//! value is skipped by [`skip_value`], which finds where a string, object or
-//! array ends with a string-aware bracket scan: `memchr` (SIMD inside, no
-//! `unsafe` here) jumps from quote to quote through string text, a quote
-//! counts as escaped when an odd run of backslashes stands before it, and
-//! only the few bytes between strings are looked at one by one. (A 64-byte
-//! block scan building bit masks with portable code was tried first: without
-//! SIMD intrinsics the mask building cost four operations a byte, three
-//! times slower than this on real-shaped logs.) A skipped value is checked
-//! only for strings that end and brackets that balance (as SPEC 5.1 treats
-//! unparsed lines); `--strict` validates every line in full before this runs.
+//! value is skipped by [`skip_value`], which checks it as it goes, by the
+//! grammar `JSON.parse` accepts (issue 21: a line that matters is read as
+//! `JSON.parse` reads it with or without `--strict`): `memchr` (SIMD inside,
+//! no `unsafe` here) jumps through string text to the next quote or
+//! backslash, the span jumped is checked for raw control characters in a
+//! loop that vectorises, each escape is checked, and only the few bytes
+//! between strings are looked at one by one. Nesting is tracked in bits,
+//! iteratively: depth has no limit and costs no recursion.
 //!
 //! Strings decode as JavaScript decodes them: a lone surrogate escape
 //! (`\ud800`) becomes U+FFFD and is reported, never an error. Numbers are
@@ -24,71 +22,11 @@ use std::borrow::Cow;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bad;
 
-/// The index past the string whose body starts at `s[i]` (just after its
-/// opening quote). A quote ends the string unless an odd run of backslashes
-/// stands right before it; `memchr` jumps from quote to quote, so text and
-/// escapes such as `\n` cost no per-byte work. Each backslash is counted at
-/// most once (a run stops at the previous quote), so this is linear.
-fn string_end(s: &[u8], i: usize) -> Result<usize, Bad> {
-    // Most strings in a log are short (keys, kinds): look at them inline.
-    let near = &s[i.min(s.len())..s.len().min(i + 16)];
-    if let Some(k) = near.iter().position(|&b| b == b'"' || b == b'\\') {
-        if near[k] == b'"' {
-            return Ok(i + k + 1);
-        }
-    }
-    let mut at = i;
-    loop {
-        let q = at + memchr::memchr(b'"', s.get(at..).ok_or(Bad)?).ok_or(Bad)?;
-        let run = s[i..q].iter().rev().take_while(|&&b| b == b'\\').count();
-        if run % 2 == 0 {
-            return Ok(q + 1);
-        }
-        at = q + 1;
-    }
-}
-
-/// The index past the object or array that starts at `s[i]`: strings are
-/// jumped over whole, the few bytes between them are looked at one by one
-/// for brackets.
-fn container_end(s: &[u8], i: usize) -> Result<usize, Bad> {
-    let mut depth = 0u64;
-    let mut at = i;
-    while let Some(&b) = s.get(at) {
-        match b {
-            b'"' => {
-                at = string_end(s, at + 1)?;
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(at + 1);
-                }
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    Err(Bad)
-}
-
-/// The index past the value that starts at `s[i]` (no whitespace before it).
+/// The index past the value that starts at `s[i]` (no whitespace before
+/// it), which must be valid JSON (see [`is_valid`]): the skip checks what
+/// it skips, so a line read is a line checked.
 pub fn skip_value(s: &[u8], i: usize) -> Result<usize, Bad> {
-    match s.get(i) {
-        Some(b'"') => string_end(s, i + 1),
-        Some(b'{' | b'[') => container_end(s, i),
-        Some(_) => {
-            // A number or literal runs to the next delimiter.
-            let len = s[i..]
-                .iter()
-                .position(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n'))
-                .unwrap_or(s.len() - i);
-            if len == 0 { Err(Bad) } else { Ok(i + len) }
-        }
-        None => Err(Bad),
-    }
+    value_end(s, i).ok_or(Bad)
 }
 
 fn skip_ws(s: &[u8], mut i: usize) -> usize {
@@ -111,7 +49,7 @@ pub fn fields<'a, const N: usize>(
         if s.get(i) != Some(&b'"') {
             return Err(Bad);
         }
-        let key_end = string_end(s, i + 1)?;
+        let key_end = valid_string_end(s, i + 1).ok_or(Bad)?;
         let key = &s[i..key_end];
         let colon = skip_ws(s, key_end);
         if s.get(colon) != Some(&b':') {
@@ -294,6 +232,195 @@ pub fn seq(raw: &[u8]) -> Option<u64> {
     (d.fract() == 0.0 && d > -1.0 && d < LIMIT).then_some(d as u64)
 }
 
+/// Whether `s` is exactly one JSON value, surrounding whitespace allowed,
+/// by the grammar `JSON.parse` (and `serde_json`) accept: strings without
+/// raw control characters and with only the escapes JSON defines, numbers
+/// without leading zeros, `true`/`false`/`null` spelt out, no trailing or
+/// doubled commas (issue 21: a line that matters is read as `JSON.parse`
+/// reads it in both modes). A lone surrogate escape is valid (it reads as
+/// U+FFFD). `s` must be valid UTF-8 (checked before). Iterative: nesting
+/// depth costs two bits a level beyond the first 128, no recursion.
+#[cfg(test)]
+pub fn is_valid(s: &[u8]) -> bool {
+    value_end(s, skip_ws(s, 0)).is_some_and(|end| skip_ws(s, end) == s.len())
+}
+
+/// The index past the valid JSON value that starts at `s[i]`.
+fn value_end(s: &[u8], mut i: usize) -> Option<usize> {
+    let mut stack = Stack::default();
+    'value: loop {
+        // A value starts at s[i].
+        match s.get(i) {
+            Some(b'{') => {
+                i = skip_ws(s, i + 1);
+                if s.get(i) == Some(&b'}') {
+                    i += 1;
+                } else {
+                    stack.push(true);
+                    i = key(s, i)?;
+                    continue 'value;
+                }
+            }
+            Some(b'[') => {
+                i = skip_ws(s, i + 1);
+                if s.get(i) == Some(&b']') {
+                    i += 1;
+                } else {
+                    stack.push(false);
+                    continue 'value;
+                }
+            }
+            Some(b'"') => i = valid_string_end(s, i + 1)?,
+            Some(b't') if s[i..].starts_with(b"true") => i += 4,
+            Some(b'f') if s[i..].starts_with(b"false") => i += 5,
+            Some(b'n') if s[i..].starts_with(b"null") => i += 4,
+            Some(b'-' | b'0'..=b'9') => i = number_end(s, i)?,
+            _ => return None,
+        }
+        // After a value: close containers, or go on to the next member.
+        loop {
+            let Some(object) = stack.top() else {
+                return Some(i);
+            };
+            i = skip_ws(s, i);
+            match s.get(i) {
+                Some(b',') => {
+                    i = skip_ws(s, i + 1);
+                    if object {
+                        i = key(s, i)?;
+                    }
+                    continue 'value;
+                }
+                Some(b'}') if object => {
+                    stack.pop();
+                    i += 1;
+                }
+                Some(b']') if !object => {
+                    stack.pop();
+                    i += 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// A member's key and colon at `s[i]`: the index of its value.
+fn key(s: &[u8], i: usize) -> Option<usize> {
+    if s.get(i) != Some(&b'"') {
+        return None;
+    }
+    let colon = skip_ws(s, valid_string_end(s, i + 1)?);
+    (s.get(colon) == Some(&b':')).then(|| skip_ws(s, colon + 1))
+}
+
+/// The index past the valid string whose body starts at `s[i]`.
+fn valid_string_end(s: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        let rest = s.get(i..)?;
+        let k = memchr::memchr2(b'"', b'\\', rest)?;
+        // No early exit: a fold over the span vectorises (valid text is the
+        // common case, and has to be read whole anyway).
+        if rest[..k]
+            .iter()
+            .fold(0u8, |acc, &b| acc | u8::from(b < 0x20))
+            != 0
+        {
+            return None;
+        }
+        i += k;
+        if s[i] == b'"' {
+            return Some(i + 1);
+        }
+        match s.get(i + 1)? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+            b'u' => {
+                let digits = s.get(i + 2..i + 6)?;
+                if !digits.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                i += 6;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The index past the JSON number at `s[i]`.
+fn number_end(s: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while s.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - from
+    };
+    if s.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    let first = i;
+    match digits(&mut i) {
+        0 => return None,
+        n if n > 1 && s[first] == b'0' => return None,
+        _ => {}
+    }
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return None;
+        }
+    }
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(s.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return None;
+        }
+    }
+    Some(i)
+}
+
+/// The open containers of [`is_valid`], a bit each (object or array):
+/// inline for the first 128 levels, then in words on the heap.
+#[derive(Default)]
+struct Stack {
+    inline: u128,
+    deep: Vec<u64>,
+    depth: usize,
+}
+
+impl Stack {
+    fn push(&mut self, object: bool) {
+        let d = self.depth;
+        if d < 128 {
+            self.inline = (self.inline & !(1 << d)) | (u128::from(object) << d);
+        } else {
+            let (w, b) = ((d - 128) / 64, (d - 128) % 64);
+            if w == self.deep.len() {
+                self.deep.push(0);
+            }
+            self.deep[w] = (self.deep[w] & !(1 << b)) | (u64::from(object) << b);
+        }
+        self.depth += 1;
+    }
+
+    fn pop(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn top(&self) -> Option<bool> {
+        let d = self.depth.checked_sub(1)?;
+        Some(if d < 128 {
+            self.inline >> d & 1 == 1
+        } else {
+            let (w, b) = ((d - 128) / 64, (d - 128) % 64);
+            self.deep[w] >> b & 1 == 1
+        })
+    }
+}
+
 /// Checks that `text` is one JSON object, with no depth limit (values are
 /// skipped iteratively) and `serde_json`'s messages ("trailing comma").
 pub(super) fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
@@ -355,6 +482,19 @@ mod tests {
             let text = serde_json::to_string(&v).unwrap();
             let with_tail = format!("{text}{tail}");
             prop_assert_eq!(skip_value(with_tail.as_bytes(), 0), Ok(text.len()));
+        }
+
+        /// The validator accepts exactly what `serde_json` accepts, on
+        /// valid values and on their mangled bytes.
+        #[test]
+        fn validity_is_serde_json_validity(v in json_value(), cut in any::<prop::sample::Index>(), junk in "[\\\\\\]\\[{}\",:0-9.eE+\\-tfnaul \t]{0,3}") {
+            let text = serde_json::to_string(&v).unwrap();
+            let at = cut.index(text.len() + 1);
+            let mangled = format!("{}{junk}{}", &text[..at.min(text.len())], &text[at.min(text.len())..]);
+            for t in [text.as_str(), mangled.as_str()] {
+                let serde = serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok();
+                prop_assert_eq!(is_valid(t.as_bytes()), serde, "{:?}", t);
+            }
         }
 
         #[test]

@@ -5,8 +5,8 @@
 //!
 //! 1. Open the file (or stdin) and peek at its first four bytes.
 //! 2. Choose the reader: the file itself (it can rewind for long lines), or
-//!    the decoded text of the container ([`zstd::Container`]), optionally
-//!    through a [`packed::Tap`] that counts and checks packed rows.
+//!    the decoded text of the container ([`zstd::Container`]); the scanner
+//!    counts and checks packed rows ([`packed`]) when asked.
 //! 3. Let the line scanner of `crate::log` read it, then add what only the
 //!    container knows: which frame an erroneous line came from, a torn final
 //!    frame (a warning, or an error under `--strict`), a corrupt frame.
@@ -21,7 +21,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::log::{self, Log, LogError, LogSource, ReadOptions};
-use packed::{PackedCount, Tap};
+use packed::PackedCount;
 use zstd::{Container, End, Failure};
 
 /// How a log is stored.
@@ -54,6 +54,9 @@ pub struct Storage {
     pub frames: u64,
     /// What packed rows stand for, when counted (explain, `--strict`).
     pub packed: Option<PackedCount>,
+    /// Bytes of the file read (compressed ones for a container): a second
+    /// pass reads exactly these, whatever a writer appended meanwhile.
+    pub read_bytes: u64,
 }
 
 /// How to read a log.
@@ -74,6 +77,12 @@ pub struct Options {
 /// When the log cannot be read or is not a log: the error names the log
 /// and, where it is about one, the line (and a container's frame).
 pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
+    read_file(path, opts, &mut || {})
+}
+
+/// [`read`], with `between` run between the two passes of a regular file
+/// (a seam for tests: a writer appending there is what a live log does).
+fn read_file(path: &Path, opts: Options, between: &mut dyn FnMut()) -> Result<Log, LogError> {
     let name = path.display().to_string();
     let fail = |e: io::Error| LogError {
         message: format!("{name}: {e}"),
@@ -101,28 +110,92 @@ pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
     }
     // A regular file with more workspace events than pass 1 holds is read
     // twice (issue 13): pass 2, from a fresh open (a container decoded
-    // again), keeps the workspace events that stay visible.
+    // again), keeps the workspace events that stay visible. It reads the
+    // bytes pass 1 read and no more (issue 21): a live session's log grows
+    // while it is read, and what was appended after pass 1 is not part of
+    // the log pass 1 saw.
     file.rewind().map_err(fail)?;
     let zstd = head.is_zstd();
     let mut log = if zstd {
         read_container(file, &name, opts, Pass::Surface)
     } else {
-        scan(file, name.clone(), opts, Pass::Surface)
+        let mut counted = Counted::new(file);
+        let log = scan(&mut counted, name.clone(), opts, Pass::Surface);
+        log.map(|mut log| {
+            log.storage.read_bytes = counted.end;
+            log
+        })
     }?;
     if !log.needs_second_pass {
         return Ok(log);
     }
+    between();
     let read_opts = ReadOptions {
         strict: opts.strict,
     };
+    let len = log.storage.read_bytes;
     let file = File::open(path).map_err(fail)?;
     if zstd {
-        let mut container = Container::start(file).map_err(fail)?;
+        let mut container = Container::start(file.take(len)).map_err(fail)?;
         log::fold_visible(&mut container, &mut log, read_opts, opts.needs.kind)?;
     } else {
-        log::fold_visible(file, &mut log, read_opts, opts.needs.kind)?;
+        let mut limited = Counted::new(file);
+        limited.limit = len;
+        log::fold_visible(&mut limited, &mut log, read_opts, opts.needs.kind)?;
+    }
+    if let Ok(now) = std::fs::metadata(path) {
+        if now.len() > len {
+            let grew = usize::try_from(now.len() - len).unwrap_or(usize::MAX);
+            log.warnings.push(format!(
+                "{name}: ignoring {} appended while it was read (the log is read as its first {len} bytes)",
+                crate::output::plural(grew, "byte", "bytes")
+            ));
+        }
     }
     Ok(log)
+}
+
+/// A file read up to `limit` bytes, noting how far it was read (`end`).
+#[derive(Debug)]
+struct Counted {
+    file: File,
+    pos: u64,
+    end: u64,
+    limit: u64,
+}
+
+impl Counted {
+    fn new(file: File) -> Self {
+        Counted {
+            file,
+            pos: 0,
+            end: 0,
+            limit: u64::MAX,
+        }
+    }
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let room = usize::try_from(self.limit - self.pos).unwrap_or(usize::MAX);
+        let n = buf.len().min(room);
+        let n = self.file.read(&mut buf[..n])?;
+        self.pos += n as u64;
+        self.end = self.end.max(self.pos);
+        Ok(n)
+    }
+}
+
+impl LogSource for &mut Counted {
+    fn can_rewind(&self) -> bool {
+        true
+    }
+
+    fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
+        self.file.rewind_to(offset)?;
+        self.pos = offset;
+        Ok(())
+    }
 }
 
 /// Which read of a log this is.
@@ -158,24 +231,17 @@ pub fn read_stream<R: Read + Send + 'static>(
     }
 }
 
-/// Runs the line scanner over `src`, through a tap when packed rows are
-/// counted or checked.
+/// Runs the line scanner over `src`; packed rows are read by the scanner
+/// itself when they are counted or checked (`Needs::packed_rows`).
 fn scan<R: LogSource>(src: R, name: String, opts: Options, pass: Pass) -> Result<Log, LogError> {
     let read_opts = ReadOptions {
         strict: opts.strict,
     };
-    if !(opts.strict || opts.count_packed) {
-        return read_pass(src, name, read_opts, opts.needs, pass);
-    }
-    let mut tap = Tap::new(src, name.clone(), opts.strict);
-    let result = read_pass(&mut tap, name, read_opts, opts.needs, pass);
-    if let Some(e) = tap.error() {
-        // The scanner stopped at the misshapen row unless it failed earlier.
-        return Err(result.err().unwrap_or(e));
-    }
-    let mut log = result?;
-    log.storage.packed = Some(tap.count());
-    Ok(log)
+    let needs = log::Needs {
+        packed_rows: opts.strict || opts.count_packed,
+        ..opts.needs
+    };
+    read_pass(src, name, read_opts, needs, pass)
 }
 
 /// Reads `src` as `pass` reads it.
@@ -191,8 +257,6 @@ fn read_pass<R: LogSource>(
         Pass::Surface => log::read_surface_from(src, name, opts, needs),
     }
 }
-
-impl<R: Read> LogSource for &mut Tap<R> {}
 
 fn read_container<R: Read + Send + 'static>(
     src: R,
@@ -218,6 +282,11 @@ fn read_container<R: Read + Send + 'static>(
             Failure::Corrupt { offset, why } => {
                 format!("{name}: the zstd frame at byte {offset} is corrupt: {why}")
             }
+            Failure::WindowTooLarge { offset, window } => format!(
+                "{name}: the zstd frame at byte {offset} asks for a {} window, more than the {} limit",
+                zstd::show_bytes(window),
+                zstd::show_bytes(zstd::WINDOW_LIMIT)
+            ),
             Failure::Io(e) => format!("{name}: {e}"),
         };
         return Err(LogError {
@@ -242,6 +311,7 @@ fn read_container<R: Read + Send + 'static>(
     }
     log.storage.encoding = Encoding::Zstd;
     log.storage.frames = container.frame_count;
+    log.storage.read_bytes = container.compressed_len();
     Ok(log)
 }
 
@@ -304,3 +374,72 @@ impl<R: Read> Read for Replayed<R> {
 }
 
 impl<R: Read> LogSource for Replayed<R> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use std::io::Write;
+
+    fn workspace_line(seq: u64) -> String {
+        format!(
+            r#"{{"type":"user/message","seq":{seq},"surfaceOp":"append","data":{{"source":{{"kind":"agent-instructions","changes":[{{"action":"set","scope":"s{seq}","path":"AGENTS.md","digest":"d"}}]}}}}}}"#
+        ) + "\n"
+    }
+
+    fn frame(text: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut enc = ::zstd::stream::Encoder::new(&mut out, 1).unwrap();
+        enc.include_checksum(true).unwrap();
+        enc.write_all(text.as_bytes()).unwrap();
+        enc.finish().unwrap();
+        out
+    }
+
+    /// Issue 21, item 15: a log with more workspace events than pass 1
+    /// holds, appended to between the passes (a live session), reads as the
+    /// bytes pass 1 saw, with one warning; it failed "the log changed while
+    /// it was read".
+    #[test]
+    fn a_log_appended_to_between_the_passes_reads_as_pass_one_saw_it() {
+        let events = log::HELD_EVENTS as u64 + 1;
+        let mut text = "{\"type\":\"session\",\"cwd\":\"/x\"}\n".to_owned();
+        for seq in 0..events {
+            text.push_str(&workspace_line(seq));
+        }
+        let more: String = (events..events + 3).map(workspace_line).collect();
+        for zstd in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("s.jsonl");
+            let (bytes, appended) = if zstd {
+                (frame(&text), frame(&more))
+            } else {
+                (text.clone().into_bytes(), more.clone().into_bytes())
+            };
+            std::fs::write(&path, &bytes).unwrap();
+            let opts = Options {
+                strict: false,
+                count_packed: false,
+                needs: log::Needs::STATE,
+            };
+            let mut append = || {
+                let mut f = File::options().append(true).open(&path).unwrap();
+                f.write_all(&appended).unwrap();
+            };
+            let log = read_file(&path, opts, &mut append).unwrap();
+            assert!(log.needs_second_pass);
+            assert_eq!(log.workspace_events, events, "zstd {zstd}");
+            assert_eq!(log.workspace.len() as u64, events, "zstd {zstd}");
+            assert_eq!(
+                log.warnings,
+                vec![format!(
+                    "{}: ignoring {} bytes appended while it was read (the log is read as its first {} bytes)",
+                    path.display(),
+                    appended.len(),
+                    bytes.len()
+                )],
+                "zstd {zstd}"
+            );
+        }
+    }
+}

@@ -6,19 +6,18 @@
 //! as dsh's session-persistence-jsonl package writes them.
 //!
 //! Rows are never surface events, so the line scanner treats them like any
-//! other non-surface line. [`Tap`] watches the JSONL text on its way to the
-//! scanner when a command needs more: `explain` counts the events the rows
-//! stand for, and `--strict` checks each row's shape (`seq0` a non-negative
-//! integer, `time0` an integer, `data` an object).
-
-use std::borrow::Cow;
-use std::io::{self, Read};
+//! other non-surface line. When a command needs more (`Needs::packed_rows`),
+//! the scanner reads each line that holds [`ROW_NEEDLE`] with [`row`], by its
+//! own line classification (issue 21: a line is a row only when its braces
+//! enclose it): `explain` counts the events the rows stand for, and
+//! `--strict` checks each row's shape (`seq0` a non-negative integer,
+//! `time0` an integer, `data` an object). Long lines stream as the scanner
+//! streams them; a long one holding the needle is held like a marked line.
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
-
-use crate::log::{LogError, LogSource};
+use std::borrow::Cow;
 
 /// The `type` of each packed row.
 pub const ROW_TYPES: [&str; 3] = ["text-chunks", "reasoning-chunks", "tool-call-chunks"];
@@ -66,9 +65,13 @@ pub enum Row {
     Misshapen(String),
 }
 
-/// Reads one trimmed JSONL line as a packed row.
-fn row(line: &[u8]) -> Row {
-    if memchr::memmem::find(line, b"-chunks\"").is_none() {
+/// Bytes every packed row holds (in its `type`): a line without them is
+/// not one, and is not read as one.
+pub(crate) const ROW_NEEDLE: &[u8] = b"-chunks\"";
+
+/// Reads one JSONL line, trimmed of JSON whitespace, as a packed row.
+pub(crate) fn row(line: &[u8]) -> Row {
+    if memchr::memmem::find(line, ROW_NEEDLE).is_none() {
         return Row::Not;
     }
     let Ok(text) = std::str::from_utf8(line) else {
@@ -108,143 +111,6 @@ fn row(line: &[u8]) -> Row {
         .map(|m| m.len() as u64);
     Row::Members(members)
 }
-
-/// Passes a log's bytes through unchanged while reading its JSONL lines as
-/// packed rows: counting them and, when strict, checking their shape.
-///
-/// A misshapen row at line L ends the stream after that line, so the line
-/// scanner still reports any earlier error first; the caller then reports
-/// the row's (see [`Tap::error`]).
-#[derive(Debug)]
-pub struct Tap<R> {
-    inner: R,
-    name: String,
-    strict: bool,
-    /// The partial line read so far.
-    pending: Vec<u8>,
-    line: u64,
-    /// `Some(true)` once the first byte shows a JSON array (left alone).
-    array: Option<bool>,
-    count: PackedCount,
-    error: Option<LogError>,
-    stopped: bool,
-}
-
-impl<R: Read> Tap<R> {
-    pub fn new(inner: R, name: String, strict: bool) -> Self {
-        Tap {
-            inner,
-            name,
-            strict,
-            pending: Vec::new(),
-            line: 0,
-            array: None,
-            count: PackedCount::default(),
-            error: None,
-            stopped: false,
-        }
-    }
-
-    /// What the rows stand for.
-    pub fn count(&self) -> PackedCount {
-        self.count
-    }
-
-    /// The first misshapen row, under `--strict`.
-    pub fn error(&mut self) -> Option<LogError> {
-        self.error.take()
-    }
-
-    /// One line; false when it stops the stream.
-    fn line(&mut self, line: &[u8]) -> bool {
-        self.line += 1;
-        let trimmed = line.trim_ascii();
-        match row(trimmed) {
-            Row::Not => true,
-            Row::Members(Some(n)) => {
-                self.count.rows += 1;
-                self.count.events += n;
-                true
-            }
-            Row::Members(None) => {
-                self.count.rows += 1;
-                self.count.uncounted += 1;
-                true
-            }
-            Row::Misshapen(why) => {
-                self.count.rows += 1;
-                self.count.uncounted += 1;
-                if !self.strict {
-                    return true;
-                }
-                self.error = Some(LogError {
-                    message: format!("{}:{}: {why}", self.name, self.line),
-                    line: Some(self.line),
-                });
-                false
-            }
-        }
-    }
-
-    /// Reads the lines that end in `bytes`; returns where to cut the
-    /// stream when a line stops it.
-    fn scan(&mut self, bytes: &[u8]) -> Option<usize> {
-        if self.array.is_none() {
-            if let Some(b) = bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-                self.array = Some(*b == b'[');
-            }
-        }
-        if self.array == Some(true) {
-            return None;
-        }
-        let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', bytes) {
-            let go_on = if self.pending.is_empty() {
-                self.line(&bytes[start..nl])
-            } else {
-                let mut line = std::mem::take(&mut self.pending);
-                line.extend_from_slice(&bytes[start..nl]);
-                let go_on = self.line(&line);
-                line.clear();
-                self.pending = line;
-                go_on
-            };
-            start = nl + 1;
-            if !go_on {
-                return Some(start);
-            }
-        }
-        self.pending.extend_from_slice(&bytes[start..]);
-        None
-    }
-}
-
-impl<R: Read> Read for Tap<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.stopped {
-            return Ok(0);
-        }
-        let n = self.inner.read(buf)?;
-        if n == 0 {
-            if !self.pending.is_empty() && self.array != Some(true) {
-                let last = std::mem::take(&mut self.pending);
-                self.line(&last);
-            }
-            self.stopped = true;
-            return Ok(0);
-        }
-        match self.scan(&buf[..n]) {
-            Some(cut) => {
-                self.stopped = true;
-                Ok(cut)
-            }
-            None => Ok(n),
-        }
-    }
-}
-
-/// Holding lines, a tap cannot go back: the scanner holds long lines instead.
-impl<R: Read> LogSource for Tap<R> {}
 
 #[cfg(test)]
 mod tests {

@@ -51,7 +51,52 @@ pub enum Failure {
         offset: u64,
         why: String,
     },
+    /// The frame at `offset` asks for a window of `window` bytes, more than
+    /// [`WINDOW_LIMIT`] (the decoder refuses it rather than allocate it).
+    WindowTooLarge {
+        offset: u64,
+        window: u64,
+    },
     Io(io::Error),
+}
+
+/// The largest window a frame may ask for: zstd's default decoder limit
+/// (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`, 2^27 bytes). A frame never costs more
+/// than its window of decoder memory.
+pub const WINDOW_LIMIT: u64 = 128 << 20;
+
+/// A window size as messages say it: MiB when whole, else bytes.
+#[must_use]
+pub fn show_bytes(n: u64) -> String {
+    if n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{n}-byte")
+    }
+}
+
+/// The window a frame header asks for, read from its first bytes (RFC 8878
+/// 3.1.1.1); `None` when they are not a whole Zstandard frame header.
+fn window_size(head: &[u8]) -> Option<u64> {
+    if head.get(..4)? != MAGIC {
+        return None;
+    }
+    let descriptor = *head.get(4)?;
+    if descriptor & 0x20 == 0 {
+        // Window_Descriptor: exponent and mantissa.
+        let wd = *head.get(5)?;
+        let base = 1u64 << (10 + u32::from(wd >> 3));
+        return Some(base + (base / 8) * u64::from(wd & 7));
+    }
+    // A single segment: the window is the frame content size.
+    let dict = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let fcs = [1, 2, 4, 8][usize::from(descriptor >> 6)];
+    let at = 5 + dict;
+    let bytes = head.get(at..at + fcs)?;
+    let mut size = [0u8; 8];
+    size[..fcs].copy_from_slice(bytes);
+    let size = u64::from_le_bytes(size);
+    Some(if fcs == 2 { size + 256 } else { size })
 }
 
 /// One batch of whole decoded frames: the bytes and, per frame, its
@@ -59,11 +104,15 @@ pub enum Failure {
 struct Batch {
     data: Vec<u8>,
     frames: Vec<(u64, usize)>,
+    /// Frames that decoded to nothing (skippable or empty ones): counted,
+    /// never listed, so that millions of them cost no memory (issue 21).
+    empty: u64,
 }
 
 enum Message {
     Batch(Batch),
-    End(End),
+    /// The end, and how many compressed bytes were read in all.
+    End(End, u64),
     Failed(Failure),
 }
 
@@ -76,6 +125,10 @@ struct Frames<R> {
     len: usize,
     /// Compressed bytes before `input[0]`.
     consumed: u64,
+    /// The first bytes of the frame being decoded (its header), for saying
+    /// why the decoder refused it.
+    head: [u8; 18],
+    head_len: usize,
 }
 
 enum Next {
@@ -92,6 +145,8 @@ impl<R: Read> Frames<R> {
             pos: 0,
             len: 0,
             consumed: 0,
+            head: [0; 18],
+            head_len: 0,
         })
     }
 
@@ -115,6 +170,15 @@ impl<R: Read> Frames<R> {
                     return Ok(Next::End(End::Torn { offset, bytes }));
                 }
             }
+            if !started {
+                self.head_len = 0;
+            }
+            if self.head_len < self.head.len() {
+                let more = &self.input[self.pos..self.len];
+                let n = more.len().min(self.head.len() - self.head_len);
+                self.head[self.head_len..self.head_len + n].copy_from_slice(&more[..n]);
+                self.head_len += n;
+            }
             started = true;
             if out.capacity() - out.len() < (64 << 10) {
                 out.reserve(out.capacity().max(128 << 10));
@@ -122,11 +186,17 @@ impl<R: Read> Frames<R> {
             let mut input = InBuffer::around(&self.input[self.pos..self.len]);
             let at = out.len();
             let mut output = OutBuffer::around_pos(out, at);
+            let head = &self.head[..self.head_len];
             let hint = self.dctx.run(&mut input, &mut output).map_err(|e| {
                 out.truncate(mark);
-                Failure::Corrupt {
-                    offset,
-                    why: e.to_string(),
+                match window_size(head) {
+                    Some(window) if window > WINDOW_LIMIT => {
+                        Failure::WindowTooLarge { offset, window }
+                    }
+                    _ => Failure::Corrupt {
+                        offset,
+                        why: e.to_string(),
+                    },
                 }
             })?;
             self.pos += input.pos();
@@ -149,27 +219,34 @@ fn decode<R: Read>(src: R, tx: &SyncSender<Message>, spare: &Receiver<Vec<u8>>) 
     let mut batch = Batch {
         data: Vec::with_capacity(BATCH + (BATCH >> 2)),
         frames: Vec::new(),
+        empty: 0,
     };
     loop {
         let start = batch.data.len();
         let next = frames.next(&mut batch.data);
         let done = match next {
             Ok(Next::Frame { offset }) => {
-                batch.frames.push((offset, start));
+                if batch.data.len() == start {
+                    // No line can begin in it: nothing to trace back to it.
+                    batch.empty += 1;
+                } else {
+                    batch.frames.push((offset, start));
+                }
                 if batch.data.len() < BATCH {
                     continue;
                 }
                 None
             }
-            Ok(Next::End(end)) => Some(Message::End(end)),
+            Ok(Next::End(end)) => Some(Message::End(end, frames.consumed)),
             Err(failure) => Some(Message::Failed(failure)),
         };
-        if !batch.frames.is_empty() {
+        if !batch.frames.is_empty() || batch.empty > 0 {
             let mut data = spare.try_recv().unwrap_or_default();
             data.clear();
             let full = Batch {
                 data: std::mem::replace(&mut batch.data, data),
                 frames: std::mem::take(&mut batch.frames),
+                empty: std::mem::take(&mut batch.empty),
             };
             if tx.send(Message::Batch(full)).is_err() {
                 return;
@@ -214,6 +291,8 @@ pub struct Container {
     end: Option<End>,
     failure: Option<Failure>,
     pub frame_count: u64,
+    /// Compressed bytes read, once the end is reached.
+    compressed: u64,
 }
 
 impl Container {
@@ -244,6 +323,7 @@ impl Container {
             end: None,
             failure: None,
             frame_count: 0,
+            compressed: 0,
         })
     }
 
@@ -251,6 +331,13 @@ impl Container {
     #[must_use]
     pub fn end(&self) -> Option<&End> {
         self.end.as_ref()
+    }
+
+    /// How many compressed bytes the container was, once its end was read:
+    /// a second read of a growing file stops there (issue 21).
+    #[must_use]
+    pub fn compressed_len(&self) -> u64 {
+        self.compressed
     }
 
     /// Why reading stopped early, if it did.
@@ -287,14 +374,15 @@ impl Container {
             Ok(Message::Batch(batch)) => {
                 let old = std::mem::replace(&mut self.current, batch.data);
                 let _ = self.spare.try_send(old);
-                self.frame_count += batch.frames.len() as u64;
+                self.frame_count += batch.frames.len() as u64 + batch.empty;
                 self.frames = batch.frames;
                 self.next_frame = 0;
                 self.pos = 0;
                 true
             }
-            Ok(Message::End(end)) => {
+            Ok(Message::End(end, read)) => {
                 self.end = Some(end);
+                self.compressed = read;
                 false
             }
             Ok(Message::Failed(f)) => {

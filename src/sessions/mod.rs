@@ -81,8 +81,8 @@ pub struct Scope<'a> {
 ///
 /// # Errors
 ///
-/// With `all`, the root cannot be listed; or the root holds logs of both
-/// encodings. The message is one line for the user.
+/// With `all`, the root cannot be listed; a project directory exists but
+/// cannot be read; or the root holds logs of both encodings. The message is one line for the user.
 pub fn list(scope: Scope<'_>) -> Result<Vec<Stored>, String> {
     let projects = if scope.all {
         project_dirs(scope.root)?
@@ -92,8 +92,17 @@ pub fn list(scope: Scope<'_>) -> Result<Vec<Stored>, String> {
     };
     let mut found = Vec::new();
     for project in projects {
-        let Ok(entries) = std::fs::read_dir(&project) else {
-            continue;
+        let entries = match std::fs::read_dir(&project) {
+            Ok(entries) => entries,
+            // No directory: no session of that cwd was stored.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            // One that cannot be read may hold sessions: never "none".
+            Err(e) => {
+                return Err(format!(
+                    "{}: cannot read the project directory: {e}",
+                    project.display()
+                ));
+            }
         };
         let mut dirs: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
         dirs.sort();
