@@ -70,7 +70,14 @@ fn a_closed_pipe_keeps_the_exit_status_the_findings_decide() {
         "300",
         "--check",
     ]));
-    assert_eq!((err.as_str(), code), ("", 1), "render --check");
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "agentctx: the byte budget (max-bytes 300) cut this baseline: truncated AGENTS.md from 400 to 66 bytes\n",
+            1
+        ),
+        "render --check"
+    );
     let (err, code) = into_closed_pipe(
         t.cmd()
             .args(["render", "--cwd", "proj", "--format", "json"]),

@@ -594,7 +594,9 @@ fn check_exits_1_only_when_something_was_cut() {
         "400",
         "--check",
     ]));
-    assert_eq!((out, err, code), (expected, String::new(), 1));
+    // stderr says what was cut (issue 27).
+    let cut = "agentctx: the byte budget (max-bytes 400) cut this baseline: omitted AGENTS.md\n";
+    assert_eq!((out, err, code), (expected, cut.to_owned(), 1));
     // Without --check the same cut is not a finding.
     let (_, _, code) = run(tree
         .cmd()
