@@ -11,6 +11,7 @@ pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod discovery;
+pub mod dshconfig;
 pub mod env;
 pub mod explain;
 pub mod jsnum;

@@ -7,7 +7,7 @@
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
-mod bounded;
+pub(crate) mod bounded;
 pub mod check;
 pub mod codex;
 pub mod gemini;
