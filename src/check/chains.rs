@@ -1,12 +1,13 @@
 //! Stage 2 of check: each walked directory's project root and chain, and
 //! the driver that runs stage 3 on every directory holding a candidate.
 
-use std::cell::OnceCell;
-use std::collections::HashSet;
+use std::cell::{Cell, OnceCell};
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use super::judging::{NameNode, Prepared, Sums};
 use super::walk::{self, Names, Node, WalkOptions};
 use super::{DirBaseline, Finding, Largest, Options, Report, Severity, Target};
 use crate::discovery::{self, Dir, Probe, Realms, ScanOptions, find_root};
@@ -43,11 +44,23 @@ enum RootOf {
     At(Rc<Root>),
 }
 
-/// A scanned chain directory and the chain above it.
+/// A scanned chain directory and the chain above it, with what its
+/// baselines need of its loaded files, prepared once when it joins.
 #[derive(Debug)]
 pub(super) struct Link {
     pub dir: Dir,
     pub up: Option<Rc<Link>>,
+    /// Links above it.
+    pub depth: usize,
+    /// Its loaded files that have text, in order.
+    pub files: Vec<Prepared>,
+    /// Sums over every loaded file above it (the user-global file included).
+    pub before: Sums,
+    /// Shown paths of the loaded files up to and including its own.
+    pub names: Option<Rc<NameNode>>,
+    /// Whether its own baseline was judged (then every double load within
+    /// it was too).
+    pub judged: Cell<bool>,
 }
 
 /// What a node hands its children, its root and the chain above them
@@ -74,10 +87,22 @@ pub(super) struct Checker<'a> {
     seen: HashSet<PathBuf>,
     /// Files already judged for a secret or double load.
     pub judged: HashSet<PathBuf>,
+    /// The chain last judged, top first (links stay shared, never copied).
+    pub stack: Vec<Rc<Link>>,
+    /// The user-global file's prepared data, before every chain.
+    pub ug_files: Vec<Prepared>,
+    pub ug_names: Option<Rc<NameNode>>,
+    /// Positions in `stack`'s baseline of each real (unlinked) file's path,
+    /// and of each symlink's resolved path, ascending.
+    pub real_at: HashMap<PathBuf, Vec<usize>>,
+    pub links_to: HashMap<PathBuf, Vec<usize>>,
+    /// File entries the baseline judging visited (a deterministic work count).
+    pub work: u64,
 }
 
-/// Checks every target of `opts` into one report.
-pub(super) fn run(opts: &Options<'_>) -> Report {
+/// Checks every target of `opts` into one report, with the work count of
+/// the baseline judging.
+pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
     let settings = opts.settings;
     let mut checker = Checker {
         opts,
@@ -92,6 +117,12 @@ pub(super) fn run(opts: &Options<'_>) -> Report {
         largest: None,
         seen: HashSet::new(),
         judged: HashSet::new(),
+        stack: Vec::new(),
+        ug_files: Vec::new(),
+        ug_names: None,
+        real_at: HashMap::new(),
+        links_to: HashMap::new(),
+        work: 0,
     };
     if opts.include_user_global {
         checker.scan_user_global();
@@ -118,7 +149,7 @@ pub(super) fn run(opts: &Options<'_>) -> Report {
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
-    Report {
+    let report = Report {
         paths: opts
             .targets
             .iter()
@@ -140,7 +171,8 @@ pub(super) fn run(opts: &Options<'_>) -> Report {
             .map(|(x, _)| x.clone())
             .collect(),
         ignore_warnings,
-    }
+    };
+    (report, checker.work)
 }
 
 impl Checker<'_> {
@@ -175,6 +207,12 @@ impl Checker<'_> {
             .to_owned();
         for cand in &ug.candidates {
             self.judge_file(&ug, cand, &shown_dir, None);
+        }
+        self.ug_files = self.prepare(&ug);
+        self.ug_names = NameNode::new(&self.ug_files, None);
+        for (pos, f) in self.ug_files.iter().enumerate() {
+            let cand = &ug.candidates[f.cand];
+            super::judging::index(&mut self.real_at, &mut self.links_to, cand, pos);
         }
         self.user_global = Some(ug);
     }
@@ -215,7 +253,7 @@ impl Checker<'_> {
 
     /// The walk's top directory: its root is searched upward (SPEC 2.2), and
     /// the directories between that root and it are scanned with `stat`.
-    fn top_inherited(&self, path: &Path) -> Inherited {
+    fn top_inherited(&mut self, path: &Path) -> Inherited {
         let settings = self.opts.settings;
         let search = find_root(path, &settings.root_markers.value);
         if search.marker.is_none() {
@@ -239,7 +277,7 @@ impl Checker<'_> {
                 self.scan_options(Some(&root)),
             );
             if dir.candidates.iter().any(is_found) {
-                chain = Some(Rc::new(Link { dir, up: chain }));
+                chain = Some(self.link(dir, chain));
             }
         }
         Inherited {
@@ -291,15 +329,12 @@ impl Checker<'_> {
         let shown_dir = self.shown(&node.path);
         self.judge_dir(node, &dir, &root, &shown_dir);
         let inherited = if dir.candidates.iter().any(is_found) {
-            let chain = Some(Rc::new(Link {
-                dir,
-                up: inherited.chain,
-            }));
+            let chain = self.link(dir, inherited.chain);
             let at = findings + usize::from(node.unlisted.is_some());
-            self.judge_baseline(&node.path, &root, chain.as_ref(), &shown_dir, at);
+            self.judge_baseline(&node.path, &root, &chain, &shown_dir, at);
             Inherited {
                 root: inherited.root,
-                chain,
+                chain: Some(chain),
             }
         } else {
             inherited

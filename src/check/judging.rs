@@ -1,6 +1,7 @@
 //! Stage 3 of check: render each directory's baseline and judge it, and
 //! judge every candidate file once, from what the probe recorded.
 
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -8,20 +9,21 @@ use std::rc::Rc;
 
 use super::chains::{Checker, Link, Root, is_found};
 use super::{Detail, DirBaseline, Finding, is_plain_name};
-use crate::baseline::{self, Shape};
+use crate::baseline::{FileShape, Shape};
 use crate::discovery::{
     Candidate, Dir, Fate, Load, Place, Probe, TierKind, Unreadable, js_trim, sha1_hex,
 };
-use crate::render::{self, Fit, Truncation};
+use crate::render::{self, Item, Plan, Step, Truncation};
 use crate::settings::Precedence;
 
 /// How many omitted files a message names before it counts the rest.
 const NAMED: usize = 3;
 
-/// `a, b, c and 496 more` (the whole list stays in the finding's detail).
-fn abbreviated(names: &[String]) -> String {
-    let shown = names[..names.len().min(NAMED)].join(", ");
-    match names.len().saturating_sub(NAMED) {
+/// `a, b, c and 496 more` of the first names of a list of `total` (the
+/// whole list stays in the finding's detail).
+fn abbreviated(first: &[&str], total: usize) -> String {
+    let shown = first[..first.len().min(NAMED)].join(", ");
+    match total.saturating_sub(NAMED) {
         0 => shown,
         more => format!("{shown} and {more} more"),
     }
@@ -30,79 +32,360 @@ fn abbreviated(names: &[String]) -> String {
 /// A finding's detail and its message.
 type Found = (Detail, String);
 
+/// A loaded file of a chain link with text, prepared once when its link
+/// joins a chain: every baseline below shares it.
+#[derive(Debug)]
+pub(super) struct Prepared {
+    /// Index in its directory's candidates.
+    pub cand: usize,
+    /// As check shows it (relative to where check was started).
+    pub shown: Rc<str>,
+    /// Escaped bytes of its section (heading and content).
+    pub section: usize,
+    /// Escaped bytes of its display path.
+    pub path: usize,
+}
+
+/// Sums over a run of prepared files.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Sums {
+    pub files: usize,
+    pub sections: usize,
+    pub paths: usize,
+}
+
+impl Sums {
+    fn with(self, files: &[Prepared]) -> Self {
+        files.iter().fold(self, |s, f| Sums {
+            files: s.files + 1,
+            sections: s.sections + f.section,
+            paths: s.paths + f.path,
+        })
+    }
+}
+
+/// The shown paths of one link's files, below those of the links above:
+/// a persistent list, so a baseline's omitted files are a count, not a copy.
+#[derive(Debug)]
+pub struct NameNode {
+    names: Vec<Rc<str>>,
+    up: Option<Rc<NameNode>>,
+}
+
+impl NameNode {
+    pub(super) fn new(files: &[Prepared], up: Option<Rc<NameNode>>) -> Option<Rc<NameNode>> {
+        if files.is_empty() {
+            return up;
+        }
+        Some(Rc::new(NameNode {
+            names: files.iter().map(|f| Rc::clone(&f.shown)).collect(),
+            up,
+        }))
+    }
+}
+
+/// The files a cut baseline omits (the first `len` of its chain), shown
+/// relative to where check was started; shared with the chain, listed
+/// only when printed.
+#[derive(Clone)]
+pub struct Omitted {
+    node: Option<Rc<NameNode>>,
+    len: usize,
+}
+
+impl Omitted {
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The names, broadest first.
+    #[must_use]
+    pub fn names(&self) -> Vec<&str> {
+        let mut nodes = Vec::new();
+        let mut at = self.node.as_deref();
+        while let Some(n) = at {
+            nodes.push(n);
+            at = n.up.as_deref();
+        }
+        nodes
+            .iter()
+            .rev()
+            .flat_map(|n| n.names.iter().map(|s| &**s))
+            .take(self.len)
+            .collect()
+    }
+}
+
+impl From<Vec<String>> for Omitted {
+    fn from(names: Vec<String>) -> Self {
+        let len = names.len();
+        let node = Rc::new(NameNode {
+            names: names.into_iter().map(Rc::from).collect(),
+            up: None,
+        });
+        Omitted {
+            node: Some(node),
+            len,
+        }
+    }
+}
+
+impl std::fmt::Debug for Omitted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+impl PartialEq for Omitted {
+    fn eq(&self, other: &Self) -> bool {
+        self.names() == other.names()
+    }
+}
+
+impl Eq for Omitted {}
+
+impl serde::Serialize for Omitted {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.names())
+    }
+}
+
+/// Records a loaded file at `pos` of the current chain's baseline: its
+/// path when it is no symlink, its resolved path when it is one.
+pub(super) fn index(
+    real_at: &mut HashMap<PathBuf, Vec<usize>>,
+    links_to: &mut HashMap<PathBuf, Vec<usize>>,
+    cand: &Candidate,
+    pos: usize,
+) {
+    match &cand.link {
+        None => real_at.entry(cand.path.clone()).or_default().push(pos),
+        Some(link) => {
+            if let Some(r) = &link.resolved {
+                links_to.entry(r.clone()).or_default().push(pos);
+            }
+        }
+    }
+}
+
+/// Undoes [`index`] (positions leave in the reverse order they came).
+fn unindex(
+    real_at: &mut HashMap<PathBuf, Vec<usize>>,
+    links_to: &mut HashMap<PathBuf, Vec<usize>>,
+    cand: &Candidate,
+) {
+    let (map, key) = match &cand.link {
+        None => (real_at, &cand.path),
+        Some(link) => match &link.resolved {
+            Some(r) => (links_to, r),
+            None => return,
+        },
+    };
+    if let Some(v) = map.get_mut(key) {
+        v.pop();
+        if v.is_empty() {
+            map.remove(key);
+        }
+    }
+}
+
+/// A chain's baseline as positions: the user-global file, then the links.
+struct View<'a> {
+    ug: Option<&'a Dir>,
+    ug_files: &'a [Prepared],
+    stack: &'a [Rc<Link>],
+    n: usize,
+}
+
+impl<'a> View<'a> {
+    /// The directory, candidate and prepared data at `pos`.
+    fn at(&self, pos: usize) -> (&'a Dir, &'a Candidate, &'a Prepared) {
+        if pos < self.ug_files.len() {
+            let f = &self.ug_files[pos];
+            let dir = self
+                .ug
+                .unwrap_or_else(|| unreachable!("user-global files without a dir"));
+            return (dir, &dir.candidates[f.cand], f);
+        }
+        let link = self.link_of(pos);
+        let f = &link.files[pos - link.before.files];
+        (&link.dir, &link.dir.candidates[f.cand], f)
+    }
+
+    /// The link holding `pos` (past the user-global files).
+    fn link_of(&self, pos: usize) -> &'a Link {
+        let i = self.stack.partition_point(|l| l.before.files <= pos);
+        &self.stack[i - 1]
+    }
+
+    fn text(&self, pos: usize) -> &'a str {
+        self.at(pos).1.text().map_or("", |t| t.text.as_str())
+    }
+}
+
+impl render::Sizes for View<'_> {
+    fn count(&self) -> usize {
+        self.n
+    }
+
+    fn prefix(&self, k: usize) -> (usize, usize) {
+        let sums = if k <= self.ug_files.len() {
+            Sums::default().with(&self.ug_files[..k])
+        } else {
+            let link = self.link_of(k - 1);
+            link.before.with(&link.files[..k - link.before.files])
+        };
+        (sums.sections, sums.paths)
+    }
+
+    fn item(&self, i: usize) -> Item<'_> {
+        let (_, c, _) = self.at(i);
+        Item {
+            path: &c.display,
+            head: render::baseline_head(&c.display),
+            content: self.text(i),
+        }
+    }
+}
+
 impl Checker<'_> {
+    /// A chain link for `dir` below `up`, its loaded files prepared.
+    pub(super) fn link(&mut self, dir: Dir, up: Option<Rc<Link>>) -> Rc<Link> {
+        let files = self.prepare(&dir);
+        let (depth, before, names_up) = match &up {
+            Some(l) => (l.depth + 1, l.before.with(&l.files), l.names.clone()),
+            None => (
+                0,
+                Sums::default().with(&self.ug_files),
+                self.ug_names.clone(),
+            ),
+        };
+        let names = NameNode::new(&files, names_up);
+        Rc::new(Link {
+            dir,
+            up,
+            depth,
+            files,
+            before,
+            names,
+            judged: Cell::new(false),
+        })
+    }
+
+    /// The loaded files of `dir` that have text, measured once.
+    pub(super) fn prepare(&mut self, dir: &Dir) -> Vec<Prepared> {
+        let mut files = Vec::new();
+        for (cand, c) in dir.candidates.iter().enumerate() {
+            let Some(text) = c.text().filter(|_| c.fate == Fate::Loaded) else {
+                continue;
+            };
+            self.work += 1;
+            files.push(Prepared {
+                cand,
+                shown: Rc::from(self.shown_file(dir, c)),
+                section: render::escaped_bytes(&render::baseline_head(&c.display))
+                    + render::escaped_bytes(&text.text),
+                path: render::escaped_bytes(&c.display),
+            });
+        }
+        files
+    }
+
+    /// Makes `stack` the chain ending in `chain`: the links it shares with
+    /// the chain last judged stay, the rest are replaced.
+    fn sync(&mut self, chain: &Rc<Link>) {
+        let mut missing = Vec::new();
+        let mut at = Some(chain);
+        while let Some(l) = at {
+            if self.stack.get(l.depth).is_some_and(|s| Rc::ptr_eq(s, l)) {
+                break;
+            }
+            missing.push(Rc::clone(l));
+            at = l.up.as_ref();
+        }
+        let keep = at.map_or(0, |l| l.depth + 1);
+        while self.stack.len() > keep {
+            let Some(l) = self.stack.pop() else { break };
+            for f in l.files.iter().rev() {
+                self.work += 1;
+                unindex(
+                    &mut self.real_at,
+                    &mut self.links_to,
+                    &l.dir.candidates[f.cand],
+                );
+            }
+        }
+        for l in missing.into_iter().rev() {
+            for (j, f) in l.files.iter().enumerate() {
+                self.work += 1;
+                let cand = &l.dir.candidates[f.cand];
+                index(
+                    &mut self.real_at,
+                    &mut self.links_to,
+                    cand,
+                    l.before.files + j,
+                );
+            }
+            self.stack.push(l);
+        }
+    }
+
     /// Renders the baseline of a session in `node`'s directory. A cut is an
     /// error, a baseline past `--warn-at` a warning; both go at `at`, first
-    /// in the directory's group.
+    /// in the directory's group. Its sizes come from the chain's prepared
+    /// files (no text is built unless the directory's report is asked for).
     pub(super) fn judge_baseline(
         &mut self,
         node_path: &Path,
         root: &Root,
-        chain: Option<&Rc<Link>>,
+        chain: &Rc<Link>,
         shown_dir: &str,
         at: usize,
     ) {
-        let mut dirs: Vec<&Dir> = Vec::new();
-        let mut link = chain;
-        while let Some(l) = link {
-            dirs.push(&l.dir);
-            link = l.up.as_ref();
-        }
-        dirs.extend(self.user_global.as_ref());
-        dirs.reverse();
-        let precedence = self.opts.settings.precedence.value;
-        let loaded: Vec<(&Dir, &Candidate)> = dirs
-            .iter()
-            .flat_map(|d| {
-                d.loaded()
-                    .filter(|c| c.text().is_some())
-                    .map(move |c| (*d, c))
-            })
-            .collect();
-        let files: Vec<baseline::File> = loaded
-            .iter()
-            .map(|(d, c)| baseline::file_of(0, d, c, precedence))
-            .collect();
-        let items = baseline::items(&files);
+        self.sync(chain);
         let max_bytes = self.opts.settings.max_bytes.value;
-        let fit = render::fit(&items, render::INTRO, render::COMPACT, max_bytes);
-        let bytes = fit.bytes();
-        let whole_bytes = if items.is_empty() {
-            0
-        } else if fit.text.is_some() && !fit.is_cut() {
-            bytes
-        } else {
-            let parts = items.iter().map(|i| (i.head.as_str(), i.content));
-            render::build("", render::INTRO, parts).len()
+        let view = View {
+            ug: self.user_global.as_ref(),
+            ug_files: &self.ug_files,
+            stack: &self.stack,
+            n: chain.before.files + chain.files.len(),
         };
+        let plan = render::plan(&view, render::INTRO, render::COMPACT, max_bytes);
+        let bytes = plan.bytes;
+        let directory = self.opts.directories.then(|| {
+            let mut settings = self.dir_settings.clone();
+            settings.cwd.value = node_path.to_path_buf();
+            let identity = settings.identity(&root.path);
+            self.directory(&view, &plan, identity, root, shown_dir)
+        });
+        let twice = self.judge_twice(&view, chain, shown_dir);
+        let found = self
+            .budget(&view, &plan, shown_dir)
+            .or_else(|| self.near_budget(bytes, shown_dir));
+        let mut work = 2 + plan.omitted.min(NAMED) as u64;
+        work += u64::from(view.n.checked_ilog2().unwrap_or(0)) * 4;
+        self.work += work;
         self.checked += 1;
         if self.largest.as_ref().is_none_or(|(b, _)| bytes > *b) {
             self.largest = Some((bytes, shown_dir.to_owned()));
         }
-        if self.opts.directories {
-            self.dir_settings.cwd.value = node_path.to_path_buf();
-            let identity = self.dir_settings.identity(&root.path);
-            self.directories.push(DirBaseline {
-                dir: shown_dir.to_owned(),
-                whole_bytes,
-                baseline: Shape::new(&files, &fit, identity, &root.path, max_bytes),
-                text_digest: fit.text.as_deref().map(|t| sha1_hex(t.as_bytes())),
-            });
+        if let Some(d) = directory {
+            self.work += d.baseline.files.len() as u64;
+            self.directories.push(d);
         }
-        let twice = self.judge_twice(&loaded, shown_dir);
-        let own = chain.map(|l| &l.dir);
-        let found = self
-            .budget(&loaded, &fit, shown_dir, whole_bytes)
-            .or_else(|| self.near_budget(bytes, shown_dir));
         if let Some((detail, message)) = found {
-            let file = own
-                .and_then(|d| {
-                    d.loaded()
-                        .next()
-                        .or_else(|| d.candidates.iter().find(|c| is_found(c)))
-                        .map(|c| self.shown(&c.path))
-                })
-                .unwrap_or_else(|| shown_dir.to_owned());
+            let d = &chain.dir;
+            let file = d
+                .loaded()
+                .next()
+                .or_else(|| d.candidates.iter().find(|c| is_found(c)))
+                .map_or_else(|| shown_dir.to_owned(), |c| self.shown(&c.path));
             let finding = Finding::new(shown_dir.to_owned(), file, detail, message);
             self.findings.insert(at, finding);
         }
@@ -111,34 +394,136 @@ impl Checker<'_> {
                 self.findings.push(finding);
             }
         }
+        chain.judged.set(true);
+    }
+
+    /// The directory's report (JSON, summary, `--base`): its baseline's
+    /// shape and the digest of its text, which is built here, at most
+    /// max-bytes long, plus the omitted paths its notice names.
+    fn directory(
+        &self,
+        view: &View<'_>,
+        plan: &Plan,
+        identity: String,
+        root: &Root,
+        shown_dir: &str,
+    ) -> DirBaseline {
+        let precedence = self.opts.settings.precedence.value;
+        let max_bytes = self.opts.settings.max_bytes.value;
+        let n = view.n;
+        let displays: Vec<&str> = (0..n).map(|i| view.at(i).1.display.as_str()).collect();
+        let represented = |i: usize| match plan.step {
+            Step::Disabled => false,
+            Step::Whole => true,
+            Step::Suffix => i >= plan.omitted,
+            Step::Truncated | Step::Compact | Step::Frameless => {
+                i + 1 == n && plan.last_represented
+            }
+        };
+        let truncated = plan
+            .truncated
+            .map(|(original_bytes, included_bytes)| Truncation {
+                path: displays[n - 1].to_owned(),
+                original_bytes,
+                included_bytes,
+            });
+        let section = |i: usize| (render::baseline_head(displays[i]), view.text(i));
+        let text = match plan.step {
+            Step::Disabled => None,
+            Step::Whole | Step::Suffix => {
+                let k = plan.omitted;
+                let heads: Vec<(String, &str)> = (k..n).map(section).collect();
+                let notice = render::notice(max_bytes, &displays[..k], None);
+                let parts = heads.iter().map(|(h, c)| (h.as_str(), *c));
+                Some(render::build(&notice, render::INTRO, parts))
+            }
+            Step::Truncated | Step::Compact => {
+                let intro = if plan.step == Step::Truncated {
+                    render::INTRO
+                } else {
+                    render::COMPACT
+                };
+                let notice = render::notice(max_bytes, &displays[..n - 1], truncated.as_ref());
+                let (head, content) = section(n - 1);
+                let included = plan.truncated.map_or(0, |(_, i)| i);
+                let content = render::cut(content, included);
+                Some(render::build(&notice, intro, [(head.as_str(), content)]))
+            }
+            Step::Frameless => {
+                let notice = render::notice(max_bytes, &displays[..n - 1], truncated.as_ref());
+                let (head, _) = section(n - 1);
+                let with_head = render::escape(&format!("{notice}\n\n{head}"));
+                let bare = render::escape(&notice);
+                Some(if with_head.len() == plan.bytes {
+                    with_head
+                } else {
+                    render::cut(&bare, plan.bytes).to_owned()
+                })
+            }
+        };
+        debug_assert_eq!(text.as_ref().map_or(0, String::len), plan.bytes);
+        let loaded = if max_bytes.is_enabled() { n } else { 0 };
+        let files = (0..loaded)
+            .map(|i| {
+                let (d, c, _) = view.at(i);
+                let text = c.text();
+                FileShape {
+                    path: c.display.clone(),
+                    scope: d.scope_key_of(c, precedence),
+                    digest: text.map(|t| t.digest.clone()).unwrap_or_default(),
+                    bytes: text.map_or(0, |t| t.text.len()),
+                    represented: represented(i),
+                }
+            })
+            .collect();
+        DirBaseline {
+            dir: shown_dir.to_owned(),
+            whole_bytes: plan.whole,
+            baseline: Shape {
+                identity,
+                project_root: root.path.to_string_lossy().into_owned(),
+                bytes: plan.bytes,
+                max_bytes,
+                omitted: displays[..plan.omitted]
+                    .iter()
+                    .map(|p| (*p).to_owned())
+                    .collect(),
+                truncated: truncated.into_iter().collect(),
+                files,
+            },
+            text_digest: text.as_deref().map(|t| sha1_hex(t.as_bytes())),
+        }
     }
 
     /// The over-budget error of a cut baseline.
-    fn budget(
-        &self,
-        loaded: &[(&Dir, &Candidate)],
-        fit: &Fit,
-        shown_dir: &str,
-        whole_bytes: usize,
-    ) -> Option<Found> {
-        if !fit.is_cut() {
+    fn budget(&self, view: &View<'_>, plan: &Plan, shown_dir: &str) -> Option<Found> {
+        if plan.omitted == 0 && plan.truncated.is_none() {
             return None;
         }
-        let bytes = fit.bytes();
+        let (bytes, whole_bytes) = (plan.bytes, plan.whole);
         let max_bytes = self.opts.settings.max_bytes.value;
-        let shown_item = |(d, c): &(&Dir, &Candidate)| self.shown_file(d, c);
-        let omitted: Vec<String> = loaded[..fit.omitted.len()].iter().map(shown_item).collect();
-        let truncated: Vec<Truncation> = fit
+        let k = plan.omitted;
+        let omitted = Omitted {
+            node: match k {
+                0 => None,
+                k if k <= view.ug_files.len() => self.ug_names.clone(),
+                k => view.link_of(k - 1).names.clone(),
+            },
+            len: k,
+        };
+        let truncated: Vec<Truncation> = plan
             .truncated
             .iter()
-            .map(|t| Truncation {
-                path: loaded.last().map(shown_item).unwrap_or_default(),
-                ..t.clone()
+            .map(|&(original_bytes, included_bytes)| Truncation {
+                path: view.at(view.n - 1).2.shown.to_string(),
+                original_bytes,
+                included_bytes,
             })
             .collect();
         let mut parts = Vec::new();
-        if !omitted.is_empty() {
-            parts.push(format!("omitted {}", abbreviated(&omitted)));
+        if k > 0 {
+            let first: Vec<&str> = (0..k.min(NAMED)).map(|i| &*view.at(i).2.shown).collect();
+            parts.push(format!("omitted {}", abbreviated(&first, k)));
         }
         for t in &truncated {
             parts.push(format!(
@@ -186,39 +571,53 @@ impl Checker<'_> {
     }
 
     /// A symlinked candidate whose real file also loads under another name
-    /// in this baseline (the caller warns once per file).
+    /// in this baseline (the caller warns once per file). Below a judged
+    /// parent only pairs with a file of this directory are new: the rest
+    /// were judged in the parent's baseline.
     fn judge_twice(
         &self,
-        loaded: &[(&Dir, &Candidate)],
+        view: &View<'_>,
+        chain: &Link,
         shown_dir: &str,
     ) -> Vec<(PathBuf, Finding)> {
-        let mut out = Vec::new();
-        let mut real: HashMap<PathBuf, usize> = HashMap::new();
-        for (i, (_, c)) in loaded.iter().enumerate() {
-            if c.link.is_none() {
-                real.entry(c.path.clone()).or_insert(i);
+        let start = match &chain.up {
+            Some(up) if up.judged.get() => chain.before.files,
+            _ => 0,
+        };
+        let first_real = |p: &Path| self.real_at.get(p).and_then(|v| v.first().copied());
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for a in start..view.n {
+            let (_, c, _) = view.at(a);
+            if let Some(r) = c.link.as_ref().and_then(|l| l.resolved.as_ref()) {
+                pairs.extend(first_real(r).map(|b| (a, b)));
             }
         }
-        for (i, (d, c)) in loaded.iter().enumerate() {
-            let Some(resolved) = c.link.as_ref().and_then(|l| l.resolved.as_ref()) else {
-                continue;
-            };
-            let other = match real.get(resolved) {
-                Some(&j) if j != i => j,
-                _ => continue,
-            };
-            let (od, oc) = loaded[other];
-            let same_as = self.shown_file(od, oc);
-            let bytes = c.text().map_or(0, |t| t.text.len());
-            let message = format!(
-                "loads twice: a symlink to {same_as}, which a session in {shown_dir} also loads, so it gets the same {bytes} bytes twice"
-            );
-            let detail = Detail::LoadsTwice { same_as, bytes };
-            let file = self.shown_file(d, c);
-            let finding = Finding::new(shown_dir.to_owned(), file, detail, message);
-            out.push((c.path.clone(), finding));
+        if start > 0 {
+            for b in start..view.n {
+                let (_, c, _) = view.at(b);
+                if c.link.is_some() || first_real(&c.path) != Some(b) {
+                    continue;
+                }
+                let above = self.links_to.get(&c.path).into_iter().flatten();
+                pairs.extend(above.filter(|&&a| a < start).map(|&a| (a, b)));
+            }
         }
-        out
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+            .into_iter()
+            .map(|(a, b)| {
+                let (_, c, fa) = view.at(a);
+                let same_as = fb_shown(view, b);
+                let bytes = c.text().map_or(0, |t| t.text.len());
+                let message = format!(
+                    "loads twice: a symlink to {same_as}, which a session in {shown_dir} also loads, so it gets the same {bytes} bytes twice"
+                );
+                let detail = Detail::LoadsTwice { same_as, bytes };
+                let finding = Finding::new(shown_dir.to_owned(), fa.shown.to_string(), detail, message);
+                (c.path.clone(), finding)
+            })
+            .collect()
     }
 
     /// Judges one candidate file, once, in the directory that holds it.
@@ -444,6 +843,10 @@ impl Checker<'_> {
     }
 }
 
+fn fb_shown(view: &View<'_>, pos: usize) -> String {
+    view.at(pos).2.shown.to_string()
+}
+
 /// What the text itself holds: a literal closing tag, nothing.
 fn judge_text(text: &str) -> Vec<Found> {
     let mut found = Vec::new();
@@ -504,10 +907,10 @@ mod tests {
 
     #[test]
     fn long_lists_name_three_and_count_the_rest() {
-        let names: Vec<String> = (1..=5).map(|i| format!("f{i}")).collect();
-        assert_eq!(abbreviated(&names[..2]), "f1, f2");
-        assert_eq!(abbreviated(&names[..3]), "f1, f2, f3");
-        assert_eq!(abbreviated(&names), "f1, f2, f3 and 2 more");
+        let names = ["f1", "f2", "f3"];
+        assert_eq!(abbreviated(&names[..2], 2), "f1, f2");
+        assert_eq!(abbreviated(&names, 3), "f1, f2, f3");
+        assert_eq!(abbreviated(&names, 5), "f1, f2, f3 and 2 more");
     }
 
     #[test]

@@ -49,6 +49,7 @@ use crate::jsnum::MaxBytes;
 use crate::render::Truncation;
 use crate::settings::Settings;
 
+pub use judging::Omitted;
 pub use rules::{RULES, Rule};
 pub use walk::AGENTCTX_IGNORE;
 
@@ -209,7 +210,7 @@ pub enum Detail {
         whole_bytes: usize,
         max_bytes: MaxBytes,
         /// Omitted files, shown relative to where check was started.
-        omitted: Vec<String>,
+        omitted: Omitted,
         /// The cut file (at most one), shown likewise.
         truncated: Vec<Truncation>,
     },
@@ -399,6 +400,17 @@ impl Report {
 ///
 /// A target that is not a directory or cannot be read.
 pub fn check(opts: &Options<'_>) -> Result<Report> {
+    Ok(check_counted(opts)?.0)
+}
+
+/// [`check`], with a deterministic count of the work its baseline judging
+/// did (file entries visited), for tests that pin its growth.
+///
+/// # Errors
+///
+/// As [`check`].
+#[doc(hidden)]
+pub fn check_counted(opts: &Options<'_>) -> Result<(Report, u64)> {
     for target in &opts.targets {
         match fs::metadata(&target.path) {
             Ok(meta) if meta.is_dir() => {}
@@ -406,7 +418,7 @@ pub fn check(opts: &Options<'_>) -> Result<Report> {
             Err(e) => bail!("check {}: {}", target.path.display(), os_error(&e)),
         }
     }
-    Ok(chains::run(opts))
+    Ok(chains::run_counted(opts))
 }
 
 fn is_plain_name(name: &str) -> bool {

@@ -113,7 +113,7 @@ mod tests {
                 bytes: 10,
                 whole_bytes: 20,
                 max_bytes: crate::jsnum::MaxBytes(10.0),
-                omitted: vec!["AGENTS.md".into()],
+                omitted: vec!["AGENTS.md".to_owned()].into(),
                 truncated: vec![Truncation {
                     path: "a/AGENTS.md".into(),
                     original_bytes: 9,
