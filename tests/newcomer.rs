@@ -98,3 +98,37 @@ fn render_check_says_what_was_cut() {
     let (_, err, code) = render(&t, &["--cwd", "proj", "--check"]);
     assert_eq!((err.as_str(), code), ("", 0));
 }
+
+/// A candidate entry that is no file name is ignored (SPEC 1); render says
+/// so, naming the setting and why, instead of silently probing nothing.
+#[test]
+fn an_ignored_candidate_entry_is_a_warning() {
+    let t = project();
+    t.file("proj/docs/AGENTS.md", "Docs rules.\n")
+        .file("proj/AGENTS.md", "Root rules.\n");
+    let (out, err, code) = render(
+        &t,
+        &[
+            "--cwd",
+            "proj",
+            "--candidates",
+            "docs/AGENTS.md,AGENTS.md,,..",
+            "--local-candidates",
+            "a\\b",
+        ],
+    );
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "agentctx: warning: --candidates: entry \"docs/AGENTS.md\" is ignored: it holds a path separator: candidates are file names, looked for in every directory of the chain\n\
+             agentctx: warning: --candidates: entry \"\" is ignored: it is empty\n\
+             agentctx: warning: --candidates: entry \"..\" is ignored: it names a directory, not a file\n\
+             agentctx: warning: --local-candidates: entry \"a\\b\" is ignored: it holds a path separator: candidates are file names, looked for in every directory of the chain\n",
+            0
+        )
+    );
+    assert!(
+        out.contains("Instructions from: AGENTS.md\n\nRoot rules.\n"),
+        "{out}"
+    );
+}

@@ -114,7 +114,11 @@ pub fn outcome(
     kind: &str,
 ) -> (reconcile::Reconciliation, Vec<String>) {
     let ws = discovery::discover(settings, false);
-    let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
+    let mut warnings = output::ignored_entry_warnings(settings);
+    warnings.extend(output::discovery_warnings(
+        &ws,
+        settings.max_source_bytes.value,
+    ));
     let outcome = reconcile::diff(&Request {
         settings,
         workspace: &ws,

@@ -93,7 +93,11 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         .resumed_by(args.source_kind.as_deref());
     let (_, settings) = super::state_of(ctx, from)?;
     let ws = discovery::discover(&settings, false);
-    let warnings = output::discovery_warnings(&ws, settings.max_source_bytes.value);
+    let mut warnings = output::ignored_entry_warnings(&settings);
+    warnings.extend(output::discovery_warnings(
+        &ws,
+        settings.max_source_bytes.value,
+    ));
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let b = baseline::render(&ws, &settings, render::INTRO);
     let kind = from.kind();

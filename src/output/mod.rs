@@ -201,6 +201,42 @@ pub fn discovery_warnings(ws: &Workspace, max_source_bytes: i64) -> Vec<String> 
     out
 }
 
+/// One warning per candidate entry the settings ignore (SPEC 1): a name
+/// that is empty, `.`, `..`, or holds `/` or `\` is no file name, so no
+/// directory is ever probed for it. Says which setting and why.
+#[must_use]
+pub fn ignored_entry_warnings(settings: &crate::settings::Settings) -> Vec<String> {
+    let mut out = Vec::new();
+    for (flag, key, list) in [
+        (
+            "--candidates",
+            "instructionFileCandidates",
+            &settings.candidates,
+        ),
+        (
+            "--local-candidates",
+            "localInstructionFileCandidates",
+            &settings.local_candidates,
+        ),
+    ] {
+        let whose = match list.origin {
+            crate::settings::Origin::Log => format!("the log's {key}"),
+            _ => flag.to_owned(),
+        };
+        for entry in &list.value.ignored {
+            let why = match entry.as_str() {
+                "" => "it is empty",
+                "." | ".." => "it names a directory, not a file",
+                _ => {
+                    "it holds a path separator: candidates are file names, looked for in every directory of the chain"
+                }
+            };
+            out.push(format!("{whose}: entry \"{entry}\" is ignored: {why}"));
+        }
+    }
+    out
+}
+
 /// Why `render` sends nothing, for a person at a terminal: one line that
 /// says why no instruction file applies and points at `agentctx explain`.
 #[must_use]
