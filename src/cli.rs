@@ -93,6 +93,38 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "CLICOLOR_FORCE",
         "set, not empty and not 0: colour even when the stream is not a terminal",
     ),
+    (
+        "CODEX_HOME",
+        "--profile codex: the Codex home when --codex-home is not given and it is not empty [default: ~/.codex]",
+    ),
+    (
+        "GEMINI_CLI_HOME",
+        "--profile gemini: where Gemini CLI keeps its .gemini directory when it is not empty [default: the home directory]",
+    ),
+    (
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+        "--profile gemini: the system settings file, when not empty",
+    ),
+    (
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+        "--profile gemini: the system defaults file, when not empty",
+    ),
+    (
+        "XDG_CONFIG_HOME",
+        "--profile opencode: opencode's global config directory is $XDG_CONFIG_HOME/opencode when --opencode-config-dir is not given [default: ~/.config/opencode]",
+    ),
+    (
+        "OPENCODE_CONFIG",
+        "--profile opencode: one more config file, when not empty",
+    ),
+    (
+        "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
+        "--profile opencode: 1 or true: no CLAUDE.md files, as --disable-claude-code-prompt",
+    ),
+    (
+        "OPENCODE_DISABLE_PROJECT_CONFIG",
+        "--profile opencode: 1 or true: no project files or project config, as --disable-project-config",
+    ),
 ];
 
 /// Show, byte for byte, the workspace instructions a dsh session receives, and why.
