@@ -309,7 +309,24 @@ fn dsh_only_flags_with_another_profile_are_bad_usage() {
     t.dir("home").dir("w");
     assert_eq!(
         agentctx(&t, &["render", "--profile", "codex", "--max-bytes", "5"]),
-        usage("--max-bytes is a dsh setting; it does not apply to --profile codex")
+        usage(
+            "--max-bytes is a dsh setting; it does not apply to --profile codex; codex's byte budget is --project-doc-max-bytes"
+        )
+    );
+    assert_eq!(
+        agentctx(&t, &["render", "--touch", "src/x.rs"]),
+        usage(
+            "--touch is a setting of --profile gemini; it does not apply to dsh; for dsh, `agentctx diff --log FILE --touch PATH` shows what a read or edit of PATH adds to a resumed session"
+        )
+    );
+    assert_eq!(
+        agentctx(
+            &t,
+            &["render", "--profile", "gemini", "--root-markers", "x"]
+        ),
+        usage(
+            "--root-markers is a dsh setting; it does not apply to --profile gemini; gemini's root markers are --memory-boundary-markers"
+        )
     );
     assert_eq!(
         agentctx(&t, &["explain", "--profile", "gemini", "--log", "x.jsonl"]),

@@ -38,8 +38,9 @@ pub(crate) fn select(
         ProfileName::Dsh => {
             if let Some((flag, owner)) = given.first() {
                 bail!(
-                    "{flag} is a setting of --profile {}; it does not apply to dsh",
-                    name(*owner)
+                    "{flag} is a setting of --profile {}; it does not apply to dsh{}",
+                    name(*owner),
+                    instead(flag, ProfileName::Dsh)
                 );
             }
             return Ok(None);
@@ -61,7 +62,10 @@ pub(crate) fn select(
         );
     }
     if let Some(flag) = dsh_only.first() {
-        bail!("{flag} is a dsh setting; it does not apply to --profile {label}");
+        bail!(
+            "{flag} is a dsh setting; it does not apply to --profile {label}{}",
+            instead(flag, chosen)
+        );
     }
     if chosen != ProfileName::All {
         if let Some((flag, owner)) = given.iter().find(|(_, owner)| *owner != chosen) {
@@ -72,6 +76,28 @@ pub(crate) fn select(
         }
     }
     Ok(Some(profiles))
+}
+
+/// What to use instead of `flag` with `profile`, where there is a
+/// counterpart, as the end of a usage error ("; ...").
+fn instead(flag: &str, profile: ProfileName) -> &'static str {
+    match (flag, profile) {
+        ("--max-bytes", ProfileName::Codex) => "; codex's byte budget is --project-doc-max-bytes",
+        ("--candidates", ProfileName::Codex) => {
+            "; codex's extra names are --project-doc-fallback-filenames"
+        }
+        ("--candidates", ProfileName::Gemini) => "; gemini's file names are --context-filename",
+        ("--root-markers", ProfileName::Codex) => {
+            "; codex's root markers are --project-root-markers"
+        }
+        ("--root-markers", ProfileName::Gemini) => {
+            "; gemini's root markers are --memory-boundary-markers"
+        }
+        ("--touch", ProfileName::Dsh) => {
+            "; for dsh, `agentctx diff --log FILE --touch PATH` shows what a read or edit of PATH adds to a resumed session"
+        }
+        _ => "",
+    }
 }
 
 fn name(p: ProfileName) -> &'static str {
