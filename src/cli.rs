@@ -42,24 +42,36 @@ pub struct Manual {
 }
 
 impl Manual {
-    /// The text after the options in `--help`.
+    /// The text after the options in `--help`: every example, each
+    /// comment on a line of its own above its command (so that at 80
+    /// columns no comment wraps onto a line that reads like a command),
+    /// then the exit codes.
     #[must_use]
     pub fn help(&self) -> String {
-        let width = self
-            .examples
-            .iter()
-            .map(|(c, _)| c.len())
-            .max()
-            .unwrap_or(0);
         let mut out = String::from("Examples:\n");
         for (command, what) in self.examples {
-            if what.is_empty() {
-                let _ = writeln!(out, "  agentctx {command}");
-            } else {
-                let _ = writeln!(out, "  agentctx {command:width$}  # {what}");
+            if !what.is_empty() {
+                let _ = writeln!(out, "  # {what}");
             }
+            let _ = writeln!(out, "  agentctx {command}");
         }
         out.push('\n');
+        out.push_str(&self.exit_help());
+        out
+    }
+
+    /// The text after the options in `-h`: the first example, then the
+    /// exit codes.
+    #[must_use]
+    pub fn short_help(&self) -> String {
+        let mut out = String::new();
+        if let Some((command, what)) = self.examples.first() {
+            out.push_str("Example:\n");
+            if !what.is_empty() {
+                let _ = writeln!(out, "  # {what}");
+            }
+            let _ = writeln!(out, "  agentctx {command}\n");
+        }
         out.push_str(&self.exit_help());
         out
     }
@@ -129,7 +141,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
 
 /// Show, byte for byte, the workspace instructions a dsh session receives, and why.
 #[derive(Debug, Parser)]
-#[command(name = "agentctx", version, about, long_about = None, after_help = MANUAL.exit_help())]
+#[command(name = "agentctx", version, about, long_about = None, after_help = MANUAL.short_help(), after_long_help = MANUAL.help())]
 #[command(propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     #[command(flatten)]

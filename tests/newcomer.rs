@@ -132,3 +132,45 @@ fn an_ignored_candidate_entry_is_a_warning() {
         "{out}"
     );
 }
+
+/// `-h` shows one example and the command's own exit codes (explain never
+/// exits 1; check does); at 80 columns every example line is a comment or
+/// a command, never a wrapped comment that reads like a command.
+#[test]
+fn help_shows_examples_and_the_commands_own_exit_codes_at_80_columns() {
+    let t = project();
+    let help = |args: &[&str]| {
+        let (out, err, code) = run(t.cmd().env("COLUMNS", "80").args(args));
+        assert_eq!((err.as_str(), code), ("", 0), "{args:?}");
+        out
+    };
+    let short = help(&["explain", "-h"]);
+    assert!(
+        short.ends_with(
+            "\n\nExample:\n  # why this directory gets what it gets\n  agentctx explain\n\nExit status:\n  0  success\n  2  bad usage or unusable input\n"
+        ),
+        "{short}"
+    );
+    let check = help(&["check", "-h"]);
+    let exit = &check[check.find("Exit status:").expect("exit codes")..];
+    assert!(exit.contains("\n  1  "), "{exit}");
+    for args in [
+        &["--help"][..],
+        &["render", "--help"],
+        &["diff", "--help"],
+        &["explain", "--help"],
+        &["check", "--help"],
+        &["sessions", "--help"],
+    ] {
+        let long = help(args);
+        let examples = &long[long.find("\nExamples:\n").expect("examples") + 11..];
+        let examples = &examples[..examples.find("\n\n").expect("end of examples")];
+        for line in examples.lines() {
+            assert!(
+                line.starts_with("  # ") || line.starts_with("  agentctx "),
+                "{args:?}: {line:?}"
+            );
+            assert!(line.chars().count() <= 80, "{args:?}: {line:?}");
+        }
+    }
+}

@@ -95,7 +95,7 @@ pub enum CheckFormat {
 ///
 /// Paths are shown relative to the current directory.
 #[derive(Debug, Args)]
-#[command(after_long_help = MANUAL.help())]
+#[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct CheckArgs {
     /// Directories or instruction files to check [default: the project root of the current directory].
     #[arg(value_name = "PATH")]

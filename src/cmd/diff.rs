@@ -22,7 +22,7 @@ use crate::render::Truncation;
 /// baseline (the old one was shadowed by compaction) or a replacement
 /// baseline (the settings changed).
 #[derive(Debug, Args)]
-#[command(after_long_help = MANUAL.help(), after_help = crate::cli::MANUAL.exit_help())]
+#[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct DiffArgs {
     /// The session's JSON event log, plain or dsh's zstd container (`-` reads stdin).
     #[arg(long, value_name = "FILE", required_unless_present = "session")]

@@ -36,7 +36,7 @@ use crate::output::{self};
 /// escaped (`\x1b`, `\u{202e}`). --format json prints the same facts as one
 /// JSON document with stable camelCase field names (listed in docs/JSON.md).
 #[derive(Debug, Args)]
-#[command(after_long_help = MANUAL.help(), after_help = crate::cli::MANUAL.exit_help())]
+#[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct ExplainArgs {
     #[command(flatten)]
     pub session: SessionArgs,

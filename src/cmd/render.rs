@@ -20,7 +20,7 @@ use crate::render;
 /// log header and the settings from the identity of its latest baseline; the
 /// log's state is not consulted (that is `diff`).
 #[derive(Debug, Args)]
-#[command(after_long_help = MANUAL.help(), after_help = crate::cli::MANUAL.exit_help())]
+#[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct RenderArgs {
     #[command(flatten)]
     pub session: SessionArgs,

@@ -25,7 +25,7 @@ use crate::sessions::{self, Scope, Stored};
 /// --check-drift reads each log and says whether its visible baseline still
 /// matches the workspace, as `diff` decides it.
 #[derive(Debug, Args)]
-#[command(after_long_help = MANUAL.help(), after_help = crate::cli::MANUAL.exit_help())]
+#[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct SessionsArgs {
     /// The directory whose sessions to list [default: the current directory].
     #[arg(long, value_name = "DIR")]
