@@ -29,6 +29,8 @@ pub(super) fn read_stream<R: LogSource>(
     // Blank lines before the first event: counted, never held (a gigabyte
     // of them costs no memory).
     let mut blank_lines = 0u64;
+    // The bytes of those blank lines: where `buf[0]` is in the stream.
+    let mut dropped = 0u64;
     // Decide the form from the first non-whitespace byte.
     loop {
         let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(&e))?;
@@ -46,9 +48,11 @@ pub(super) fn read_stream<R: LogSource>(
             blank_lines += memchr::memchr_iter(b'\n', &buf[..=i]).count() as u64;
             buf.copy_within(i + 1..len, 0);
             len -= i + 1;
+            dropped += (i + 1) as u64;
         }
         if len == buf.len() {
             // A run of spaces with no newline: keep one.
+            dropped += (len - 1) as u64;
             len = 1;
         }
     }
@@ -58,7 +62,12 @@ pub(super) fn read_stream<R: LogSource>(
         read_array(head.chain(reader), fold, blank_lines)
     } else {
         fold.log.lines = blank_lines;
-        read_lines(reader, buf, len, eof, fold, opts)
+        let at = Buffered {
+            len,
+            eof,
+            offset: dropped,
+        };
+        read_lines(reader, buf, at, fold, opts)
     }
 }
 
@@ -81,25 +90,37 @@ const LONG_LINE: usize = if cfg!(test) { 64 << 10 } else { 8 << 20 };
 /// split across two reads is still found.
 const MARKER_OVERLAP: usize = 15;
 
+/// What `read_lines` starts with: `len` bytes in the buffer, whether the
+/// stream ended, and the stream offset of the buffer's first byte.
+struct Buffered {
+    len: usize,
+    eof: bool,
+    offset: u64,
+}
+
 fn read_lines<R: LogSource>(
     mut reader: R,
     mut buf: Vec<u8>,
-    mut len: usize,
-    mut eof: bool,
+    at: Buffered,
     fold: &mut Fold,
     opts: ReadOptions,
 ) -> Result<(), LogError> {
+    let Buffered {
+        mut len,
+        mut eof,
+        mut offset,
+    } = at;
     let markers = MarkerSearch::new(fold.needs.prompts);
     let mut hot: Vec<usize> = Vec::new();
     // `buf[..searched]` is known to hold no newline: searching only the new
     // bytes keeps a long line arriving in small pipe reads linear.
     let mut searched = 0;
-    // The stream offset of `buf[0]`, always the start of a line.
-    let mut offset: u64 = 0;
+    // `offset`: the stream offset of `buf[0]`, always the start of a line.
     // The line at `buf[0]` holds a marker: it must be held and parsed.
     let mut must_parse = opts.strict;
     let can_rewind = reader.can_rewind();
     loop {
+        reader.mark(offset);
         // Complete lines are those up to the last newline in the buffer.
         let complete = match memchr::memrchr(b'\n', &buf[searched..len]) {
             Some(i) => searched + i + 1,

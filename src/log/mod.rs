@@ -236,6 +236,13 @@ pub trait LogSource: Read {
         let _ = offset;
         Err(io::Error::from(io::ErrorKind::Unsupported))
     }
+
+    /// Says that the reader may rewind to `offset` later (the start of the
+    /// line it holds) and reports nothing before it: a source that must
+    /// remember something to rewind keeps what that offset needs.
+    fn mark(&mut self, offset: u64) {
+        let _ = offset;
+    }
 }
 
 impl LogSource for File {
