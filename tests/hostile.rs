@@ -1110,7 +1110,10 @@ fn json_array_element_that_is_not_an_object_is_an_error() {
         &run(t.cmd().args(["diff", "--log", "a.json"])),
         2,
         "",
-        &error("a.json: event 2 of the array: an event must be a JSON object"),
+        &error(&format!(
+            "a.json:1:{}: event 2 of the array: an event must be a JSON object",
+            header(&t).len() + 4
+        )),
     );
 }
 

@@ -438,3 +438,26 @@ fn sessions_bounds_what_it_decodes_to_count_events() {
     );
     assert!(kb < 64 << 10, "peak RSS {kb} KiB");
 }
+
+/// The "Also" line: an error about an event of an array log says where the
+/// event begins, `FILE:LINE:COLUMN`, as well as its index (it said only
+/// "event N of the array"); brackets, commas and escaped quotes inside
+/// strings and nested values do not move the count.
+#[test]
+fn an_array_event_error_gives_line_and_column() {
+    let t = Tree::new();
+    t.dir("p/.git");
+    let first =
+        r#"{"type":"assistant/message","seq":1,"data":{"text":"[,\"],{"},"x":[[1,2],{"a":[3]}]}"#;
+    let text = format!("\n[\n  {first},\n\n    7 ]\n");
+    t.file("a.json", text.as_bytes());
+    let out = bounded::run(t.cmd().args(["diff", "--cwd", "p", "--log", "a.json"]));
+    assert_eq!(
+        (out.text(), out.stderr.as_str(), out.code),
+        (
+            String::new(),
+            "agentctx: a.json:5:5: event 2 of the array: an event must be a JSON object\n",
+            2
+        )
+    );
+}

@@ -6,7 +6,10 @@
 //! rather than held, and read again whole if a marker turns up late. What
 //! the lines say is folded into the log by the [`Fold`].
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{self, BufReader, Read};
+use std::rc::Rc;
 
 use serde_json::value::RawValue;
 
@@ -260,6 +263,8 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
     struct Each<'s> {
         fold: &'s mut Fold,
         failure: Option<LogError>,
+        starts: Starts,
+        blank_lines: u64,
     }
     impl<'de> Visitor<'de> for &mut Each<'_> {
         type Value = ();
@@ -270,7 +275,9 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
             let mut index = 0u64;
             while let Some(raw) = seq.next_element::<Box<RawValue>>()? {
                 index += 1;
-                if let Err(e) = self.fold.array_element(raw.get(), index) {
+                let start = self.starts.borrow_mut().pop_front().unwrap_or((0, 0));
+                let at = (start.0 + self.blank_lines, start.1);
+                if let Err(e) = self.fold.array_element(raw.get(), index, at) {
                     self.failure = Some(e);
                     return Err(serde::de::Error::custom("stopped"));
                 }
@@ -280,10 +287,14 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
     }
 
     let name = fold.log.name.clone();
-    let mut de = serde_json::Deserializer::from_reader(BufReader::with_capacity(CHUNK, reader));
+    let starts = Starts::default();
+    let positions = Positions::new(BufReader::with_capacity(CHUNK, reader), Rc::clone(&starts));
+    let mut de = serde_json::Deserializer::from_reader(positions);
     let mut each = Each {
         fold,
         failure: None,
+        starts,
+        blank_lines,
     };
     let result = (&mut de).deserialize_seq(&mut each).and_then(|()| de.end());
     if let Some(failure) = each.failure {
@@ -298,6 +309,86 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
             strip_position(&e)
         ),
     })
+}
+
+/// Where the elements of the array read so far begin (line, column), in
+/// order, until the visitor takes them.
+type Starts = Rc<RefCell<VecDeque<(u64, u64)>>>;
+
+/// A reader that notes where each top-level array element begins as the
+/// bytes pass (a small lexer: strings and nesting depth), for messages
+/// that say `LINE:COLUMN` (serde_json keeps its position to itself).
+struct Positions<R> {
+    inner: R,
+    starts: Starts,
+    line: u64,
+    col: u64,
+    depth: u64,
+    in_string: bool,
+    escaped: bool,
+    /// After the opening `[` or a top-level `,`: the next non-blank byte
+    /// begins an element.
+    awaiting: bool,
+}
+
+impl<R> Positions<R> {
+    fn new(inner: R, starts: Starts) -> Self {
+        Positions {
+            inner,
+            starts,
+            line: 1,
+            col: 0,
+            depth: 0,
+            in_string: false,
+            escaped: false,
+            awaiting: false,
+        }
+    }
+
+    fn see(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b == b'\n' {
+                self.line += 1;
+                self.col = 0;
+            } else {
+                self.col += 1;
+            }
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            if self.awaiting && !is_ws(b) && b != b']' {
+                self.awaiting = false;
+                self.starts.borrow_mut().push_back((self.line, self.col));
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'[' | b'{' => {
+                    self.depth += 1;
+                    if self.depth == 1 {
+                        self.awaiting = true;
+                    }
+                }
+                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                b',' if self.depth == 1 => self.awaiting = true,
+                _ => {}
+            }
+        }
+    }
+}
+
+impl<R: Read> Read for Positions<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.see(&buf[..n]);
+        Ok(n)
+    }
 }
 
 #[cfg(test)]
@@ -401,5 +492,20 @@ mod tests {
         // A source that cannot rewind (a pipe) holds the line instead.
         let log = read_from(text.as_bytes(), "t".into(), ReadOptions::default()).unwrap();
         assert_eq!((log.records, log.streamed), (1, 0));
+    }
+
+    /// Blank lines before the first event are dropped, not held; a long
+    /// line after them read again whole is read from its own start, not
+    /// from theirs (which counted them twice).
+    #[test]
+    fn a_long_line_after_leading_blank_lines_is_read_again_from_its_start() {
+        let late_marker = format!(
+            r#"{{"pad":"{}","type":"user/message","seq":3,"data":{{"source":{{"kind":"agent-instructions","changes":[]}}}},"surfaceOp":"append"}}"#,
+            "z".repeat(LONG_LINE + 100)
+        );
+        let text = format!("{}{late_marker}\n{BASELINE}\n", "\n".repeat(10_000));
+        let log = trickle(&text, 4099, false).unwrap();
+        assert_eq!((log.reread, log.lines, log.records), (1, 10_002, 2));
+        assert_eq!(log.workspace.len(), 2);
     }
 }
