@@ -461,3 +461,89 @@ fn an_array_event_error_gives_line_and_column() {
         )
     );
 }
+
+/// The "Also" line: seqs of 2^64 and more are integers to JavaScript and are
+/// read as the doubles they are (they were refused): 2^64 - 1 is 2^64, so
+/// it is already on the surface; a replace range orders them as doubles;
+/// messages give their exact digits.
+#[test]
+fn seqs_of_two_to_the_64_and_more_read_as_doubles() {
+    let t = Tree::new();
+    let p = t.path("p");
+    t.dir("p/.git");
+    let set = r#""data":{"source":{"kind":"agent-instructions","changes":[{"action":"set","scope":".","path":"AGENTS.md","digest":"d"}]}}"#;
+    let event = |seq: &str, op: &str| {
+        format!(r#"{{"type":"user/message","seq":{seq},"surfaceOp":{op},{set}}}"#)
+    };
+    let log = |name: &str, events: &[String]| {
+        let text = format!("{}\n{}\n", header(&p), events.join("\n"));
+        t.file(name, text.as_bytes());
+    };
+    let append = r#""append""#;
+    let replace = |a: &str, b: &str| format!(r#"{{"op":"replace","start":{a},"end":{b}}}"#);
+    log(
+        "dup.jsonl",
+        &[
+            event("18446744073709551616", append),
+            event("18446744073709551615", append),
+        ],
+    );
+    log(
+        "rep.jsonl",
+        &[
+            event("18446744073709551616", append),
+            event(
+                "1e300",
+                &replace("18446744073709551616", "18446744073709555712"),
+            ),
+        ],
+    );
+    log(
+        "ok.jsonl",
+        &[
+            event("9223372036854775808", append),
+            event("18446744073709551616", append),
+            event(
+                "1e300",
+                &replace("9223372036854775807", "18446744073709551615"),
+            ),
+        ],
+    );
+    let run =
+        |name: &str, cmd: &str| bounded::run(t.cmd().args([cmd, "--cwd", "p", "--log", name]));
+    let errors: Vec<(String, i32)> = ["dup.jsonl", "rep.jsonl"]
+        .iter()
+        .map(|n| {
+            let out = run(n, "diff");
+            (out.stderr, out.code)
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        vec![
+            (
+                "agentctx: dup.jsonl:3: seq 18446744073709551616 is already on the surface\n"
+                    .to_owned(),
+                2
+            ),
+            (
+                "agentctx: rep.jsonl:3: replace end 18446744073709555712 is not on the surface\n"
+                    .to_owned(),
+                2
+            ),
+        ]
+    );
+    let out = run("ok.jsonl", "explain");
+    assert_eq!((out.stderr.as_str(), out.code), ("", 0));
+    let text = out.text();
+    let shadowed: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("seq "))
+        .map(|l| l.split("  ").next().unwrap())
+        .collect();
+    assert_eq!(
+        shadowed,
+        ["seq 9223372036854775808", "seq 18446744073709551616"]
+    );
+}

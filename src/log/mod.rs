@@ -27,6 +27,8 @@ mod frame;
 mod keep;
 mod markers;
 mod scan;
+
+pub use scan::{seq_text, serialize_opt_seq, serialize_seq};
 mod surface;
 
 pub(crate) use scan::strip_position;
