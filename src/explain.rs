@@ -378,6 +378,7 @@ pub struct SessionReport {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VisibleBaseline {
+    #[serde(serialize_with = "crate::log::serialize_seq")]
     pub seq: u64,
     pub identity: Option<String>,
     pub identity_matches: bool,
@@ -394,6 +395,7 @@ pub struct VisibleScope {
     pub path: String,
     pub previous_path: Option<String>,
     pub digest: Option<String>,
+    #[serde(serialize_with = "crate::log::serialize_seq")]
     pub seq: u64,
 }
 
@@ -401,6 +403,7 @@ pub struct VisibleScope {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShadowedEvent {
+    #[serde(serialize_with = "crate::log::serialize_seq")]
     pub seq: u64,
     pub baseline: bool,
     pub identity: Option<String>,

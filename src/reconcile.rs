@@ -240,7 +240,7 @@ pub fn diff(req: &Request<'_>) -> Reconciliation {
         Some(old) => {
             out.reason = format!(
                 "the visible baseline (seq {}) matches the current identity: only changes are sent",
-                old.seq
+                crate::log::seq_text(old.seq)
             );
         }
     }
@@ -323,7 +323,7 @@ fn send_replacement(
     let (ws, settings) = (req.workspace, req.settings);
     out.reason = format!(
         "the visible baseline (seq {}) has another identity ({} differs): a replacement baseline is sent",
-        old.seq,
+        crate::log::seq_text(old.seq),
         out.identity_diff.as_deref().unwrap_or("identity")
     );
     let intro = format!("{}{}", render::REPLACE, render::INTRO);
@@ -352,7 +352,7 @@ fn send_replacement(
     if text.is_none() {
         out.reason = format!(
             "the visible baseline (seq {}) has another identity ({} differs): the empty replacement baseline does not fit max-bytes {}, so nothing is sent",
-            old.seq,
+            crate::log::seq_text(old.seq),
             out.identity_diff.as_deref().unwrap_or("identity"),
             settings.max_bytes.value
         );

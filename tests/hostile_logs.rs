@@ -303,3 +303,247 @@ fn sparse_seqs_keep_the_surface_compact() {
     assert_eq!(out.json()["session"]["records"], json!(200_001));
     assert!(kb < 32 << 10, "peak RSS {kb} KiB");
 }
+
+/// A container of the header frame, one frame holding a `len`-byte
+/// assistant line that cannot matter (built in parts, never held), and a
+/// frame of one more message.
+fn long_line_container(t: &Tree, rel: &str, len: usize) -> PathBuf {
+    let cwd = t.path("p");
+    t.dir("p/.git");
+    let mut bytes = zstd_frame(
+        std::iter::once(format!("{}\n", header(&cwd)).into_bytes()),
+        1,
+    );
+    let open = b"{\"type\":\"assistant/chunk\",\"seq\":1,\"data\":{\"text\":\"".to_vec();
+    let step = 1 << 20;
+    let body = (0..len.div_ceil(step)).map(move |i| vec![b'y'; step.min(len - i * step)]);
+    let line = std::iter::once(open)
+        .chain(body)
+        .chain(std::iter::once(b"\"}}\n".to_vec()));
+    bytes.extend(zstd_frame(line, 1));
+    let last = br#"{"type":"assistant/message","seq":2,"data":{}}
+"#;
+    bytes.extend(zstd_frame(std::iter::once(last.to_vec()), 1));
+    t.file(rel, &bytes);
+    t.path(rel)
+}
+
+/// Item 7: a zstd bomb of one 256 MiB line that cannot matter is streamed
+/// from the decoder through the scanner, never held (a 1 GB one took 2 GB,
+/// a 3 GB one aborted): `diff --log` says what it says of the same log
+/// with a short line, within a small peak.
+#[test]
+fn a_zstd_bomb_of_one_long_line_is_streamed_not_held() {
+    let t = Tree::new();
+    let bomb = long_line_container(&t, "bomb.zst", 256 << 20);
+    let small = long_line_container(&t, "small.zst", 100);
+    let on_disk = std::fs::metadata(&bomb).unwrap().len();
+    assert!(on_disk < 64 << 10, "{on_disk} bytes on disk");
+    let diff = |log: &Path| {
+        let mut cmd = t.cmd();
+        cmd.args(["diff", "--cwd", "p", "--log"]).arg(log);
+        cmd
+    };
+    let (out, kb) = peak_rss(&t, diff(&bomb));
+    let expected = bounded::run(&mut diff(&small));
+    let name = |o: &bounded::Output, n: &str| o.text().replace(n, "LOG");
+    assert_eq!(
+        (name(&out, "bomb.zst"), out.stderr.as_str(), out.code),
+        (
+            name(&expected, "small.zst"),
+            expected.stderr.as_str(),
+            expected.code
+        )
+    );
+    assert!(kb < 64 << 10, "peak RSS {kb} KiB");
+}
+
+/// Item 7: a torn last frame too big to hold (over 4 MiB decoded) cannot
+/// be dropped, its first bytes having been read as they decoded: it is an
+/// error naming its offset, not the warning a held torn frame gets.
+#[test]
+fn a_torn_frame_too_big_to_hold_is_an_error() {
+    let t = Tree::new();
+    let log = long_line_container(&t, "whole.zst", 6 << 20);
+    let bytes = std::fs::read(&log).unwrap();
+    let cwd = t.path("p");
+    let head = zstd_frame(
+        std::iter::once(format!("{}\n", header(&cwd)).into_bytes()),
+        1,
+    );
+    let tail = zstd_frame(
+        std::iter::once(
+            br#"{"type":"assistant/message","seq":2,"data":{}}
+"#
+            .to_vec(),
+        ),
+        1,
+    );
+    // The big frame, cut 3 bytes before its end; the last frame gone.
+    let cut = bytes.len() - tail.len() - 3;
+    t.file("torn.zst", &bytes[..cut]);
+    let out = bounded::run(t.cmd().args(["diff", "--cwd", "p", "--log", "torn.zst"]));
+    let torn = cut - head.len();
+    assert_eq!(
+        (out.text(), out.stderr, out.code),
+        (
+            String::new(),
+            format!(
+                "agentctx: torn.zst: the last zstd frame, at byte {}, is incomplete ({torn} bytes; a writer stopped mid-frame?), and it decodes to more than 4 MiB, which are read as they decode: it cannot be dropped\n",
+                head.len()
+            ),
+            2
+        )
+    );
+}
+
+/// Item 7: `sessions` reads a log to count its events only when it is
+/// small on disk and decodes to at most 32 MiB: a tiny container of
+/// 200 MiB of `{}` lines shows EVENTS `?` at once (2 GB of them took
+/// 15–26 s and 2 GB), and a small one is still counted.
+#[test]
+fn sessions_bounds_what_it_decodes_to_count_events() {
+    let t = Tree::new();
+    let p = t.path("p");
+    t.dir("p/.git");
+    let head = std::iter::once(format!("{}\n", session_header("bomb", &p)).into_bytes());
+    let mut bytes = zstd_frame(head, 1);
+    let lines = (0..200).map(|_| b"{}\n".repeat((1 << 20) / 3));
+    bytes.extend(zstd_frame(lines, 3));
+    assert!(bytes.len() < 1 << 20, "{} bytes on disk", bytes.len());
+    store(&t, &p, "bomb", "session.jsonl.zstd", &bytes);
+    let head = std::iter::once(format!("{}\n", session_header("small", &p)).into_bytes());
+    let mut small = zstd_frame(head, 1);
+    small.extend(zstd_frame(std::iter::once(b"{}\n{}\n".to_vec()), 1));
+    store(&t, &p, "small", "session.jsonl.zstd", &small);
+    let mut cmd = t.cmd();
+    cmd.args(["sessions", "--cwd", "p", "--format", "json"]);
+    let (out, kb) = peak_rss(&t, cmd);
+    assert_eq!((out.stderr.as_str(), out.code), ("", 0));
+    let v = out.json();
+    let events: Vec<(String, serde_json::Value)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap().to_owned(), r["events"].clone()))
+        .collect();
+    let mut events = events;
+    events.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        events,
+        vec![
+            ("bomb".to_owned(), json!(null)),
+            ("small".to_owned(), json!(2))
+        ]
+    );
+    assert!(kb < 64 << 10, "peak RSS {kb} KiB");
+}
+
+/// The "Also" line: an error about an event of an array log says where the
+/// event begins, `FILE:LINE:COLUMN`, as well as its index (it said only
+/// "event N of the array"); brackets, commas and escaped quotes inside
+/// strings and nested values do not move the count.
+#[test]
+fn an_array_event_error_gives_line_and_column() {
+    let t = Tree::new();
+    t.dir("p/.git");
+    let first =
+        r#"{"type":"assistant/message","seq":1,"data":{"text":"[,\"],{"},"x":[[1,2],{"a":[3]}]}"#;
+    let text = format!("\n[\n  {first},\n\n    7 ]\n");
+    t.file("a.json", text.as_bytes());
+    let out = bounded::run(t.cmd().args(["diff", "--cwd", "p", "--log", "a.json"]));
+    assert_eq!(
+        (out.text(), out.stderr.as_str(), out.code),
+        (
+            String::new(),
+            "agentctx: a.json:5:5: event 2 of the array: an event must be a JSON object\n",
+            2
+        )
+    );
+}
+
+/// The "Also" line: seqs of 2^64 and more are integers to JavaScript and are
+/// read as the doubles they are (they were refused): 2^64 - 1 is 2^64, so
+/// it is already on the surface; a replace range orders them as doubles;
+/// messages give their exact digits.
+#[test]
+fn seqs_of_two_to_the_64_and_more_read_as_doubles() {
+    let t = Tree::new();
+    let p = t.path("p");
+    t.dir("p/.git");
+    let set = r#""data":{"source":{"kind":"agent-instructions","changes":[{"action":"set","scope":".","path":"AGENTS.md","digest":"d"}]}}"#;
+    let event = |seq: &str, op: &str| {
+        format!(r#"{{"type":"user/message","seq":{seq},"surfaceOp":{op},{set}}}"#)
+    };
+    let log = |name: &str, events: &[String]| {
+        let text = format!("{}\n{}\n", header(&p), events.join("\n"));
+        t.file(name, text.as_bytes());
+    };
+    let append = r#""append""#;
+    let replace = |a: &str, b: &str| format!(r#"{{"op":"replace","start":{a},"end":{b}}}"#);
+    log(
+        "dup.jsonl",
+        &[
+            event("18446744073709551616", append),
+            event("18446744073709551615", append),
+        ],
+    );
+    log(
+        "rep.jsonl",
+        &[
+            event("18446744073709551616", append),
+            event(
+                "1e300",
+                &replace("18446744073709551616", "18446744073709555712"),
+            ),
+        ],
+    );
+    log(
+        "ok.jsonl",
+        &[
+            event("9223372036854775808", append),
+            event("18446744073709551616", append),
+            event(
+                "1e300",
+                &replace("9223372036854775807", "18446744073709551615"),
+            ),
+        ],
+    );
+    let run =
+        |name: &str, cmd: &str| bounded::run(t.cmd().args([cmd, "--cwd", "p", "--log", name]));
+    let errors: Vec<(String, i32)> = ["dup.jsonl", "rep.jsonl"]
+        .iter()
+        .map(|n| {
+            let out = run(n, "diff");
+            (out.stderr, out.code)
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        vec![
+            (
+                "agentctx: dup.jsonl:3: seq 18446744073709551616 is already on the surface\n"
+                    .to_owned(),
+                2
+            ),
+            (
+                "agentctx: rep.jsonl:3: replace end 18446744073709555712 is not on the surface\n"
+                    .to_owned(),
+                2
+            ),
+        ]
+    );
+    let out = run("ok.jsonl", "explain");
+    assert_eq!((out.stderr.as_str(), out.code), ("", 0));
+    let text = out.text();
+    let shadowed: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("seq "))
+        .map(|l| l.split("  ").next().unwrap())
+        .collect();
+    assert_eq!(
+        shadowed,
+        ["seq 9223372036854775808", "seq 18446744073709551616"]
+    );
+}

@@ -72,7 +72,7 @@ fn only_objects_are_objects() {
         .unwrap_err();
     assert_eq!(
         err,
-        "t.jsonl: event 1 of the array: an event must be a JSON object"
+        "t.jsonl:1:2: event 1 of the array: an event must be a JSON object"
     );
     // An array part holds no text; the message's own text is used instead.
     let l = both(&log(&[
@@ -196,7 +196,7 @@ fn blank_lines_before_the_log_are_counted_not_held() {
     let err = read_from(text.as_bytes(), "t".into(), ReadOptions::default()).unwrap_err();
     assert_eq!(
         err.message,
-        "t: event 1 of the array: seq must be a non-negative integer, got \"x\""
+        "t:6:2: event 1 of the array: seq must be a non-negative integer, got \"x\""
     );
     // A malformed array names its line, counting the blank lines before it.
     let text = format!("{}[{{}},\n{{]", "\n".repeat(5));

@@ -77,10 +77,19 @@ fn fix_surrogates(raw: &str) -> String {
     out
 }
 
-/// A JavaScript number that is a non-negative integer seq.
+/// A JavaScript number that is a non-negative integer seq, as the reader
+/// keys it: itself below 2^63, else 2^63 plus its rank among the doubles
+/// from 2^63 on (all integers), so that order and equality are the doubles'.
 fn seq(v: &Value) -> Option<u64> {
+    const RANKED: f64 = 9_223_372_036_854_775_808.0;
     let d = v.as_f64()?;
-    (d.fract() == 0.0 && d > -1.0 && d < 18_446_744_073_709_551_616.0).then_some(d as u64)
+    if d.fract() != 0.0 || d <= -1.0 || !d.is_finite() {
+        return None;
+    }
+    if d < RANKED {
+        return Some(d as u64);
+    }
+    Some((1 << 63) + (d.to_bits() - RANKED.to_bits()))
 }
 
 fn string(v: Option<&Value>) -> Option<String> {

@@ -98,6 +98,7 @@ struct Json<'a> {
     omitted: Vec<String>,
     truncated: Vec<Truncation>,
     identity: &'a str,
+    #[serde(serialize_with = "crate::log::serialize_opt_seq")]
     visible_baseline_seq: Option<u64>,
     identity_matches: Option<bool>,
     identity_diff: Option<&'a str>,

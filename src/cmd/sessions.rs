@@ -21,7 +21,8 @@ use crate::sessions::{self, Scope, Stored};
 /// names after the cwd, and lists each session whose header cwd is the cwd:
 /// its id, when it was created (the header's createdAt), last modified, its
 /// size on disk, encoding (zstd or plain), and its event count when that is
-/// cheap to know (small logs, or --check-drift; `?` otherwise).
+/// cheap to know (logs of at most 1 MiB on disk and 32 MiB decoded, or
+/// --check-drift; `?` otherwise).
 /// --check-drift reads each log and says whether its visible baseline still
 /// matches the workspace, as `diff` decides it.
 #[derive(Debug, Args)]
@@ -68,8 +69,11 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
     ],
 };
 
-/// Logs up to this size on disk are read to count their events.
+/// Logs up to this size on disk are read to count their events...
 const CHEAP_BYTES: u64 = 1 << 20;
+/// ...when they decode to at most this many bytes: a 183 KB container can
+/// decode to 2 GB (issue 21), and listing must not read that.
+const CHEAP_DECODED: u64 = 32 << 20;
 
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
     let settings = crate::settings::Settings::resolve(
@@ -132,7 +136,10 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         drift: None,
         unreadable: None,
     };
-    if !(args.check_drift || s.size <= CHEAP_BYTES) {
+    let cheap = s.size <= CHEAP_BYTES
+        && (s.encoding == logfile::Encoding::Plain
+            || sessions::decodes_within(&s.path, CHEAP_DECODED));
+    if !(args.check_drift || cheap) {
         return row;
     }
     let opts = logfile::Options {

@@ -15,7 +15,12 @@ use crate::prompt::{PromptOrigin, Snapshot, SystemVersion};
 #[derive(Clone, Copy)]
 pub(super) enum At {
     Line(u64),
-    Element(u64),
+    /// The `index`th event of an array log, beginning at `line`:`col`.
+    Element {
+        index: u64,
+        line: u64,
+        col: u64,
+    },
 }
 
 /// What a read keeps of the workspace events.
@@ -80,11 +85,13 @@ impl Fold {
         let message = match (at, col) {
             (At::Line(l), Some(c)) => format!("{name}:{l}:{c}: {msg}"),
             (At::Line(l), None) => format!("{name}:{l}: {msg}"),
-            (At::Element(i), _) => format!("{name}: event {i} of the array: {msg}"),
+            (At::Element { index, line, col }, _) => {
+                format!("{name}:{line}:{col}: event {index} of the array: {msg}")
+            }
         };
         let line = match at {
             At::Line(l) => Some(l),
-            At::Element(_) => None,
+            At::Element { .. } => None,
         };
         LogError { message, line }
     }
@@ -171,10 +178,17 @@ impl Fold {
         Ok(())
     }
 
-    pub(super) fn array_element(&mut self, raw: &str, index: u64) -> Result<(), LogError> {
+    /// Folds the `index`th element of an array log, which begins at
+    /// `line`:`col` (1-based, bytes).
+    pub(super) fn array_element(
+        &mut self,
+        raw: &str,
+        index: u64,
+        (line, col): (u64, u64),
+    ) -> Result<(), LogError> {
         self.log.records += 1;
         self.log.parsed += 1;
-        let at = At::Element(index);
+        let at = At::Element { index, line, col };
         if !scan::is_object(raw.as_bytes()) {
             return Err(self.err(at, None, "an event must be a JSON object"));
         }
@@ -188,7 +202,7 @@ impl Fold {
     fn event(&mut self, r: Record, at: At) -> Result<(), LogError> {
         let first = self.log.records == 1;
         let line = match at {
-            At::Line(l) | At::Element(l) => l,
+            At::Line(l) | At::Element { index: l, .. } => l,
         };
         if r.lone_surrogate {
             if let Some((_, n)) = &mut self.lone {

@@ -6,7 +6,10 @@
 //! rather than held, and read again whole if a marker turns up late. What
 //! the lines say is folded into the log by the [`Fold`].
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{self, BufReader, Read};
+use std::rc::Rc;
 
 use serde_json::value::RawValue;
 
@@ -29,6 +32,8 @@ pub(super) fn read_stream<R: LogSource>(
     // Blank lines before the first event: counted, never held (a gigabyte
     // of them costs no memory).
     let mut blank_lines = 0u64;
+    // The bytes of those blank lines: where `buf[0]` is in the stream.
+    let mut dropped = 0u64;
     // Decide the form from the first non-whitespace byte.
     loop {
         let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(&e))?;
@@ -46,9 +51,11 @@ pub(super) fn read_stream<R: LogSource>(
             blank_lines += memchr::memchr_iter(b'\n', &buf[..=i]).count() as u64;
             buf.copy_within(i + 1..len, 0);
             len -= i + 1;
+            dropped += (i + 1) as u64;
         }
         if len == buf.len() {
             // A run of spaces with no newline: keep one.
+            dropped += (len - 1) as u64;
             len = 1;
         }
     }
@@ -58,7 +65,12 @@ pub(super) fn read_stream<R: LogSource>(
         read_array(head.chain(reader), fold, blank_lines)
     } else {
         fold.log.lines = blank_lines;
-        read_lines(reader, buf, len, eof, fold, opts)
+        let at = Buffered {
+            len,
+            eof,
+            offset: dropped,
+        };
+        read_lines(reader, buf, at, fold, opts)
     }
 }
 
@@ -81,25 +93,37 @@ const LONG_LINE: usize = if cfg!(test) { 64 << 10 } else { 8 << 20 };
 /// split across two reads is still found.
 const MARKER_OVERLAP: usize = 15;
 
+/// What `read_lines` starts with: `len` bytes in the buffer, whether the
+/// stream ended, and the stream offset of the buffer's first byte.
+struct Buffered {
+    len: usize,
+    eof: bool,
+    offset: u64,
+}
+
 fn read_lines<R: LogSource>(
     mut reader: R,
     mut buf: Vec<u8>,
-    mut len: usize,
-    mut eof: bool,
+    at: Buffered,
     fold: &mut Fold,
     opts: ReadOptions,
 ) -> Result<(), LogError> {
+    let Buffered {
+        mut len,
+        mut eof,
+        mut offset,
+    } = at;
     let markers = MarkerSearch::new(fold.needs.prompts);
     let mut hot: Vec<usize> = Vec::new();
     // `buf[..searched]` is known to hold no newline: searching only the new
     // bytes keeps a long line arriving in small pipe reads linear.
     let mut searched = 0;
-    // The stream offset of `buf[0]`, always the start of a line.
-    let mut offset: u64 = 0;
+    // `offset`: the stream offset of `buf[0]`, always the start of a line.
     // The line at `buf[0]` holds a marker: it must be held and parsed.
     let mut must_parse = opts.strict;
     let can_rewind = reader.can_rewind();
     loop {
+        reader.mark(offset);
         // Complete lines are those up to the last newline in the buffer.
         let complete = match memchr::memrchr(b'\n', &buf[searched..len]) {
             Some(i) => searched + i + 1,
@@ -239,6 +263,8 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
     struct Each<'s> {
         fold: &'s mut Fold,
         failure: Option<LogError>,
+        starts: Starts,
+        blank_lines: u64,
     }
     impl<'de> Visitor<'de> for &mut Each<'_> {
         type Value = ();
@@ -249,7 +275,9 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
             let mut index = 0u64;
             while let Some(raw) = seq.next_element::<Box<RawValue>>()? {
                 index += 1;
-                if let Err(e) = self.fold.array_element(raw.get(), index) {
+                let start = self.starts.borrow_mut().pop_front().unwrap_or((0, 0));
+                let at = (start.0 + self.blank_lines, start.1);
+                if let Err(e) = self.fold.array_element(raw.get(), index, at) {
                     self.failure = Some(e);
                     return Err(serde::de::Error::custom("stopped"));
                 }
@@ -259,10 +287,14 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
     }
 
     let name = fold.log.name.clone();
-    let mut de = serde_json::Deserializer::from_reader(BufReader::with_capacity(CHUNK, reader));
+    let starts = Starts::default();
+    let positions = Positions::new(BufReader::with_capacity(CHUNK, reader), Rc::clone(&starts));
+    let mut de = serde_json::Deserializer::from_reader(positions);
     let mut each = Each {
         fold,
         failure: None,
+        starts,
+        blank_lines,
     };
     let result = (&mut de).deserialize_seq(&mut each).and_then(|()| de.end());
     if let Some(failure) = each.failure {
@@ -277,6 +309,86 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
             strip_position(&e)
         ),
     })
+}
+
+/// Where the elements of the array read so far begin (line, column), in
+/// order, until the visitor takes them.
+type Starts = Rc<RefCell<VecDeque<(u64, u64)>>>;
+
+/// A reader that notes where each top-level array element begins as the
+/// bytes pass (a small lexer: strings and nesting depth), for messages
+/// that say `LINE:COLUMN` (serde_json keeps its position to itself).
+struct Positions<R> {
+    inner: R,
+    starts: Starts,
+    line: u64,
+    col: u64,
+    depth: u64,
+    in_string: bool,
+    escaped: bool,
+    /// After the opening `[` or a top-level `,`: the next non-blank byte
+    /// begins an element.
+    awaiting: bool,
+}
+
+impl<R> Positions<R> {
+    fn new(inner: R, starts: Starts) -> Self {
+        Positions {
+            inner,
+            starts,
+            line: 1,
+            col: 0,
+            depth: 0,
+            in_string: false,
+            escaped: false,
+            awaiting: false,
+        }
+    }
+
+    fn see(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b == b'\n' {
+                self.line += 1;
+                self.col = 0;
+            } else {
+                self.col += 1;
+            }
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            if self.awaiting && !is_ws(b) && b != b']' {
+                self.awaiting = false;
+                self.starts.borrow_mut().push_back((self.line, self.col));
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'[' | b'{' => {
+                    self.depth += 1;
+                    if self.depth == 1 {
+                        self.awaiting = true;
+                    }
+                }
+                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                b',' if self.depth == 1 => self.awaiting = true,
+                _ => {}
+            }
+        }
+    }
+}
+
+impl<R: Read> Read for Positions<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.see(&buf[..n]);
+        Ok(n)
+    }
 }
 
 #[cfg(test)]
@@ -380,5 +492,20 @@ mod tests {
         // A source that cannot rewind (a pipe) holds the line instead.
         let log = read_from(text.as_bytes(), "t".into(), ReadOptions::default()).unwrap();
         assert_eq!((log.records, log.streamed), (1, 0));
+    }
+
+    /// Blank lines before the first event are dropped, not held; a long
+    /// line after them read again whole is read from its own start, not
+    /// from theirs (which counted them twice).
+    #[test]
+    fn a_long_line_after_leading_blank_lines_is_read_again_from_its_start() {
+        let late_marker = format!(
+            r#"{{"pad":"{}","type":"user/message","seq":3,"data":{{"source":{{"kind":"agent-instructions","changes":[]}}}},"surfaceOp":"append"}}"#,
+            "z".repeat(LONG_LINE + 100)
+        );
+        let text = format!("{}{late_marker}\n{BASELINE}\n", "\n".repeat(10_000));
+        let log = trickle(&text, 4099, false).unwrap();
+        assert_eq!((log.reread, log.lines, log.records), (1, 10_002, 2));
+        assert_eq!(log.workspace.len(), 2);
     }
 }

@@ -27,6 +27,8 @@ mod frame;
 mod keep;
 mod markers;
 mod scan;
+
+pub use scan::{seq_text, serialize_opt_seq, serialize_seq};
 mod surface;
 
 pub(crate) use scan::strip_position;
@@ -235,6 +237,13 @@ pub trait LogSource: Read {
     fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
         let _ = offset;
         Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+
+    /// Says that the reader may rewind to `offset` later (the start of the
+    /// line it holds) and reports nothing before it: a source that must
+    /// remember something to rewind keeps what that offset needs.
+    fn mark(&mut self, offset: u64) {
+        let _ = offset;
     }
 }
 

@@ -11,6 +11,8 @@
 
 use std::collections::BTreeMap;
 
+use super::scan::seq_text;
+
 const NIL: usize = usize::MAX;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,7 +195,7 @@ impl Surface {
     /// Appends `seq` to the surface; `Err` says why it cannot be.
     pub(crate) fn append(&mut self, seq: u64) -> Result<(), String> {
         if !self.members.insert(seq) {
-            return Err(format!("seq {seq} is already on the surface"));
+            return Err(format!("seq {} is already on the surface", seq_text(seq)));
         }
         let tail = self.tail;
         // Growing appends extend the last segment; when it holds the
@@ -231,11 +233,17 @@ impl Surface {
     pub(crate) fn replace(&mut self, start: u64, end: u64, seq: u64) -> Result<(), String> {
         let a = self
             .segment_of(start)
-            .ok_or_else(|| format!("replace start {start} is not on the surface"))?;
+            .ok_or_else(|| format!("replace start {} is not on the surface", seq_text(start)))?;
         let b = self
             .segment_of(end)
-            .ok_or_else(|| format!("replace end {end} is not on the surface"))?;
-        let after = || format!("replace start {start} lies after its end {end}");
+            .ok_or_else(|| format!("replace end {} is not on the surface", seq_text(end)))?;
+        let after = || {
+            format!(
+                "replace start {} lies after its end {}",
+                seq_text(start),
+                seq_text(end)
+            )
+        };
         // The segments strictly between a and b, in order.
         let mut between = Vec::new();
         if a == b {
@@ -285,7 +293,7 @@ impl Surface {
             self.unlink(a);
         }
         if self.members.contains(seq) {
-            return Err(format!("seq {seq} is already on the surface"));
+            return Err(format!("seq {} is already on the surface", seq_text(seq)));
         }
         let anchor_next = if anchor == NIL {
             NIL

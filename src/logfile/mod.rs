@@ -103,7 +103,8 @@ fn read_file(path: &Path, opts: Options, between: &mut dyn FnMut()) -> Result<Lo
     if !file.can_rewind() {
         // A FIFO or a device: what was peeked is replayed.
         return if head.is_zstd() {
-            read_container(head.then(file), &name, opts, Pass::Only)
+            let container = Container::start(head.then(file)).map_err(fail)?;
+            read_container(container, &name, opts, Pass::Only)
         } else {
             scan(head.then(file), name, opts, Pass::Only)
         };
@@ -117,7 +118,9 @@ fn read_file(path: &Path, opts: Options, between: &mut dyn FnMut()) -> Result<Lo
     file.rewind().map_err(fail)?;
     let zstd = head.is_zstd();
     let mut log = if zstd {
-        read_container(file, &name, opts, Pass::Surface)
+        // Decoded with positioned reads, so that it can rewind.
+        let container = Container::start_file(file, meta.len()).map_err(fail)?;
+        read_container(container, &name, opts, Pass::Surface)
     } else {
         let mut counted = Counted::new(file);
         let log = scan(&mut counted, name.clone(), opts, Pass::Surface);
@@ -136,7 +139,7 @@ fn read_file(path: &Path, opts: Options, between: &mut dyn FnMut()) -> Result<Lo
     let len = log.storage.read_bytes;
     let file = File::open(path).map_err(fail)?;
     if zstd {
-        let mut container = Container::start(file.take(len)).map_err(fail)?;
+        let mut container = Container::start_file(file, len).map_err(fail)?;
         log::fold_visible(&mut container, &mut log, read_opts, opts.needs.kind)?;
     } else {
         let mut limited = Counted::new(file);
@@ -225,7 +228,11 @@ pub fn read_stream<R: Read + Send + 'static>(
         line: None,
     })?;
     if head.is_zstd() {
-        read_container(head.then(src), &name, opts, Pass::Only)
+        let container = Container::start(head.then(src)).map_err(|e| LogError {
+            message: format!("{name}: {e}"),
+            line: None,
+        })?;
+        read_container(container, &name, opts, Pass::Only)
     } else {
         scan(head.then(src), name, opts, Pass::Only)
     }
@@ -258,16 +265,12 @@ fn read_pass<R: LogSource>(
     }
 }
 
-fn read_container<R: Read + Send + 'static>(
-    src: R,
+fn read_container(
+    mut container: Container,
     name: &str,
     opts: Options,
     pass: Pass,
 ) -> Result<Log, LogError> {
-    let mut container = Container::start(src).map_err(|e| LogError {
-        message: format!("{name}: {e}"),
-        line: None,
-    })?;
     let result = scan(&mut container, name.to_owned(), opts, pass);
     let frame_of = |e: LogError, c: &Container| match e.line.and_then(|l| c.frame_of_line(l)) {
         Some(offset) => LogError {
@@ -276,7 +279,14 @@ fn read_container<R: Read + Send + 'static>(
         },
         None => e,
     };
-    let mut log = result.map_err(|e| frame_of(e, &container))?;
+    // A torn streamed frame is the error, whatever its torn last line made
+    // the scanner say; any other scanner error comes first.
+    let torn_streamed = matches!(container.failure, Some(Failure::TornStreamed { .. }));
+    let mut log = match result {
+        Ok(log) => Some(log),
+        Err(_) if torn_streamed => None,
+        Err(e) => return Err(frame_of(e, &container)),
+    };
     if let Some(failure) = container.take_failure() {
         let message = match failure {
             Failure::Corrupt { offset, why } => {
@@ -287,6 +297,15 @@ fn read_container<R: Read + Send + 'static>(
                 zstd::show_bytes(window),
                 zstd::show_bytes(zstd::WINDOW_LIMIT)
             ),
+            Failure::TornStreamed { offset, bytes } => format!(
+                "{name}: the last zstd frame, at byte {offset}, is incomplete ({}; a writer stopped mid-frame?), and it decodes to more than {}, which are read as they decode: it cannot be dropped",
+                crate::output::plural(
+                    usize::try_from(bytes).unwrap_or(usize::MAX),
+                    "byte",
+                    "bytes"
+                ),
+                zstd::show_bytes(zstd::HOLD as u64)
+            ),
             Failure::Io(e) => format!("{name}: {e}"),
         };
         return Err(LogError {
@@ -294,6 +313,12 @@ fn read_container<R: Read + Send + 'static>(
             line: None,
         });
     }
+    let Some(mut log) = log.take() else {
+        return Err(LogError {
+            message: format!("{name}: the zstd decoder stopped"),
+            line: None,
+        });
+    };
     if let Some(End::Torn { offset, bytes }) = container.end() {
         let bytes = usize::try_from(*bytes).unwrap_or(usize::MAX);
         let bytes = crate::output::plural(bytes, "byte", "bytes");

@@ -4,28 +4,44 @@
 //!
 //! 1. A decoder thread reads the compressed bytes and decodes one frame at a
 //!    time into a batch buffer, remembering the byte offset of each frame.
-//!    A frame's bytes are released only once the frame is complete and its
-//!    checksum verified, so a torn final frame contributes nothing.
+//!    A frame of up to [`HOLD`] decoded bytes is released only once it is
+//!    complete and its checksum verified, so a torn final frame contributes
+//!    nothing; a larger one is streamed in parts (issue 21: a frame can
+//!    decode to gigabytes), and a torn streamed frame is an error, since
+//!    its first bytes were already read.
 //! 2. Batches of about [`BATCH`] decoded bytes travel over a bounded channel
-//!    (constant memory: a few batches plus the largest frame); the reading
-//!    side hands them to the line scanner and counts each frame's lines, so
-//!    a line number in an error can be traced back to its frame.
-//! 3. The end: clean, a torn final frame (the dropped byte count is kept for
+//!    (constant memory: a few batches of at most [`HOLD`] plus [`BATCH`]);
+//!    the reading side hands them to the line scanner and counts each
+//!    frame's lines, so a line number in an error can be traced back to its
+//!    frame.
+//! 3. A container read from a file can rewind (the scanner streams a long
+//!    line that cannot matter and reads it again if a marker turns up
+//!    late): decoding restarts, with positioned reads of the file, at the
+//!    frame holding the line's start, which the scanner's mark
+//!    ([`LogSource::mark`]) keeps remembered.
+//! 4. The end: clean, a torn final frame (the dropped byte count is kept for
 //!    one warning), or a corrupt complete frame (an error naming its offset).
 
 use std::collections::VecDeque;
+use std::fs::File;
 use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
-use crate::log::read_some;
+use crate::log::{LogSource, read_some};
 
 /// The first bytes of a Zstandard frame.
 pub const MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 
 /// Decoded bytes per batch sent to the reading side.
 const BATCH: usize = 1 << 20;
+/// A frame that decodes to at most this many bytes is held until its
+/// checksum is verified (a torn one is dropped whole); a larger one is
+/// streamed in parts of about [`BATCH`] bytes.
+pub const HOLD: usize = if cfg!(test) { 64 << 10 } else { 4 << 20 };
 /// Batches in flight between the threads.
 const IN_FLIGHT: usize = 3;
 /// Compressed bytes read at a time.
@@ -56,6 +72,13 @@ pub enum Failure {
     WindowTooLarge {
         offset: u64,
         window: u64,
+    },
+    /// The last frame, at `offset`, was incomplete after `bytes` compressed
+    /// bytes, and it decoded to more than [`HOLD`] bytes: its first ones
+    /// were read already, so it cannot be dropped as a held frame is.
+    TornStreamed {
+        offset: u64,
+        bytes: u64,
     },
     Io(io::Error),
 }
@@ -103,10 +126,23 @@ fn window_size(head: &[u8]) -> Option<u64> {
 /// compressed offset and where its bytes begin in `data`.
 struct Batch {
     data: Vec<u8>,
-    frames: Vec<(u64, usize)>,
-    /// Frames that decoded to nothing (skippable or empty ones): counted,
-    /// never listed, so that millions of them cost no memory (issue 21).
-    empty: u64,
+    frames: Vec<Listed>,
+    /// Complete frames decoded before the end of this batch, counting from
+    /// the container's first: frames that decoded to nothing (skippable or
+    /// empty ones) are counted, never listed, so that millions of them cost
+    /// no memory (issue 21).
+    done: u64,
+}
+
+/// A frame that begins in a batch.
+#[derive(Debug, Clone, Copy)]
+struct Listed {
+    /// Its compressed offset.
+    offset: u64,
+    /// Where its bytes begin in the batch.
+    start: usize,
+    /// Complete frames before it.
+    index: u64,
 }
 
 enum Message {
@@ -129,33 +165,46 @@ struct Frames<R> {
     /// why the decoder refused it.
     head: [u8; 18],
     head_len: usize,
+    /// The offset of a frame being streamed, whose first parts were given.
+    streaming: Option<u64>,
 }
 
 enum Next {
-    Frame { offset: u64 },
+    /// The frame at `offset` is complete.
+    Frame {
+        offset: u64,
+    },
+    /// The frame at `offset` goes on: it is streamed.
+    Part {
+        offset: u64,
+    },
     End(End),
 }
 
 impl<R: Read> Frames<R> {
-    fn new(src: R) -> io::Result<Self> {
+    /// Decodes `src`, whose first byte is at compressed offset `start`.
+    fn new(src: R, start: u64) -> io::Result<Self> {
         Ok(Frames {
             src,
             dctx: Decoder::new()?,
             input: vec![0; INPUT],
             pos: 0,
             len: 0,
-            consumed: 0,
+            consumed: start,
             head: [0; 18],
             head_len: 0,
+            streaming: None,
         })
     }
 
-    /// Decodes the next whole frame onto the end of `out`; on a torn frame
-    /// `out` is left as it was.
-    fn next(&mut self, out: &mut Vec<u8>) -> Result<Next, Failure> {
-        let offset = self.consumed + self.pos as u64;
+    /// Decodes the next whole frame onto the end of `out`, or the next part
+    /// of at least `hold` bytes of it; on a torn frame `out` is left as it
+    /// was (a torn streamed frame is a failure: its first parts were given).
+    fn next(&mut self, out: &mut Vec<u8>, hold: usize) -> Result<Next, Failure> {
+        let streamed = self.streaming;
+        let offset = streamed.unwrap_or(self.consumed + self.pos as u64);
         let mark = out.len();
-        let mut started = false;
+        let mut started = streamed.is_some();
         loop {
             if self.pos == self.len {
                 self.consumed += self.len as u64;
@@ -167,6 +216,9 @@ impl<R: Read> Frames<R> {
                     }
                     out.truncate(mark);
                     let bytes = self.consumed - offset;
+                    if streamed.is_some() {
+                        return Err(Failure::TornStreamed { offset, bytes });
+                    }
                     return Ok(Next::End(End::Torn { offset, bytes }));
                 }
             }
@@ -201,15 +253,28 @@ impl<R: Read> Frames<R> {
             })?;
             self.pos += input.pos();
             if hint == 0 {
+                self.streaming = None;
                 return Ok(Next::Frame { offset });
+            }
+            if out.len() - mark >= hold {
+                self.streaming = Some(offset);
+                return Ok(Next::Part { offset });
             }
         }
     }
 }
 
-/// The decoder thread's loop: whole frames, batched.
-fn decode<R: Read>(src: R, tx: &SyncSender<Message>, spare: &Receiver<Vec<u8>>) {
-    let mut frames = match Frames::new(src) {
+/// The decoder thread's loop: whole frames (parts of a streamed one),
+/// batched. `src` begins at compressed offset `start`, the frame there
+/// being the container's `index`th.
+fn decode<R: Read>(
+    src: R,
+    start: u64,
+    index: u64,
+    tx: &SyncSender<Message>,
+    spare: &Receiver<Vec<u8>>,
+) {
+    let mut frames = match Frames::new(src, start) {
         Ok(f) => f,
         Err(e) => {
             let _ = tx.send(Message::Failed(Failure::Io(e)));
@@ -219,20 +284,32 @@ fn decode<R: Read>(src: R, tx: &SyncSender<Message>, spare: &Receiver<Vec<u8>>) 
     let mut batch = Batch {
         data: Vec::with_capacity(BATCH + (BATCH >> 2)),
         frames: Vec::new(),
-        empty: 0,
+        done: index,
     };
+    // Frames counted by the batches sent.
+    let mut sent = index;
     loop {
         let start = batch.data.len();
-        let next = frames.next(&mut batch.data);
+        let begins = frames.streaming.is_none();
+        // A frame's first part may be up to HOLD bytes; later ones a batch.
+        let hold = if begins { HOLD } else { BATCH };
+        let next = frames.next(&mut batch.data, hold);
         let done = match next {
-            Ok(Next::Frame { offset }) => {
-                if batch.data.len() == start {
-                    // No line can begin in it: nothing to trace back to it.
-                    batch.empty += 1;
-                } else {
-                    batch.frames.push((offset, start));
+            Ok(Next::Frame { offset } | Next::Part { offset }) => {
+                let part = matches!(next, Ok(Next::Part { .. }));
+                // A frame that decoded to nothing holds no line start:
+                // nothing to trace back to it.
+                if begins && batch.data.len() > start {
+                    batch.frames.push(Listed {
+                        offset,
+                        start,
+                        index: batch.done,
+                    });
                 }
-                if batch.data.len() < BATCH {
+                if !part {
+                    batch.done += 1;
+                }
+                if !part && batch.data.len() < BATCH {
                     continue;
                 }
                 None
@@ -240,17 +317,18 @@ fn decode<R: Read>(src: R, tx: &SyncSender<Message>, spare: &Receiver<Vec<u8>>) 
             Ok(Next::End(end)) => Some(Message::End(end, frames.consumed)),
             Err(failure) => Some(Message::Failed(failure)),
         };
-        if !batch.frames.is_empty() || batch.empty > 0 {
+        if !batch.data.is_empty() || batch.done != sent {
             let mut data = spare.try_recv().unwrap_or_default();
             data.clear();
             let full = Batch {
                 data: std::mem::replace(&mut batch.data, data),
                 frames: std::mem::take(&mut batch.frames),
-                empty: std::mem::take(&mut batch.empty),
+                done: batch.done,
             };
             if tx.send(Message::Batch(full)).is_err() {
                 return;
             }
+            sent = batch.done;
         }
         if let Some(last) = done {
             let _ = tx.send(last);
@@ -259,10 +337,35 @@ fn decode<R: Read>(src: R, tx: &SyncSender<Message>, spare: &Receiver<Vec<u8>>) 
     }
 }
 
-/// A frame's place in the decoded text, kept for tracing lines to frames.
+/// Positioned reads of a file from `pos` up to `end`: a restarted decoder
+/// reads the file without moving anyone else's cursor.
+#[derive(Debug)]
+struct Positioned {
+    file: Arc<File>,
+    pos: u64,
+    end: u64,
+}
+
+impl Read for Positioned {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let room = usize::try_from(self.end.saturating_sub(self.pos)).unwrap_or(usize::MAX);
+        let n = buf.len().min(room);
+        if n == 0 {
+            return Ok(0);
+        }
+        let n = self.file.read_at(&mut buf[..n], self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// A frame's place in the decoded text, kept for tracing lines to frames
+/// and for restarting the decoder there.
 #[derive(Debug, Clone, Copy)]
 struct FrameLines {
     offset: u64,
+    /// Complete frames before it.
+    index: u64,
     /// The line its first byte belongs to.
     first_line: u64,
     /// Whether it begins inside a line (dsh never splits a line).
@@ -272,6 +375,14 @@ struct FrameLines {
     len: u64,
 }
 
+/// The file a container is read from, for restarting its decoder.
+#[derive(Debug)]
+struct Rewind {
+    file: Arc<File>,
+    /// Compressed bytes of it that are read.
+    end: u64,
+}
+
 /// The decoded text of a container, read by the line scanner.
 #[allow(missing_debug_implementations)]
 pub struct Container {
@@ -279,8 +390,8 @@ pub struct Container {
     spare: SyncSender<Vec<u8>>,
     current: Vec<u8>,
     pos: usize,
-    /// Where the frames of `current` begin in it.
-    frames: Vec<(u64, usize)>,
+    /// The frames that begin in `current`.
+    frames: Vec<Listed>,
     next_frame: usize,
     /// Lines begun before `current[pos]`: newlines handed out, plus one.
     line: u64,
@@ -288,26 +399,41 @@ pub struct Container {
     after_newline: bool,
     recent: VecDeque<FrameLines>,
     largest_frame: u64,
+    /// The scanner's mark: it may rewind to this decoded offset (the frame
+    /// holding it stays remembered), and reports no line before it.
+    mark: Option<u64>,
+    rewind: Option<Rewind>,
     end: Option<End>,
-    failure: Option<Failure>,
+    pub(crate) failure: Option<Failure>,
     pub frame_count: u64,
     /// Compressed bytes read, once the end is reached.
     compressed: u64,
 }
 
+/// Starts a decoder thread on `src` (at compressed offset `start`, the
+/// container's `index`th frame).
+fn spawn<R: Read + Send + 'static>(
+    src: R,
+    start: u64,
+    index: u64,
+) -> io::Result<(Receiver<Message>, SyncSender<Vec<u8>>)> {
+    let (tx, rx) = sync_channel(IN_FLIGHT);
+    let (spare, spare_rx) = sync_channel(IN_FLIGHT);
+    std::thread::Builder::new()
+        .name("zstd-decoder".into())
+        .spawn(move || decode(src, start, index, &tx, &spare_rx))?;
+    Ok((rx, spare))
+}
+
 impl Container {
     /// Starts decoding `src` (positioned at the container's first byte) on
-    /// its own thread.
+    /// its own thread. It cannot rewind: a long line in it is held.
     ///
     /// # Errors
     ///
     /// When the decoder or its thread cannot be set up.
     pub fn start<R: Read + Send + 'static>(src: R) -> io::Result<Self> {
-        let (tx, rx) = sync_channel(IN_FLIGHT);
-        let (spare, spare_rx) = sync_channel(IN_FLIGHT);
-        std::thread::Builder::new()
-            .name("zstd-decoder".into())
-            .spawn(move || decode(src, &tx, &spare_rx))?;
+        let (rx, spare) = spawn(src, 0, 0)?;
         Ok(Container {
             rx,
             spare,
@@ -320,11 +446,31 @@ impl Container {
             after_newline: true,
             recent: VecDeque::new(),
             largest_frame: 0,
+            mark: None,
+            rewind: None,
             end: None,
             failure: None,
             frame_count: 0,
             compressed: 0,
         })
+    }
+
+    /// Starts decoding the first `len` bytes of a regular file, which can
+    /// rewind (it is read with positioned reads, wherever its cursor is).
+    ///
+    /// # Errors
+    ///
+    /// When the decoder or its thread cannot be set up.
+    pub fn start_file(file: File, len: u64) -> io::Result<Self> {
+        let file = Arc::new(file);
+        let src = Positioned {
+            file: Arc::clone(&file),
+            pos: 0,
+            end: len,
+        };
+        let mut container = Container::start(src)?;
+        container.rewind = Some(Rewind { file, end: len });
+        Ok(container)
     }
 
     /// How the container ended (after the scanner saw its end).
@@ -362,7 +508,7 @@ impl Container {
     /// Where the frame of `current` before frame `i` ends: where frame `i`
     /// begins, or the end of the batch.
     fn frame_end(&self, i: usize) -> usize {
-        self.frames.get(i).map_or(self.current.len(), |f| f.1)
+        self.frames.get(i).map_or(self.current.len(), |f| f.start)
     }
 
     /// Takes the next batch; false at the end of the stream.
@@ -374,7 +520,8 @@ impl Container {
             Ok(Message::Batch(batch)) => {
                 let old = std::mem::replace(&mut self.current, batch.data);
                 let _ = self.spare.try_send(old);
-                self.frame_count += batch.frames.len() as u64 + batch.empty;
+                // A restarted decoder counts again frames counted before.
+                self.frame_count = self.frame_count.max(batch.done);
                 self.frames = batch.frames;
                 self.next_frame = 0;
                 self.pos = 0;
@@ -401,18 +548,27 @@ impl Container {
     fn note(&mut self, from: usize, to: usize) {
         let mut at = from;
         while at < to {
-            if self.frames.get(self.next_frame).is_some_and(|f| f.1 == at) {
-                let (offset, start) = self.frames[self.next_frame];
-                let end = self.frame_end(self.next_frame + 1);
-                let len = (end - start) as u64;
-                self.largest_frame = self.largest_frame.max(len);
-                self.recent.push_back(FrameLines {
-                    offset,
+            if self
+                .frames
+                .get(self.next_frame)
+                .is_some_and(|f| f.start == at)
+            {
+                let listed = self.frames[self.next_frame];
+                let frame = FrameLines {
+                    offset: listed.offset,
+                    index: listed.index,
                     first_line: self.line,
                     mid_line: self.handed > 0 && !self.after_newline,
                     start: self.handed,
-                    len,
-                });
+                    len: 0,
+                };
+                // A frame that begins inside a line and holds no newline
+                // holds no line start: it is never traced to, nor restarted
+                // at, so a line split across a million frames keeps one.
+                match self.recent.back_mut() {
+                    Some(last) if last.mid_line && last.first_line == self.line => *last = frame,
+                    _ => self.recent.push_back(frame),
+                }
                 self.next_frame += 1;
             }
             // The frame `at` is in ends where the next one begins.
@@ -422,14 +578,83 @@ impl Container {
                 self.handed += (stop - at) as u64;
                 self.after_newline = self.current[stop - 1] == b'\n';
             }
+            // Every byte handed out belongs to the last frame noted (frames
+            // that decode to nothing are not listed).
+            if let Some(last) = self.recent.back_mut() {
+                last.len = self.handed - last.start;
+                self.largest_frame = self.largest_frame.max(last.len);
+            }
             at = stop;
         }
-        let keep = 2 * self.largest_frame + LINE_MAP_WINDOW;
-        while self.recent.len() > 1
-            && self.recent[1].start + self.recent[1].len + keep < self.handed
-        {
-            self.recent.pop_front();
+        self.forget();
+    }
+
+    /// Forgets the frames no line can be traced to any more: with a mark,
+    /// those wholly before it; without, those far enough behind (the
+    /// scanner never lags further behind than twice a held frame).
+    fn forget(&mut self) {
+        match self.mark {
+            Some(mark) => {
+                while self.recent.len() > 1 && self.recent[1].start <= mark {
+                    self.recent.pop_front();
+                }
+            }
+            None => {
+                let keep = 2 * self.largest_frame.min(HOLD as u64) + LINE_MAP_WINDOW;
+                while self.recent.len() > 1
+                    && self.recent[1].start + self.recent[1].len + keep < self.handed
+                {
+                    self.recent.pop_front();
+                }
+            }
         }
+    }
+
+    /// Restarts decoding at the frame holding decoded offset `to`, and
+    /// skips to it.
+    fn restart(&mut self, to: u64) -> io::Result<()> {
+        let Some(rewind) = &self.rewind else {
+            return Err(io::Error::from(io::ErrorKind::Unsupported));
+        };
+        let k = self.recent.partition_point(|f| f.start <= to);
+        let Some(i) = k.checked_sub(1) else {
+            return Err(io::Error::other(
+                "the zstd frame to read again was forgotten",
+            ));
+        };
+        let frame = self.recent[i];
+        let src = Positioned {
+            file: Arc::clone(&rewind.file),
+            pos: frame.offset,
+            end: rewind.end,
+        };
+        // The old decoder stops at its next send: its channel is dropped.
+        (self.rx, self.spare) = spawn(src, frame.offset, frame.index)?;
+        self.recent.truncate(i);
+        self.current.clear();
+        self.pos = 0;
+        self.frames.clear();
+        self.next_frame = 0;
+        self.line = frame.first_line;
+        self.handed = frame.start;
+        self.after_newline = !frame.mid_line;
+        self.end = None;
+        self.failure = None;
+        let mut skip = to - frame.start;
+        let mut scratch = vec![0u8; BATCH.min(usize::try_from(skip).unwrap_or(BATCH))];
+        while skip > 0 {
+            let want = usize::try_from(skip)
+                .unwrap_or(usize::MAX)
+                .min(scratch.len());
+            let n = self.read(&mut scratch[..want])?;
+            if n == 0 {
+                return Err(io::Error::other(
+                    "the zstd frames read again ended early (the file changed?)",
+                ));
+            }
+            skip -= n as u64;
+        }
+        Ok(())
     }
 }
 
@@ -448,7 +673,19 @@ impl Read for Container {
     }
 }
 
-impl crate::log::LogSource for &mut Container {}
+impl LogSource for &mut Container {
+    fn can_rewind(&self) -> bool {
+        self.rewind.is_some()
+    }
+
+    fn rewind_to(&mut self, offset: u64) -> io::Result<()> {
+        self.restart(offset)
+    }
+
+    fn mark(&mut self, offset: u64) {
+        self.mark = Some(offset);
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -533,5 +770,64 @@ mod tests {
             Some(Failure::Corrupt { offset, .. }) => assert_eq!(offset, offsets[1]),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A frame that decodes to more than HOLD is streamed in parts: the
+    /// text and the frame count are those of a held read, and a torn one is
+    /// a failure (its first parts were given), not a silent drop.
+    #[test]
+    fn a_frame_over_the_hold_streams_and_a_torn_one_fails() {
+        let big = format!("{}\n", "y".repeat(5 * HOLD));
+        let lines = vec!["{}\n".to_owned(), big.clone(), "{}\n".to_owned()];
+        let (bytes, offsets) = container(&lines, 1);
+        let mut c = Container::start(io::Cursor::new(bytes.clone())).unwrap();
+        assert_eq!(read_all(&mut c), lines.concat().into_bytes());
+        assert_eq!((c.end(), c.frame_count), (Some(&End::Clean), 3));
+        assert_eq!(c.frame_of_line(2), Some(offsets[1]));
+        assert_eq!(c.frame_of_line(3), Some(offsets[2]));
+
+        let cut = usize::try_from(offsets[2]).unwrap() - 3;
+        let mut c = Container::start(io::Cursor::new(bytes[..cut].to_vec())).unwrap();
+        let text = read_all(&mut c);
+        assert!(
+            text.len() > HOLD && text.len() < 4 + big.len(),
+            "{}",
+            text.len()
+        );
+        match c.take_failure() {
+            Some(Failure::TornStreamed { offset, bytes }) => {
+                assert_eq!((offset, bytes), (offsets[1], cut as u64 - offsets[1]));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A container read from a file rewinds to a marked line start, even
+    /// one in a frame long gone by, by decoding again from that frame.
+    #[test]
+    fn a_file_container_rewinds_to_a_marked_line() {
+        let lines: Vec<String> = (0..2000).map(|i| format!("{{\"n\":{i}}}\n")).collect();
+        let (bytes, _) = container(&lines, 7);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.zst");
+        std::fs::write(&path, &bytes).unwrap();
+        let text = lines.concat().into_bytes();
+        // The start of line 101 (1-based): inside a frame, not at its start.
+        let at: usize = lines[..100].iter().map(String::len).sum();
+        let file = File::open(&path).unwrap();
+        let mut c = Container::start_file(file, bytes.len() as u64).unwrap();
+        let mut src = &mut c;
+        let mut head = vec![0u8; at];
+        src.read_exact(&mut head).unwrap();
+        src.mark(at as u64);
+        let mut rest = Vec::new();
+        src.read_to_end(&mut rest).unwrap();
+        assert_eq!([head, rest].concat(), text);
+        src.rewind_to(at as u64).unwrap();
+        let mut again = Vec::new();
+        src.read_to_end(&mut again).unwrap();
+        assert_eq!(again, text[at..].to_vec());
+        assert_eq!((c.end(), c.frame_count), (Some(&End::Clean), 286));
+        assert_eq!(c.compressed_len(), bytes.len() as u64);
     }
 }

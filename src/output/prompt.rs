@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::log::seq_text;
 use crate::output::plural;
 use crate::prompt::PromptOrigin;
 use crate::prompt::{
@@ -83,7 +84,7 @@ fn value_warning(v: &ProcessValue) -> String {
 /// `seq 7 (line 9)`, or `line 9 (no seq)`.
 fn at(seq: Option<u64>, line: u64) -> String {
     match seq {
-        Some(s) => format!("seq {s} (line {line})"),
+        Some(s) => format!("seq {} (line {line})", seq_text(s)),
         None => format!("line {line} (no seq)"),
     }
 }
@@ -237,7 +238,7 @@ impl Lines {
         self.heading("Earlier-format paragraphs (kept verbatim)");
         let e = &report.earlier_format;
         let from = match e.seq {
-            Some(s) => format!(" (from the prompt at seq {s})"),
+            Some(s) => format!(" (from the prompt at seq {})", seq_text(s)),
             None => String::new(),
         };
         for (name, para) in [(SOURCE_SECTION, &e.source), (WEB_SECTION, &e.web)] {

@@ -123,6 +123,7 @@ pub struct PromptReport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptVersion {
+    #[serde(serialize_with = "crate::log::serialize_opt_seq")]
     pub seq: Option<u64>,
     pub line: u64,
     /// The event that first carried it.
@@ -139,6 +140,7 @@ pub struct PromptVersion {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HeadRewrite {
+    #[serde(serialize_with = "crate::log::serialize_opt_seq")]
     pub seq: Option<u64>,
     pub line: u64,
     /// The 1-based number of the new version.
@@ -183,6 +185,7 @@ pub enum ValueKind {
 #[serde(rename_all = "camelCase")]
 pub struct ProcessValue {
     /// The first version whose prompt holds the paragraph.
+    #[serde(serialize_with = "crate::log::serialize_opt_seq")]
     pub seq: Option<u64>,
     pub line: u64,
     /// The paragraph's 1-based index in that version.
@@ -210,6 +213,7 @@ pub struct EarlierFormat {
     pub web: Option<String>,
     /// The seq of the prompt version the state was taken from (the version
     /// of the last nonempty system message), null when the log has none.
+    #[serde(serialize_with = "crate::log::serialize_opt_seq")]
     pub seq: Option<u64>,
 }
 
@@ -217,6 +221,7 @@ pub struct EarlierFormat {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RuntimeContext {
+    #[serde(serialize_with = "crate::log::serialize_opt_seq")]
     pub seq: Option<u64>,
     pub line: u64,
     pub sections: Vec<Section>,

@@ -219,6 +219,17 @@ fn stored_in(dir: &Path) -> Option<Stored> {
     })
 }
 
+/// Whether the container at `path` decodes to at most `cap` bytes, found by
+/// decoding at most `cap + 1` of them. One that cannot be decoded is
+/// "within": reading it stops where this did, with the error to report.
+#[must_use]
+pub fn decodes_within(path: &Path, cap: u64) -> bool {
+    let decoded = File::open(path)
+        .and_then(zstd::stream::read::Decoder::new)
+        .and_then(|d| io::copy(&mut d.take(cap + 1), &mut io::sink()));
+    decoded.map_or(true, |n| n <= cap)
+}
+
 /// The fields of a session header line that listing uses.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]

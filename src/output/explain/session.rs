@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use super::{PART_LINES, Tone, Writer, cell, list, short, width};
 use crate::baseline::Change;
 use crate::explain::{PartRole, SessionReport};
+use crate::log::seq_text;
 use crate::output::escape;
 
 /// `set AGENTS.md, replace lib/AGENTS.md`.
@@ -138,11 +139,14 @@ fn baseline_rows(w: &mut Writer, s: &SessionReport) {
         );
     }
     let (visible, tone) = match &s.visible_baseline {
-        Some(v) if v.identity_matches => (format!("seq {}, identity matches", v.seq), Tone::Good),
+        Some(v) if v.identity_matches => (
+            format!("seq {}, identity matches", seq_text(v.seq)),
+            Tone::Good,
+        ),
         Some(v) => (
             format!(
                 "seq {}, identity differs: {}",
-                v.seq,
+                seq_text(v.seq),
                 escape(v.identity_diff.as_deref().unwrap_or("identity"))
             ),
             Tone::Warn,
@@ -184,7 +188,7 @@ fn visible_scopes(w: &mut Writer, s: &SessionReport) {
                         .as_deref()
                         .map_or("-", |d| short(Some(d)))
                         .to_owned(),
-                    v.seq.to_string(),
+                    seq_text(v.seq),
                 ]
             })
             .collect();
@@ -235,14 +239,14 @@ fn shadowed(w: &mut Writer, s: &SessionReport) {
     let seq_w = s
         .shadowed
         .iter()
-        .map(|e| e.seq.to_string().len() + 4)
+        .map(|e| seq_text(e.seq).len() + 4)
         .max()
         .unwrap_or(0);
     for e in &s.shadowed {
         w.row(
             2,
             &[
-                cell(format!("seq {}", e.seq), Tone::Plain),
+                cell(format!("seq {}", seq_text(e.seq)), Tone::Plain),
                 cell(if e.baseline { "baseline" } else { "delta" }, Tone::Plain),
                 cell(changes(&e.changes), Tone::Plain),
             ],
