@@ -51,7 +51,7 @@ fn projection(log: &Log) -> String {
             &log.last_change_scope,
         ),
         (
-            &log.last_kind,
+            &log.ignored_kind,
             &log.latest_baseline_identity,
             log.invalid_changes,
             &log.system,
