@@ -274,18 +274,7 @@ fn truncate_last(
             );
             (text, record)
         };
-        let (mut lo, mut hi, mut best) = (0usize, last.content.len(), 0usize);
-        while lo <= hi {
-            let mid = lo + (hi - lo) / 2;
-            if attempt(mid).0.len() <= limit {
-                best = cut(last.content, mid).len();
-                lo = mid + 1;
-            } else if mid == 0 {
-                break;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        let best = longest_cut(last.content, |len| attempt(len).0.len() <= limit);
         let (text, record) = attempt(best);
         if text.len() <= limit {
             represented[n - 1] = record.included_bytes > 0 || last.content.is_empty();
@@ -299,6 +288,25 @@ fn truncate_last(
         }
     }
     None
+}
+
+/// Step 4's binary search (SPEC 4.3): lo=0, hi=the content's bytes; the
+/// longest cut of `content` (backed up to a char boundary) whose message
+/// `fits`, or 0. `fit` builds each try, `plan` counts it.
+fn longest_cut(content: &str, fits: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi, mut best) = (0usize, content.len(), 0usize);
+    while lo <= hi {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            best = cut(content, mid).len();
+            lo = mid + 1;
+        } else if mid == 0 {
+            break;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    best
 }
 
 /// Step 5 of [`fit`]: no frame fits, so the notice alone (with the last
@@ -518,18 +526,7 @@ pub fn plan(
                 + escaped_len(content);
             (bytes, content.len())
         };
-        let (mut lo, mut hi, mut best) = (0usize, original, 0usize);
-        while lo <= hi {
-            let mid = lo + (hi - lo) / 2;
-            if attempt(mid).0 <= limit {
-                best = cut(last.content, mid).len();
-                lo = mid + 1;
-            } else if mid == 0 {
-                break;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        let best = longest_cut(last.content, |len| attempt(len).0 <= limit);
         let (bytes, included) = attempt(best);
         if bytes <= limit {
             return Plan {
