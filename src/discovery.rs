@@ -163,7 +163,9 @@ fn probe_error(err: &io::Error) -> Probe {
     }
 }
 
-fn kind_name(ft: fs::FileType) -> &'static str {
+/// What a file that is not a regular file is, in a word or two.
+#[must_use]
+pub fn kind_name(ft: fs::FileType) -> &'static str {
     if ft.is_dir() {
         "directory"
     } else if ft.is_fifo() {

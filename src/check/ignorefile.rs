@@ -115,7 +115,9 @@ fn read(path: &Path) -> Result<(Vec<u8>, bool), Refused> {
         return Err(Refused::Missing);
     }
     if !meta.is_file() {
-        return Err(Refused::NotRegular(file_type(&meta)));
+        return Err(Refused::NotRegular(crate::discovery::kind_name(
+            meta.file_type(),
+        )));
     }
     let file: File = OpenOptions::new()
         .read(true)
@@ -126,7 +128,9 @@ fn read(path: &Path) -> Result<(Vec<u8>, bool), Refused> {
         .metadata()
         .map_err(|e| Refused::Unreadable(os_error(&e)))?;
     if !meta.is_file() {
-        return Err(Refused::NotRegular(file_type(&meta)));
+        return Err(Refused::NotRegular(crate::discovery::kind_name(
+            meta.file_type(),
+        )));
     }
     let expected = meta.len().min(MAX_BYTES).saturating_add(1);
     let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
@@ -143,24 +147,6 @@ fn read(path: &Path) -> Result<(Vec<u8>, bool), Refused> {
         .map_or(0, |i| i + 1);
     bytes.truncate(end);
     Ok((bytes, true))
-}
-
-fn file_type(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_dir() {
-        "directory"
-    } else if t.is_fifo() {
-        "FIFO"
-    } else if t.is_socket() {
-        "socket"
-    } else if t.is_char_device() {
-        "character device"
-    } else if t.is_block_device() {
-        "block device"
-    } else {
-        "special file"
-    }
 }
 
 /// The matcher of an ignore file's bytes (read from `path`, relative to
