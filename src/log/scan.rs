@@ -185,36 +185,7 @@ fn hex4(s: &str) -> Option<u32> {
 /// A raw JSON number as the double JavaScript reads it; `None` for
 /// anything that is not a JSON number.
 pub fn number(raw: &[u8]) -> Option<f64> {
-    let mut i = usize::from(raw.first() == Some(&b'-'));
-    let digits = |i: &mut usize| {
-        let from = *i;
-        while raw.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i - from
-    };
-    let int_start = i;
-    match digits(&mut i) {
-        0 => return None,
-        n if n > 1 && raw[int_start] == b'0' => return None,
-        _ => {}
-    }
-    if raw.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return None;
-        }
-    }
-    if matches!(raw.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(raw.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return None;
-        }
-    }
-    if i != raw.len() {
+    if number_end(raw, 0)? != raw.len() {
         return None;
     }
     std::str::from_utf8(raw).ok()?.parse().ok()
