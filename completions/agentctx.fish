@@ -41,7 +41,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l cwd -d 'The
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l log -d 'Take the cwd and settings from this session log (`-` reads stdin)' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
@@ -49,6 +49,11 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l local-candi
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-profile -d 'The dsh profile whose configuration decides the settings, as `dsh --profile NAME` (`dsh web` is web) [default: $AGENTCTX_DSH_PROFILE, else web or headless from the log, else web]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-preset -d 'dsh web\'s agent preset [default: the log\'s, else agent-presets.default in $DSH_HOME/settings.yaml, else standard]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l patch -d 'An extra configuration layer after the home layer, as `dsh --patch FILE` (repeatable, in order)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l settings-from -d 'Where settings not given as flags come from: dsh\'s configuration now, or the log\'s recorded identity [default: config; with --log, log]' -r -f -a "config\t'dsh\'s configuration as it is now (the default, and with --session)'
+log\t'The identity the log recorded (the default with --log FILE)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
@@ -72,6 +77,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'W
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l no-dsh-config -d 'Ignore every layer of dsh\'s configuration: what dsh ships only'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
@@ -85,7 +91,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l session -d 'R
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l touch -d 'Simulate a successful structured read/write/edit of PATH (repeatable)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l runtime -d 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
@@ -93,6 +99,11 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l local-candida
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l dsh-profile -d 'The dsh profile whose configuration decides the settings, as `dsh --profile NAME` (`dsh web` is web) [default: $AGENTCTX_DSH_PROFILE, else web or headless from the log, else web]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l dsh-preset -d 'dsh web\'s agent preset [default: the log\'s, else agent-presets.default in $DSH_HOME/settings.yaml, else standard]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l patch -d 'An extra configuration layer after the home layer, as `dsh --patch FILE` (repeatable, in order)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l settings-from -d 'Where settings not given as flags come from: dsh\'s configuration now, or the log\'s recorded identity [default: config; with --log, log]' -r -f -a "config\t'dsh\'s configuration as it is now (the default, and with --session)'
+log\t'The identity the log recorded (the default with --log FILE)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l profile -d 'The harness profile; diff replays dsh logs, so only dsh [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
@@ -107,6 +118,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l color -d 'Whe
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l no-dsh-config -d 'Ignore every layer of dsh\'s configuration: what dsh ships only'
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l exit-code -d 'Exit 1 when something would be sent'
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -115,7 +127,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l cwd -d 'Th
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
@@ -123,6 +135,11 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-cand
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-profile -d 'The dsh profile whose configuration decides the settings, as `dsh --profile NAME` (`dsh web` is web) [default: $AGENTCTX_DSH_PROFILE, else web or headless from the log, else web]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-preset -d 'dsh web\'s agent preset [default: the log\'s, else agent-presets.default in $DSH_HOME/settings.yaml, else standard]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l patch -d 'An extra configuration layer after the home layer, as `dsh --patch FILE` (repeatable, in order)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l settings-from -d 'Where settings not given as flags come from: dsh\'s configuration now, or the log\'s recorded identity [default: config; with --log, log]' -r -f -a "config\t'dsh\'s configuration as it is now (the default, and with --session)'
+log\t'The identity the log recorded (the default with --log FILE)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
@@ -146,6 +163,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l color -d '
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l no-dsh-config -d 'Ignore every layer of dsh\'s configuration: what dsh ships only'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
@@ -153,7 +171,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l full -d 'W
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s V -l version -d 'Print version'
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
@@ -161,6 +179,11 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candid
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l dsh-profile -d 'The dsh profile whose configuration decides the settings, as `dsh --profile NAME` (`dsh web` is web) [default: $AGENTCTX_DSH_PROFILE, else web or headless from the log, else web]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l dsh-preset -d 'dsh web\'s agent preset [default: the log\'s, else agent-presets.default in $DSH_HOME/settings.yaml, else standard]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l patch -d 'An extra configuration layer after the home layer, as `dsh --patch FILE` (repeatable, in order)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l settings-from -d 'Where settings not given as flags come from: dsh\'s configuration now, or the log\'s recorded identity [default: config; with --log, log]' -r -f -a "config\t'dsh\'s configuration as it is now (the default, and with --session)'
+log\t'The identity the log recorded (the default with --log FILE)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
@@ -188,6 +211,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l base -d 'Com
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l no-dsh-config -d 'Ignore every layer of dsh\'s configuration: what dsh ships only'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
@@ -200,7 +224,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s h -l help -d
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l cwd -d 'The directory whose sessions to list [default: the current directory]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l dsh-home -d 'Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l candidates -d 'Ordered per-directory file names, comma separated [default: AGENTS.md,CLAUDE.md]' -r
@@ -208,6 +232,11 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l local-can
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l dsh-profile -d 'The dsh profile whose configuration decides the settings, as `dsh --profile NAME` (`dsh web` is web) [default: $AGENTCTX_DSH_PROFILE, else web or headless from the log, else web]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l dsh-preset -d 'dsh web\'s agent preset [default: the log\'s, else agent-presets.default in $DSH_HOME/settings.yaml, else standard]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l patch -d 'An extra configuration layer after the home layer, as `dsh --patch FILE` (repeatable, in order)' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l settings-from -d 'Where settings not given as flags come from: dsh\'s configuration now, or the log\'s recorded identity [default: config; with --log, log]' -r -f -a "config\t'dsh\'s configuration as it is now (the default, and with --session)'
+log\t'The identity the log recorded (the default with --log FILE)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l format -d 'Output format: a table, or one JSON document' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
@@ -215,6 +244,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l all -d 'List the sessions of every project under the root, with their cwd'
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l check-drift -d 'Read each log and say whether its visible baseline matches the workspace'
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l no-dsh-config -d 'Ignore every layer of dsh\'s configuration: what dsh ships only'
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -s V -l version -d 'Print version'

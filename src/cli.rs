@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
-use crate::settings::{Overrides, Precedence};
+use crate::settings::{Overrides, Precedence, SettingsFrom};
 
 /// agentctx's own examples and exit codes (the short help of every
 /// command ends with these exit codes).
@@ -91,7 +91,11 @@ impl Manual {
 pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "DSH_HOME",
-        "home of the user-global AGENTS.md when --dsh-home is not given and it is not blank",
+        "dsh's home when it is not blank [default: ~/.dsh]: its configuration layers (cordis.patch.yml, profiles/, .agent-presets/), its sessions, and the user-global AGENTS.md unless --dsh-home or the loader's dshHome says otherwise",
+    ),
+    (
+        "AGENTCTX_DSH_PROFILE",
+        "the dsh profile whose configuration decides the settings when --dsh-profile is not given and it is not empty (headless, web or a custom one)",
     ),
     (
         "HOME",
@@ -241,7 +245,7 @@ pub enum Format {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Harness settings")]
 pub struct ConfigArgs {
-    /// Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh].
+    /// Home of the user-global AGENTS.md, as the loader's dshHome [default: dsh's configuration, else $DSH_HOME if non-blank, else ~/.dsh].
     #[arg(long, value_name = "DIR")]
     pub dsh_home: Option<String>,
 
@@ -272,6 +276,49 @@ pub struct ConfigArgs {
     /// present name of each directory and tier wins.
     #[arg(long, value_enum, value_name = "MODE")]
     pub precedence: Option<PrecedenceArg>,
+
+    /// The dsh profile whose configuration decides the settings, as `dsh --profile NAME` (`dsh web` is web) [default: $AGENTCTX_DSH_PROFILE, else web or headless from the log, else web].
+    #[arg(long, value_name = "NAME", help_heading = "dsh configuration")]
+    pub dsh_profile: Option<String>,
+
+    /// dsh web's agent preset [default: the log's, else agent-presets.default in $DSH_HOME/settings.yaml, else standard].
+    #[arg(long, value_name = "ID", help_heading = "dsh configuration")]
+    pub dsh_preset: Option<String>,
+
+    /// An extra configuration layer after the home layer, as `dsh --patch FILE` (repeatable, in order).
+    #[arg(long, value_name = "FILE", help_heading = "dsh configuration")]
+    pub patch: Vec<PathBuf>,
+
+    /// Ignore every layer of dsh's configuration: what dsh ships only.
+    #[arg(long, help_heading = "dsh configuration")]
+    pub no_dsh_config: bool,
+
+    /// Where settings not given as flags come from: dsh's configuration now, or the log's recorded identity [default: config; with --log, log].
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FROM",
+        help_heading = "dsh configuration"
+    )]
+    pub settings_from: Option<SettingsFromArg>,
+}
+
+/// `--settings-from`: where settings not given as flags come from (CONFIG 11.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SettingsFromArg {
+    /// dsh's configuration as it is now (the default, and with --session).
+    Config,
+    /// The identity the log recorded (the default with --log FILE).
+    Log,
+}
+
+impl From<SettingsFromArg> for SettingsFrom {
+    fn from(s: SettingsFromArg) -> Self {
+        match s {
+            SettingsFromArg::Config => SettingsFrom::Config,
+            SettingsFromArg::Log => SettingsFrom::Log,
+        }
+    }
 }
 
 /// `--max-bytes`: a number as dsh's YAML config writes one (SPEC 1).
@@ -325,6 +372,11 @@ impl ConfigArgs {
             ("--local-candidates", self.local_candidates.is_some()),
             ("--root-markers", self.root_markers.is_some()),
             ("--precedence", self.precedence.is_some()),
+            ("--dsh-profile", self.dsh_profile.is_some()),
+            ("--dsh-preset", self.dsh_preset.is_some()),
+            ("--patch", !self.patch.is_empty()),
+            ("--no-dsh-config", self.no_dsh_config),
+            ("--settings-from", self.settings_from.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, given)| given.then_some(name))

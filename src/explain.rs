@@ -49,6 +49,8 @@ pub struct Report {
     pub session: Option<SessionReport>,
     /// System prompt stability and runtime context (SPEC 8), with `--log`.
     pub prompt: Option<PromptReport>,
+    /// dsh's configuration (CONFIG 11.7), filled in by the command.
+    pub dsh_config: Option<crate::dshconfig::report::Report>,
 }
 
 /// The resolved settings, each with where it came from.
@@ -80,7 +82,7 @@ impl ListSetting {
         ListSetting {
             value: s.value.names.clone(),
             ignored: s.value.ignored.clone(),
-            origin: s.origin,
+            origin: s.origin.clone(),
         }
     }
 }
@@ -477,6 +479,7 @@ pub fn gather(settings: &Settings, log: Option<&Log>, kind: &str) -> Report {
         identity: fresh.identity.clone(),
         session,
         prompt: log.map(prompt::analyze),
+        dsh_config: None,
     }
 }
 
@@ -485,7 +488,7 @@ fn lossy(p: &Path) -> String {
 }
 
 fn settings_report(s: &Settings) -> SettingsReport {
-    let path = |p: &Setting<std::path::PathBuf>| Setting::new(lossy(&p.value), p.origin);
+    let path = |p: &Setting<std::path::PathBuf>| Setting::new(lossy(&p.value), p.origin.clone());
     SettingsReport {
         cwd: path(&s.cwd),
         dsh_home: path(&s.dsh_home),

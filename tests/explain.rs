@@ -246,6 +246,13 @@ fn first_mode_text_shows_every_outcome() {
   root markers      default  .git
   precedence        flag     first  (design note 000 and dsh before 2026-07-22)
 
+dsh configuration
+  profile    web  (default)
+  preset     standard  (agent-presets row (bundle:@deepseek-ai/dsh-web-app))
+  dsh home   @T/home/.dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from config  (default)
+
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
   walked        @T/proj/app
@@ -344,6 +351,7 @@ fn first_mode_json_carries_the_same_facts() {
         "identity": IDENTITY_UP1,
         "session": null,
         "prompt": null,
+        "dshConfig": web_config("@T/home/.dsh"),
     });
     assert_eq!(v, expected);
 }
@@ -470,6 +478,13 @@ fn all_mode_text_shows_duplicates_and_the_same_path() {
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
   precedence        flag     all  (dsh since 2026-07-22)
+
+dsh configuration
+  profile    web  (default)
+  preset     standard  (agent-presets row (bundle:@deepseek-ai/dsh-web-app))
+  dsh home   @T/home/.dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from config  (default)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -621,6 +636,13 @@ fn oversized_text_names_sizes_and_the_blocked_tier() {
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
   precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+
+dsh configuration
+  profile    web  (default)
+  preset     standard  (agent-presets row (bundle:@deepseek-ai/dsh-web-app))
+  dsh home   @T/home/.dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from config  (default)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -927,6 +949,13 @@ fn no_marker_ignored_entries_and_escaped_names_in_text() {
   root markers      default  .git
   precedence        flag     first  (design note 000 and dsh before 2026-07-22)
 
+dsh configuration
+  profile    web  (default)
+  preset     standard  (agent-presets row (bundle:@deepseek-ai/dsh-web-app))
+  dsh home   @T/dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from config  (default)
+
 Root search  (markers: .git; from the cwd upward)
   project root  @T/w/\x1b[31mred  (no marker found: root = cwd)
   walked        @T/w/\x1b[31mred
@@ -1090,6 +1119,12 @@ fn a_baseline_shadowed_by_compaction_in_text() {
   local candidates  log      AGENTS.local.md, CLAUDE.local.md
   root markers      log      .git
   precedence        log      all  (inferred from the log's scope keys)
+
+dsh configuration
+  profile    headless  (the log)
+  dsh home   @T/home/.dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from log  (--log names a file, which may come from another machine)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -1734,4 +1769,42 @@ fn prompt_versions_are_bounded_unless_full() {
     let full = explain_json(&t, &["--log", &log, "--full"]);
     assert_eq!(full["prompt"]["versions"].as_array().unwrap().len(), 1000);
     assert_eq!(full["prompt"]["versionsNotKept"], 0);
+}
+
+/// The `dshConfig` of a dsh home holding no layer, for `dsh web` (the default
+/// without a log): what dsh ships, its standard preset.
+fn web_config(home: &str) -> serde_json::Value {
+    let key = |key: &str, value: serde_json::Value, origin: &str| json!({"key": key, "value": value, "origin": origin, "line": null, "expression": null});
+    json!({
+        "profile": "web",
+        "profileFrom": "default",
+        "preset": "standard",
+        "presetFrom": "agent-presets row (bundle:@deepseek-ai/dsh-web-app)",
+        "dshHome": home,
+        "layers": [
+            {"layer": "bundle @deepseek-ai/dsh-base", "file": "bundle:@deepseek-ai/dsh-base", "status": "built in"},
+            {"layer": "bundle @deepseek-ai/dsh-web-app", "file": "bundle:@deepseek-ai/dsh-web-app", "status": "built in"},
+            {"layer": "profile", "file": format!("{home}/profiles/web/cordis.patch.yml"), "status": "absent"},
+            {"layer": "home", "file": format!("{home}/cordis.patch.yml"), "status": "absent"},
+            {"layer": "preset standard", "file": "preset:standard", "status": "built in"},
+        ],
+        "outcome": "loaded",
+        "file": null,
+        "line": null,
+        "message": null,
+        "row": [
+            key("maxBytes", json!(65536), "preset:standard"),
+            key("maxSourceBytes", json!(1_048_576), "default"),
+            key("projectRootMarkers", json!([".git"]), "default"),
+            key("instructionFileCandidates", json!(["AGENTS.md", "CLAUDE.md"]), "default"),
+            key("localInstructionFileCandidates", json!(["AGENTS.local.md", "CLAUDE.local.md"]), "default"),
+            key("dshHome", json!(home), "default"),
+        ],
+        "ignoredKeys": [],
+        "warnings": [],
+        "sessionsRoot": null,
+        "settingsFrom": "config",
+        "settingsFromOrigin": "default",
+        "differsFromLog": null,
+    })
 }

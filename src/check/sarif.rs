@@ -168,6 +168,15 @@ mod tests {
                 same_as: ".agents/AGENTS.md".into(),
                 bytes: 4,
             },
+            Detail::DshConfigRefused {
+                line: Some(2),
+                dsh_message: "invalid config: - $.maxBytes missing required value (at maxBytes)"
+                    .into(),
+            },
+            Detail::DshConfigNotMounted {
+                line: None,
+                reason: "preset minimal has no agent-instructions row".into(),
+            },
         ]
     }
 

@@ -144,9 +144,24 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     if let Some(profiles) = profile_selected(args)? {
         return super::profile::check::run(ctx, args, &profiles);
     }
-    let settings =
-        crate::settings::Settings::resolve(ctx.env, &args.config.overrides(), None, None)?;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
+    // Budgets use the settings dsh's configuration gives a session (CONFIG 11.7).
+    let dsh = super::dsh_config(
+        ctx.env,
+        &args.config,
+        &base,
+        None,
+        crate::settings::SettingsFrom::Config,
+        "default",
+    )?;
+    let settings = crate::settings::Settings::resolve_from(
+        ctx.env,
+        &args.config.overrides(),
+        None,
+        None,
+        dsh.effective()
+            .map(|e| (e, crate::settings::SettingsFrom::Config)),
+    )?;
     let selection = check::targets(&settings, &base, &args.paths)?;
     let opts = Options {
         settings: &settings,
@@ -158,7 +173,8 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         directories: args.format != CheckFormat::Text || args.summary || args.base.is_some(),
         warn_at: args.warn_at,
     };
-    let report = check::check(&opts)?;
+    let mut report = check::check(&opts)?;
+    report.add_dsh_config(&dsh.config, &base);
     let mut base_warnings = Vec::new();
     let impact = match &args.base {
         Some(rev) => {

@@ -88,6 +88,15 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
     ],
 };
 
+/// A resumed session under a configuration that mounts no loader.
+#[derive(Serialize)]
+struct NotMounted {
+    decision: Decision,
+    reason: &'static str,
+    #[serde(flatten)]
+    rest: super::render::NotMounted,
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Json<'a> {
@@ -141,7 +150,21 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     let runtime_values = crate::prompt::parse_values(&args.runtime)?;
     let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
         .resumed_by(args.source_kind.as_deref());
-    let (log, settings) = super::state_of(ctx, from)?;
+    let session = super::state_of(ctx, from)?;
+    if !super::mounted(ctx, &session.dsh)? {
+        if args.format == Format::Json {
+            output::json(
+                ctx.out,
+                &NotMounted {
+                    decision: Decision::None,
+                    reason: "dsh mounts no agent-instructions loader",
+                    rest: super::render::NotMounted::new(&session.dsh.config),
+                },
+            )?;
+        }
+        return Ok(0);
+    }
+    let (log, settings) = (session.log, session.settings);
     let log = log.unwrap_or_default();
     let kind = from.kind();
     let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);

@@ -14,6 +14,64 @@ use crate::explain;
 use crate::output::explain::{TextOptions, text};
 use crate::output::palette::Palette;
 use crate::output::{self};
+use crate::settings::{Settings, SettingsFrom};
+
+/// With settings from the log: the first setting dsh's current configuration
+/// would change, worded `KEY: LOGGED in the log, NOW now` (CONFIG 11.6).
+fn differs_from_log(
+    env: &crate::env::Env,
+    config: &ConfigArgs,
+    dsh: &super::Dsh,
+    settings: &Settings,
+    log: Option<&crate::log::Log>,
+) -> Result<Option<String>> {
+    let (Some(log), Some(effective), SettingsFrom::Log) = (log, dsh.effective(), dsh.settings_from)
+    else {
+        return Ok(None);
+    };
+    if log.latest_baseline_identity.is_none() {
+        return Ok(None);
+    }
+    let now = Settings::resolve_from(
+        env,
+        &config.overrides(),
+        Some(&settings.cwd.value),
+        Some(log),
+        Some((effective, SettingsFrom::Config)),
+    )?;
+    let list = |v: &[String]| format!("[{}]", v.join(", "));
+    let pairs = [
+        (
+            "maxBytes",
+            settings.max_bytes.value.to_string(),
+            now.max_bytes.value.to_string(),
+        ),
+        (
+            "maxSourceBytes",
+            settings.max_source_bytes.value.to_string(),
+            now.max_source_bytes.value.to_string(),
+        ),
+        (
+            "projectRootMarkers",
+            list(&settings.root_markers.value),
+            list(&now.root_markers.value),
+        ),
+        (
+            "instructionFileCandidates",
+            list(&settings.candidates.value.names),
+            list(&now.candidates.value.names),
+        ),
+        (
+            "localInstructionFileCandidates",
+            list(&settings.local_candidates.value.names),
+            list(&now.local_candidates.value.names),
+        ),
+    ];
+    Ok(pairs
+        .into_iter()
+        .find(|(_, a, b)| a != b)
+        .map(|(key, logged, now)| format!("{key}: {logged} in the log, {now} now")))
+}
 
 /// Explain which instruction files a session gets, and why.
 ///
@@ -99,8 +157,29 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     };
     let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
         .resumed_by(args.source_kind.as_deref());
-    let (log, settings) = super::session(ctx, from, needs, true)?;
+    let super::Session { log, settings, dsh } = super::session(ctx, from, needs, true)?;
     let mut report = explain::gather(&settings, log.as_ref(), &from.kind());
+    let differs = differs_from_log(ctx.env, &args.config, &dsh, &settings, log.as_ref())?;
+    if let (Some(what), Some(log)) = (&differs, &log) {
+        output::warnings(
+            ctx.err,
+            ctx.quiet,
+            &[output::differs_from_log(&log.name, what)],
+        )?;
+    }
+    let choices = crate::dshconfig::report::Choices {
+        profile_from: dsh.profile_from,
+        settings_from: match dsh.settings_from {
+            SettingsFrom::Config => "config",
+            SettingsFrom::Log => "log",
+        },
+        settings_from_origin: dsh.settings_from_origin,
+    };
+    report.dsh_config = Some(crate::dshconfig::report::Report::new(
+        &dsh.config,
+        choices,
+        differs,
+    ));
     report.prompt = report.prompt.map(output::prompt::with_warnings);
     // A candidate that points at a secret is said on stderr too (SPEC 7).
     let warnings: Vec<String> = report

@@ -81,6 +81,47 @@ struct Json<'a> {
     baseline: Shape,
 }
 
+/// The JSON of a session that receives nothing because dsh mounts no
+/// loader (CONFIG 11.7): no parts, no source, and what decides it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct NotMounted {
+    parts: [&'static str; 0],
+    source: Option<Source>,
+    not_mounted: NotMountedWhy,
+}
+
+#[derive(Serialize)]
+struct NotMountedWhy {
+    file: Option<String>,
+    line: Option<usize>,
+    reason: String,
+    profile: String,
+}
+
+impl NotMounted {
+    pub(crate) fn new(config: &crate::dshconfig::DshConfig) -> Self {
+        let (file, line, reason) = match &config.outcome {
+            crate::dshconfig::Outcome::NotMounted { file, line, reason } => (
+                Some(file.clone()).filter(|f| !f.is_empty()),
+                *line,
+                reason.clone(),
+            ),
+            _ => (None, None, String::new()),
+        };
+        NotMounted {
+            parts: [],
+            source: None,
+            not_mounted: NotMountedWhy {
+                file,
+                line,
+                reason,
+                profile: config.profile.clone(),
+            },
+        }
+    }
+}
+
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
     if let Some(profiles) = super::profile::select(
         super::profile::Command::Render,
@@ -91,7 +132,17 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
     }
     let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
         .resumed_by(args.source_kind.as_deref());
-    let (_, settings) = super::state_of(ctx, from)?;
+    let session = super::state_of(ctx, from)?;
+    if !super::mounted(ctx, &session.dsh)? {
+        return match args.format {
+            Format::Text => Ok(0),
+            Format::Json => {
+                output::json(ctx.out, &NotMounted::new(&session.dsh.config))?;
+                Ok(0)
+            }
+        };
+    }
+    let settings = session.settings;
     let ws = discovery::discover(&settings, false);
     let mut warnings = output::ignored_entry_warnings(&settings);
     warnings.extend(output::discovery_warnings(

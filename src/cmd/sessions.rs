@@ -82,7 +82,20 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
         args.cwd.as_deref(),
         None,
     )?;
-    let root = super::sessions_root(ctx.env, args.sessions_root.as_deref(), &settings)?;
+    let dsh = super::dsh_config(
+        ctx.env,
+        &args.config,
+        &settings.cwd.value,
+        None,
+        crate::settings::SettingsFrom::Config,
+        "default",
+    )?;
+    let root = super::sessions_root(
+        ctx.env,
+        args.sessions_root.as_deref(),
+        &settings,
+        Some(&dsh.config),
+    )?;
     let scope = Scope {
         root: &root,
         cwd: &settings.cwd.value,

@@ -15,7 +15,7 @@ pub const LOADER: &str = "@deepseek-ai/dsh-agent-instructions";
 pub fn bundle_layer(name: &str) -> Option<&'static str> {
     match name {
         BASE => Some(
-            "- insert:\n    - id: agent-instructions\n      name: '@deepseek-ai/dsh-agent-instructions'\n      config:\n        maxBytes: 65536\n",
+            "- insert:\n    - id: session-persistence-jsonl\n      name: '@deepseek-ai/dsh-session-persistence-jsonl'\n      config:\n        root: !!js dshHomePath('sessions')\n    - id: agent-instructions\n      name: '@deepseek-ai/dsh-agent-instructions'\n      config:\n        maxBytes: 65536\n",
         ),
         WEB_APP => Some(
             "- id: agent-instructions\n  disabled: true\n- insert:\n    - id: agent-presets\n      name: '@deepseek-ai/dsh-agent-presets'\n      config:\n        default: standard\n",

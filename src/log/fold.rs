@@ -214,6 +214,10 @@ impl Fold {
         }
         let extra = r.extra.map(|e| *e).unwrap_or_default();
         if let (true, Some(cwd)) = (first, extra.session_cwd) {
+            if let Some(event::Preset::Header(preset)) = extra.preset {
+                self.log.web = true;
+                self.log.agent_preset.get_or_insert(preset);
+            }
             self.session_header(cwd, at);
             return Ok(());
         }
@@ -256,6 +260,16 @@ impl Fold {
                 line,
                 sections,
             });
+        }
+        match extra.preset {
+            // A header that is not the first record is no header.
+            Some(event::Preset::Header(_)) | None => {}
+            Some(event::Preset::Selected(preset)) => {
+                self.log.web = true;
+                if preset.is_some() {
+                    self.log.agent_preset = preset;
+                }
+            }
         }
         if let Some(nw) = extra.not_workspace {
             self.not_workspace(at, &nw.kind, nw.why);

@@ -46,13 +46,14 @@ pub use keep::SHADOWED_CAP;
 use keep::Sorter;
 
 /// Bytes whose presence makes a JSONL line worth parsing (SPEC 5.1).
-pub const MARKERS: [&str; 8] = [
+pub const MARKERS: [&str; 9] = [
     "\"surfaceOp\"",
     "\"user/message\"",
     "\"system/message\"",
     "\"request/header\"",
     "instructions\"",
     "\"session\"",
+    "\"agent-preset/selected\"",
     "\\u",
     "\\/",
 ];
@@ -123,6 +124,12 @@ pub struct Log {
     pub name: String,
     /// The session header's cwd, when it names a path.
     pub header_cwd: Option<String>,
+    /// The web agent preset: the last `agent-preset/selected` event's
+    /// `data.agentPreset`, else the header's `agentPreset` (CONFIG 11.1).
+    pub agent_preset: Option<String>,
+    /// Whether the log says it is a web session (a header `agentPreset` or
+    /// an `agent-preset/selected` event).
+    pub web: bool,
     /// JSONL lines read, blank ones included (none in an array log).
     pub lines: u64,
     /// Lines whose braces enclose them, or array elements.

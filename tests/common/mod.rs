@@ -102,6 +102,7 @@ impl Tree {
         cmd.current_dir(self.root())
             .env("HOME", self.path("home"))
             .env_remove("DSH_HOME")
+            .env_remove("AGENTCTX_DSH_PROFILE")
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR_FORCE")
             .arg("--color")

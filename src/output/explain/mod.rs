@@ -12,6 +12,7 @@ use crate::output::{escape, not_text};
 use crate::render::Truncation;
 use crate::settings::{Origin, Precedence};
 
+mod dshconfig;
 mod session;
 use session::session_view;
 
@@ -51,6 +52,9 @@ pub fn text(report: &Report, opts: TextOptions) -> String {
         out: String::new(),
     };
     settings(&mut w, report);
+    if let Some(dsh) = &report.dsh_config {
+        dshconfig::section(&mut w, dsh);
+    }
     root_search(&mut w, report);
     files(&mut w, report);
     budget(&mut w, report);
@@ -164,21 +168,21 @@ fn settings(w: &mut Writer, r: &Report) {
     let why = match s.precedence.origin {
         Origin::Default => format!("default: {}", p.generation()),
         Origin::Log => "inferred from the log's scope keys".to_owned(),
-        Origin::Flag | Origin::Env => p.generation().to_owned(),
+        Origin::Flag | Origin::Env | Origin::Config(_) => p.generation().to_owned(),
     };
     let no_entries: &[String] = &[];
     // Name, origin, value and its tone, and the entries the setting ignored.
     let rows = [
         (
             "cwd",
-            s.cwd.origin,
+            s.cwd.origin.clone(),
             escape(&s.cwd.value).into_owned(),
             Tone::Name,
             no_entries,
         ),
         (
             "dsh home",
-            s.dsh_home.origin,
+            s.dsh_home.origin.clone(),
             format!(
                 "{}  (user-global file shown as {})",
                 escape(&s.dsh_home.value),
@@ -189,48 +193,53 @@ fn settings(w: &mut Writer, r: &Report) {
         ),
         (
             "max bytes",
-            s.max_bytes.origin,
+            s.max_bytes.origin.clone(),
             s.max_bytes.value.to_string(),
             Tone::Plain,
             no_entries,
         ),
         (
             "max source bytes",
-            s.max_source_bytes.origin,
+            s.max_source_bytes.origin.clone(),
             s.max_source_bytes.value.to_string(),
             Tone::Plain,
             no_entries,
         ),
         (
             "candidates",
-            s.candidates.origin,
+            s.candidates.origin.clone(),
             list(&s.candidates.value),
             Tone::Plain,
             &s.candidates.ignored,
         ),
         (
             "local candidates",
-            s.local_candidates.origin,
+            s.local_candidates.origin.clone(),
             list(&s.local_candidates.value),
             Tone::Plain,
             &s.local_candidates.ignored,
         ),
         (
             "root markers",
-            s.root_markers.origin,
+            s.root_markers.origin.clone(),
             list(&s.root_markers.value),
             Tone::Plain,
             no_entries,
         ),
         (
             "precedence",
-            s.precedence.origin,
+            s.precedence.origin.clone(),
             format!("{}  ({why})", p.as_str()),
             Tone::Plain,
             no_entries,
         ),
     ];
-    let widths = [16, 7];
+    let origin_width = rows
+        .iter()
+        .map(|(_, o, ..)| width(&o.to_string()))
+        .max()
+        .unwrap_or(0);
+    let widths = [16, origin_width.max(7)];
     for (name, o, value, tone, ignored) in rows {
         w.row(
             2,
