@@ -373,14 +373,19 @@ fn check_finds_a_refused_configuration_in_every_format() {
         .map(|e| e.to_string())
         .collect();
     assert_eq!(errors, Vec::<String>::new());
-    let result = &v["runs"][0]["results"][0];
     assert_eq!(
-        (
-            result["ruleId"].as_str(),
-            result["level"].as_str(),
-            result["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64()
-        ),
-        (Some("AGX018"), Some("error"), Some(2))
+        v["runs"][0]["results"],
+        serde_json::json!([{
+            "level": "error",
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": format!("file://{layer}")},
+                "region": {"startLine": 2},
+            }}],
+            "message": {"text": format!("dsh would refuse to start (line 2): {message}")},
+            "partialFingerprints": {"agentctxFinding/v1": v["runs"][0]["results"][0]["partialFingerprints"]["agentctxFinding/v1"]},
+            "ruleId": "AGX018",
+            "ruleIndex": 17,
+        }])
     );
 }
 

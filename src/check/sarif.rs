@@ -55,8 +55,11 @@ fn result(f: &Finding, impact: Option<&Impact>) -> Value {
     let index = RULES.iter().position(|r| r.id == f.rule).unwrap_or(0);
     let mut artifact = json!({"uri": encode(&f.file)});
     // Paths inside the start directory are relative to it; others (`../x`,
-    // the user-global `~/.dsh/AGENTS.md`) cannot be and carry no base.
-    if !(f.file.starts_with("..") || f.file.starts_with('~') || f.file.starts_with('$')) {
+    // the user-global `~/.dsh/AGENTS.md`) cannot be and carry no base; an
+    // absolute one (a layer of dsh's configuration) is a `file://` URI.
+    if f.file.starts_with('/') {
+        artifact["uri"] = json!(format!("file://{}", encode(&f.file)));
+    } else if !(f.file.starts_with("..") || f.file.starts_with('~') || f.file.starts_with('$')) {
         artifact["uriBaseId"] = json!("SRCROOT");
     }
     let mut physical = json!({"artifactLocation": artifact});
