@@ -7,6 +7,7 @@
 //! the layers.
 
 pub mod baseline;
+pub(crate) mod bounded;
 pub mod check;
 pub mod cli;
 pub mod cmd;
@@ -25,6 +26,7 @@ pub mod reconcile;
 pub mod render;
 pub mod sessions;
 pub mod settings;
+pub mod text;
 
 use std::io::Write;
 

@@ -9,12 +9,11 @@ use serde::Serialize;
 
 use anyhow::{Result, bail};
 
-use crate::discovery::js_trim;
 use crate::dshconfig;
 use crate::env::Env;
 use crate::jsnum::MaxBytes;
-use crate::log::Log;
 use crate::paths;
+use crate::text::js_trim;
 
 pub const DEFAULT_MAX_BYTES: MaxBytes = MaxBytes(65_536.0);
 pub const DEFAULT_MAX_SOURCE_BYTES: i64 = 1_048_576;
@@ -67,6 +66,18 @@ impl Origin {
             other => Origin::Config(other.to_string()),
         }
     }
+}
+
+/// The four facts of a session log that settings read (SPEC 1): the log's
+/// name for messages, its header cwd, the identity of its latest baseline,
+/// and the scope key of its last change (for the precedence it was written
+/// under). `crate::log::Log` gives them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogFacts<'a> {
+    pub name: &'a str,
+    pub header_cwd: Option<&'a str>,
+    pub latest_identity: Option<&'a str>,
+    pub last_change_scope: Option<&'a str>,
 }
 
 /// Where settings not given as flags come from (CONFIG 11.6).
@@ -231,7 +242,7 @@ impl Settings {
         env: &Env,
         config: &Overrides,
         cwd: Option<&Path>,
-        log: Option<&Log>,
+        log: Option<LogFacts<'_>>,
     ) -> Result<Settings> {
         Self::resolve_from(env, config, cwd, log, None)
     }
@@ -250,11 +261,11 @@ impl Settings {
         env: &Env,
         flags: &Overrides,
         cwd: Option<&Path>,
-        log: Option<&Log>,
+        log: Option<LogFacts<'_>>,
         dsh: Option<(&dshconfig::Effective, SettingsFrom)>,
     ) -> Result<Settings> {
         let logged = log
-            .and_then(|l| l.latest_baseline_identity.as_deref())
+            .and_then(|l| l.latest_identity)
             .map(LoggedSettings::from_identity)
             .unwrap_or_default();
         let row = dsh.and_then(|(e, from)| (from == SettingsFrom::Config).then_some(e));
@@ -318,10 +329,9 @@ impl Settings {
         let precedence = match (flags.precedence, log) {
             (Some(p), _) => Setting::new(p, Origin::Flag),
             // A log with no change entry infers nothing: the default applies.
-            (None, Some(log)) if log.last_change_scope.is_some() => Setting::new(
-                infer_precedence(log.last_change_scope.as_deref()),
-                Origin::Log,
-            ),
+            (None, Some(log)) if log.last_change_scope.is_some() => {
+                Setting::new(infer_precedence(log.last_change_scope), Origin::Log)
+            }
             (None, _) => Setting::new(Precedence::All, Origin::Default),
         };
 
@@ -380,8 +390,12 @@ fn pick<T, C>(
 ///
 /// # Errors
 /// The cwd is unusable (naming the flag or log it came from).
-pub fn session_cwd(env: &Env, cwd: Option<&Path>, log: Option<&Log>) -> Result<Setting<PathBuf>> {
-    let cwd = match (cwd, log.and_then(|l| l.header_cwd.as_deref())) {
+pub fn session_cwd(
+    env: &Env,
+    cwd: Option<&Path>,
+    log: Option<LogFacts<'_>>,
+) -> Result<Setting<PathBuf>> {
+    let cwd = match (cwd, log.and_then(|l| l.header_cwd)) {
         (Some(flag), _) => Setting::new(env.absolute(flag)?, Origin::Flag),
         (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
         (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::impact::Impact;
 use super::{Finding, RULES, Report, Severity};
-use crate::discovery::sha1_hex;
+use crate::text::sha1_hex;
 
 /// The SARIF schema the output follows.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";

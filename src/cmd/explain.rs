@@ -36,7 +36,7 @@ fn differs_from_log(
         env,
         &config.overrides(),
         Some(&settings.cwd.value),
-        Some(log),
+        Some(log.into()),
         Some((effective, SettingsFrom::Config)),
     )?;
     let list = |v: &[String]| format!("[{}]", v.join(", "));

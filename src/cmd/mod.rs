@@ -141,7 +141,11 @@ pub(crate) fn session(
         None if log.is_some() && found.is_none() => (SettingsFrom::Log, "log"),
         None => (SettingsFrom::Config, "default"),
     };
-    let cwd = crate::settings::session_cwd(ctx.env, session.cwd.as_deref(), log.as_ref())?;
+    let cwd = crate::settings::session_cwd(
+        ctx.env,
+        session.cwd.as_deref(),
+        log.as_ref().map(Into::into),
+    )?;
     let dsh = dsh_config(
         ctx.env,
         config,
@@ -154,7 +158,7 @@ pub(crate) fn session(
         ctx.env,
         &config.overrides(),
         session.cwd.as_deref(),
-        log.as_ref(),
+        log.as_ref().map(Into::into),
         dsh.effective().map(|e| (e, settings_from)),
     )?;
     Ok(Session { log, settings, dsh })

@@ -185,24 +185,25 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         let cwd = if args.all { None } else { args.cwd.as_deref() };
         // A stored session is the user's own: settings from dsh's configuration
         // as it is now (CONFIG 11.6), as `--session` reads them.
-        let resolved = crate::settings::session_cwd(ctx.env, cwd, Some(&log)).and_then(|c| {
-            let dsh = super::dsh_config(
-                ctx.env,
-                &args.config,
-                &c.value,
-                Some(&log),
-                crate::settings::SettingsFrom::Config,
-                "default",
-            )?;
-            crate::settings::Settings::resolve_from(
-                ctx.env,
-                &args.config.overrides(),
-                cwd,
-                Some(&log),
-                dsh.effective()
-                    .map(|e| (e, crate::settings::SettingsFrom::Config)),
-            )
-        });
+        let resolved =
+            crate::settings::session_cwd(ctx.env, cwd, Some((&log).into())).and_then(|c| {
+                let dsh = super::dsh_config(
+                    ctx.env,
+                    &args.config,
+                    &c.value,
+                    Some(&log),
+                    crate::settings::SettingsFrom::Config,
+                    "default",
+                )?;
+                crate::settings::Settings::resolve_from(
+                    ctx.env,
+                    &args.config.overrides(),
+                    cwd,
+                    Some((&log).into()),
+                    dsh.effective()
+                        .map(|e| (e, crate::settings::SettingsFrom::Config)),
+                )
+            });
         match resolved {
             Ok(settings) => {
                 let kind = super::source_kind(None);

@@ -49,8 +49,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use crate::bounded;
 use crate::paths;
-use crate::profile::bounded;
 
 pub use validate::{Effective, Setting};
 use yaml::{Node, Value};

@@ -10,8 +10,8 @@
 use std::borrow::Cow;
 
 use crate::baseline::{Action, Change};
+use crate::log::records::{PromptOrigin, Section};
 use crate::log::scan::{self, Bad};
-use crate::prompt::{PromptOrigin, Section};
 
 /// What the reader needs from a log, which decides what is read.
 #[derive(Debug, Clone, Copy)]

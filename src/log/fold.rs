@@ -8,8 +8,8 @@ use std::io;
 use crate::log::chunk::{self, LineKind};
 use crate::log::event::{self, Needs, Op, Record, SessionCwd};
 use crate::log::keep::{self, Sorter};
+use crate::log::records::{PromptOrigin, Snapshot, SystemVersion};
 use crate::log::{HELD_EVENTS, Log, LogError, PROMPT_VERSIONS_KEPT, WorkspaceEvent, scan};
-use crate::prompt::{PromptOrigin, Snapshot, SystemVersion};
 
 /// Where a record came from, for messages.
 #[derive(Clone, Copy)]

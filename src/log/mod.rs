@@ -26,6 +26,7 @@ mod fold;
 mod frame;
 mod keep;
 mod markers;
+pub mod records;
 mod scan;
 
 pub use scan::{seq_text, serialize_opt_seq, serialize_seq};
@@ -57,6 +58,17 @@ pub const MARKERS: [&str; 9] = [
     "\\u",
     "\\/",
 ];
+
+impl<'a> From<&'a Log> for crate::settings::LogFacts<'a> {
+    fn from(log: &'a Log) -> Self {
+        crate::settings::LogFacts {
+            name: &log.name,
+            header_cwd: log.header_cwd.as_deref(),
+            latest_identity: log.latest_baseline_identity.as_deref(),
+            last_change_scope: log.last_change_scope.as_deref(),
+        }
+    }
+}
 
 /// Bytes read at a time (small in unit tests, so lines cross reads).
 const CHUNK: usize = if cfg!(test) { 16 << 10 } else { 4 << 20 };
@@ -111,8 +123,8 @@ pub struct WorkspaceEvent {
     pub visible: bool,
 }
 
+use crate::log::records::{Snapshot, SystemVersion};
 pub use crate::log::surface::Surface;
-use crate::prompt::{Snapshot, SystemVersion};
 
 /// What a log holds that agentctx needs.
 // Its flags are independent facts about the log that commands report, not

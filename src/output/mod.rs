@@ -87,11 +87,7 @@ pub fn break_commands(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `n` and the word for it: `1 file`, `2 files`, `1 entry`, `3 entries`.
-#[must_use]
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::text::plural;
 
 /// A UTC time, to the second, as `2026-12-01T09:30:00Z`.
 #[must_use]

@@ -7,7 +7,7 @@
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
-pub(crate) mod bounded;
+pub(crate) use crate::bounded::{self, Kind, stat};
 pub mod check;
 pub mod codex;
 pub mod gemini;
@@ -15,7 +15,7 @@ pub mod jsonc;
 pub mod listings;
 pub mod opencode;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::io;
 use std::path::Path;
@@ -324,44 +324,7 @@ impl Report {
     }
 }
 
-/// The process environment a profile reads, looked up once by the caller.
-#[derive(Debug, Clone, Default)]
-pub struct Vars(pub BTreeMap<String, String>);
-
-impl Vars {
-    /// The value when set (possibly empty).
-    #[must_use]
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(String::as_str)
-    }
-
-    /// The value when set and non-empty.
-    #[must_use]
-    pub fn nonempty(&self, name: &str) -> Option<&str> {
-        self.get(name).filter(|v| !v.is_empty())
-    }
-}
-
-/// The kind of a path after following links, or the error stat gave.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    File(u64),
-    Dir,
-    Other,
-}
-
-/// `stat` (links followed).
-pub(crate) fn stat(path: &Path) -> io::Result<Kind> {
-    std::fs::metadata(path).map(|m| {
-        if m.is_file() {
-            Kind::File(m.len())
-        } else if m.is_dir() {
-            Kind::Dir
-        } else {
-            Kind::Other
-        }
-    })
-}
+pub use crate::env::Vars;
 
 /// Stat size if `path` is a regular file (links followed).
 pub(crate) fn file_size(path: &Path) -> Option<u64> {

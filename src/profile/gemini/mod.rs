@@ -16,8 +16,8 @@ use super::{
     FileEntry, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting, Status,
     Tier, Vars, Why,
 };
-use crate::discovery::js_trim;
 use crate::paths;
+use crate::text::js_trim;
 
 pub const DEFAULT_NAME: &str = "GEMINI.md";
 
