@@ -1,4 +1,6 @@
-//! The command line (SPEC 1), as clap derive types. Nothing here does work.
+//! The flag groups every command shares (SPEC 1), as clap derive types, and
+//! the manual text of the help and man pages. A leaf: it names only the
+//! plain settings types; `app` assembles the whole command line.
 // The doc comments of the flags are their --help text, read by people:
 // environment variables and names stay unquoted there.
 #![allow(clippy::doc_markdown)]
@@ -6,9 +8,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, ValueEnum};
 
-use crate::cmd;
 use crate::settings::{Overrides, Precedence, SettingsFrom};
 
 /// agentctx's own examples and exit codes (the short help of every
@@ -143,18 +144,6 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
 ];
 
-/// Show, byte for byte, the workspace instructions a dsh session receives, and why.
-#[derive(Debug, Parser)]
-#[command(name = "agentctx", version, about, long_about = None, after_help = MANUAL.short_help(), after_long_help = MANUAL.help())]
-#[command(propagate_version = true, max_term_width = 100)]
-pub struct Cli {
-    #[command(flatten)]
-    pub global: GlobalArgs,
-
-    #[command(subcommand)]
-    pub command: Command,
-}
-
 /// The flags every subcommand takes.
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
@@ -165,48 +154,6 @@ pub struct GlobalArgs {
     /// Print no warnings on stderr.
     #[arg(short, long, global = true)]
     pub quiet: bool,
-}
-
-impl Cli {
-    /// Parses the command line. `render` runs on every keystroke of an
-    /// editor integration, so a successful `render` command line is parsed
-    /// against that subcommand alone (building every subcommand's flags is
-    /// most of the start-up); anything else, and every error, help or
-    /// version request, goes through the whole definition, so what is
-    /// printed does not change.
-    ///
-    /// # Errors
-    /// clap's error for a bad command line, or its help or version text to print.
-    pub fn parse_args(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
-        if args.get(1).is_some_and(|a| a == "render") {
-            let root = GlobalArgs::augment_args(clap::Command::new("agentctx")).subcommand(
-                cmd::render::RenderArgs::augment_args(clap::Command::new("render")),
-            );
-            if let Ok(matches) = root.try_get_matches_from(&args) {
-                let global = GlobalArgs::from_arg_matches(&matches);
-                let render = matches
-                    .subcommand_matches("render")
-                    .map(cmd::render::RenderArgs::from_arg_matches);
-                if let (Ok(global), Some(Ok(render))) = (global, render) {
-                    return Ok(Cli {
-                        global,
-                        command: Command::Render(render),
-                    });
-                }
-            }
-        }
-        <Cli as Parser>::try_parse_from(args)
-    }
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    Render(cmd::render::RenderArgs),
-    Diff(cmd::diff::DiffArgs),
-    Explain(cmd::explain::ExplainArgs),
-    Check(cmd::check::CheckArgs),
-    Sessions(cmd::sessions::SessionsArgs),
-    Completions(cmd::completions::CompletionsArgs),
 }
 
 /// When to use colour.
@@ -565,12 +512,6 @@ pub fn split_list(raw: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn cli_definition_is_consistent() {
-        Cli::command().debug_assert();
-    }
 
     #[test]
     fn list_flags_split_verbatim() {
@@ -579,68 +520,5 @@ mod tests {
             split_list(" a,,b"),
             vec![" a".to_owned(), String::new(), "b".to_owned()]
         );
-    }
-
-    /// The `render` fast path reads a command line exactly as the whole
-    /// definition does, and leaves errors, help and version to it.
-    #[test]
-    fn the_render_fast_path_parses_as_the_whole_definition() {
-        let lines: [&[&str]; 4] = [
-            &["agentctx", "render"],
-            &[
-                "agentctx",
-                "render",
-                "--cwd",
-                "x",
-                "--max-bytes",
-                "-1",
-                "--color",
-                "never",
-                "-q",
-            ],
-            &[
-                "agentctx",
-                "render",
-                "--profile",
-                "codex",
-                "--project-doc-max-bytes",
-                "7",
-                "--format",
-                "json",
-            ],
-            &[
-                "agentctx",
-                "render",
-                "--precedence",
-                "first",
-                "--candidates",
-                "",
-                "--check",
-            ],
-        ];
-        for line in lines {
-            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
-            let fast = Cli::parse_args(args.clone()).unwrap();
-            let whole = <Cli as Parser>::try_parse_from(args).unwrap();
-            assert_eq!(format!("{fast:?}"), format!("{whole:?}"), "{line:?}");
-        }
-        for line in [
-            &["agentctx", "render", "--help"][..],
-            &["agentctx", "render", "--bogus"],
-        ] {
-            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
-            let fast = Cli::parse_args(args.clone()).unwrap_err();
-            let whole = <Cli as Parser>::try_parse_from(args).unwrap_err();
-            assert_eq!(fast.render().to_string(), whole.render().to_string());
-        }
-    }
-
-    #[test]
-    fn negative_numbers_are_values() {
-        let cli = Cli::try_parse_from(["agentctx", "render", "--max-bytes", "-1"]).unwrap();
-        let Command::Render(args) = cli.command else {
-            panic!("render expected")
-        };
-        assert_eq!(args.config.max_bytes, Some(-1.0));
     }
 }

@@ -3,7 +3,7 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 
-use agentctx::cli::Cli;
+use agentctx::app::Cli;
 use agentctx::env::Env;
 use agentctx::output::PipeOut;
 

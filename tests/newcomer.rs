@@ -26,7 +26,7 @@ fn render(t: &Tree, args: &[&str]) -> (String, String, i32) {
 fn render_on_a_terminal(t: &Tree, args: &[&str]) -> (String, String, u8) {
     let mut argv: Vec<std::ffi::OsString> = vec!["agentctx".into(), "render".into()];
     argv.extend(args.iter().map(Into::into));
-    let cli = agentctx::cli::Cli::parse_args(argv).unwrap();
+    let cli = agentctx::app::Cli::parse_args(argv).unwrap();
     let mut env = agentctx::env::Env::from_process();
     env.stdout_tty = true;
     env.home = Some(t.path("home"));

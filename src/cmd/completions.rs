@@ -5,13 +5,13 @@ use std::fmt::Write as _;
 use std::io;
 
 use anyhow::Result;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::{Generator, Shell};
 
 use super::Ctx;
 use roff::{Roff, bold, roman};
 
-use crate::cli::{Cli, ENVIRONMENT, Manual};
+use crate::cli::{ENVIRONMENT, Manual};
 
 /// Print a shell completion script.
 ///
@@ -40,22 +40,24 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
     exit: &[(0, "success"), (2, "bad usage")],
 };
 
-pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs) -> Result<u8> {
+/// Prints the script for the whole command line `cli` (`app` passes it).
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs, mut cli: clap::Command) -> Result<u8> {
     // clap_complete panics on a failed write: generate into memory, then
     // write it as every command does.
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "agentctx", &mut script);
+    clap_complete::generate(args.shell, &mut cli, "agentctx", &mut script);
     ctx.out.write_all(&script)?;
     Ok(0)
 }
 
 /// Every generated file the repository commits, as (path relative to the
 /// crate root, bytes): one completion script per shell and one man page per
-/// command (`man/agentctx.1`, `man/agentctx-render.1`, ...).
+/// command (`man/agentctx.1`, `man/agentctx-render.1`, ...), from the whole
+/// command line `cli`.
 ///
 /// # Errors
 /// Whatever rendering a man page into memory returns.
-pub fn artifacts() -> io::Result<Vec<(String, Vec<u8>)>> {
+pub fn artifacts(cli: &clap::Command) -> io::Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
     for shell in [
         Shell::Bash,
@@ -65,10 +67,10 @@ pub fn artifacts() -> io::Result<Vec<(String, Vec<u8>)>> {
         Shell::Elvish,
     ] {
         let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut Cli::command(), "agentctx", &mut buf);
+        clap_complete::generate(shell, &mut cli.clone(), "agentctx", &mut buf);
         files.push((format!("completions/{}", shell.file_name("agentctx")), buf));
     }
-    let mut cmd = Cli::command().disable_help_subcommand(true);
+    let mut cmd = cli.clone().disable_help_subcommand(true);
     cmd.build();
     let mut pages = vec![cmd.clone()];
     pages.extend(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
