@@ -485,17 +485,11 @@ fn compose(input: &Input, home: &Path, config: &mut DshConfig) -> Result<Outcome
                 &mut config.layers,
                 &mut stack,
             )?;
-        } else if let Some(text) = builtin::bundle_layer(&name) {
-            let origin = Rc::new(Origin::Bundle(name.clone()));
-            let entries = if text.is_empty() {
-                Vec::new()
-            } else {
-                parse_layer(text, &origin, "overlay")?
-            };
+        } else if let Some(entries) = builtin::bundle_entries(&name) {
             stack.extend(entries);
             config.layers.push(Layer {
+                origin: Origin::Bundle(name.clone()),
                 kind: LayerKind::Bundle(name),
-                origin: (*origin).clone(),
                 status: LayerStatus::BuiltIn,
             });
         } else {
@@ -631,13 +625,17 @@ fn web_preset(
             ..
         })
     );
-    let (origin, text, kind) = if let Some(text) = builtin::preset(&id) {
-        (
+    if let Some(entries) = builtin::preset_entries(&id) {
+        return Ok(mount_preset(
+            &id,
             Origin::Preset(id.clone()),
-            text.to_owned(),
+            &entries,
             LayerStatus::BuiltIn,
-        )
-    } else {
+            input,
+            config,
+        ));
+    }
+    let (origin, text, kind) = {
         let path = home
             .join(".agent-presets")
             .join(&id)
@@ -687,21 +685,33 @@ fn web_preset(
             });
         }
     };
+    Ok(mount_preset(&id, origin, &entries, kind, input, config))
+}
+
+/// A preset's entry list, mounted as is (no patches): its loader row decides.
+fn mount_preset(
+    id: &str,
+    origin: Origin,
+    entries: &[Node],
+    status: LayerStatus,
+    input: &Input,
+    config: &mut DshConfig,
+) -> Outcome {
     config.layers.push(Layer {
-        kind: LayerKind::Preset(id.clone()),
+        kind: LayerKind::Preset(id.to_owned()),
         origin: origin.clone(),
-        status: kind,
+        status,
     });
-    let rows = patch::detach(&entries);
+    let rows = patch::detach(entries);
     let found = patch::loader_rows(&rows, &mut config.warnings);
     if found.iter().all(|r| !r.enabled) && found.iter().all(|r| r.decided_by.is_none()) {
-        return Ok(Outcome::NotMounted {
+        return Outcome::NotMounted {
             file: origin.file(),
             line: None,
             reason: format!("preset {id} has no agent-instructions row"),
-        });
+        };
     }
-    Ok(validate::outcome(&found, input, &mut config.warnings, true))
+    validate::outcome(&found, input, &mut config.warnings, true)
 }
 
 /// The persistence row's literal `config.root`, resolved as dsh resolves a
