@@ -174,3 +174,48 @@ fn help_shows_examples_and_the_commands_own_exit_codes_at_80_columns() {
         }
     }
 }
+
+/// A file that is no session log says so (not "malformed JSON array"),
+/// and a log of records agentctx cannot read says it has no header.
+#[test]
+fn odd_logs_say_what_they_are() {
+    let t = project();
+    t.file("proj/Cargo.toml", "[package]\nname = \"x\"\n")
+        .file("proj/README.md", "# x\n")
+        .file("proj/empty.jsonl", "{}\n")
+        .file("proj/two.jsonl", "{}\n{\"a\":1}\n");
+    let diff = |log: &str| run(t.cmd().args(["diff", "--cwd", "proj", "--log", log]));
+    assert_eq!(
+        diff("proj/Cargo.toml"),
+        (
+            String::new(),
+            "agentctx: proj/Cargo.toml:1:2: not a session log: it begins with [ but is no JSON array: expected value\n".to_owned(),
+            2
+        )
+    );
+    assert_eq!(
+        diff("proj/README.md"),
+        (
+            String::new(),
+            "agentctx: proj/README.md:1: not a session log: its first line is not a JSON object\n"
+                .to_owned(),
+            2
+        )
+    );
+    let (_, err, code) = diff("proj/empty.jsonl");
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "agentctx: warning: proj/empty.jsonl: the log has no session header, and its one record is no event agentctx reads: is it a dsh session log?\n",
+            0
+        )
+    );
+    let (_, err, code) = diff("proj/two.jsonl");
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "agentctx: warning: proj/two.jsonl: the log has no session header, and none of its 2 records is an event agentctx reads: is it a dsh session log?\n",
+            0
+        )
+    );
+}
