@@ -83,12 +83,28 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__check)
-            opts="-q -h -V --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --exclude --no-ignore --format --deny-warnings --include-user-global --summary --warn-at --base --color --quiet --help --version"
+            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode all" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --dsh-home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -117,8 +133,12 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "text json github sarif markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --warn-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -154,22 +174,6 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --exclude)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json github sarif markdown" -- "${cur}"))
-                    return 0
-                    ;;
-                --warn-at)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --base)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -203,7 +207,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__diff)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --touch --runtime --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --source-kind --format --exit-code --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --touch --runtime --profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --format --exit-code --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -218,7 +222,10 @@ _agentctx() {
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
                     return 0
                     ;;
                 --sessions-root)
@@ -230,6 +237,14 @@ _agentctx() {
                     return 0
                     ;;
                 --runtime)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh" -- "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -259,14 +274,6 @@ _agentctx() {
                     ;;
                 --precedence)
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
-                    return 0
-                    ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
-                    return 0
-                    ;;
-                --source-kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -285,25 +292,40 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --source-kind --full --format --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
                     return 0
                     ;;
                 --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --log)
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -335,8 +357,8 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -373,14 +395,6 @@ _agentctx() {
                     ;;
                 --instructions)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --source-kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -507,25 +521,40 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --source-kind --check --format --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
                     return 0
                     ;;
                 --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --log)
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -557,8 +586,8 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -597,14 +626,6 @@ _agentctx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --source-kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -617,7 +638,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__sessions)
-            opts="-q -h -V --cwd --all --check-drift --sessions-root --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --sessions-root --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --all --check-drift --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -244,7 +244,7 @@ fn first_mode_text_shows_every_outcome() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -620,7 +620,7 @@ fn oversized_text_names_sizes_and_the_blocked_tier() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -925,7 +925,7 @@ fn no_marker_ignored_entries_and_escaped_names_in_text() {
                              ignored "", "../x": not a plain file name (empty, ".", "..", or holding "/" or "\")
   local candidates  flag     none
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/w/\x1b[31mred  (no marker found: root = cwd)
@@ -1115,7 +1115,7 @@ Identity
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           6, 2 workspace events
-  source kind       workspace-instructions  (design note 000 and dsh before 2026-08-13)
+  source kind       workspace-instructions  (dsh before 2026-08-13)
   visible baseline  none: compaction shadowed the baseline
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1241,7 +1241,7 @@ fn an_incompatible_identity_in_text_with_full_parts() {
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 1 workspace event
-  source kind       workspace-instructions  (design note 000 and dsh before 2026-08-13)
+  source kind       workspace-instructions  (dsh before 2026-08-13)
   visible baseline  seq 0, identity differs: maxBytes
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1629,7 +1629,7 @@ fn the_precedence_row_names_its_generation_and_origin() {
     );
     assert_eq!(
         row(&explain(&t, &["--cwd", "proj", "--precedence", "first"])),
-        "  precedence        flag     first  (design note 000 and dsh before 2026-07-22)"
+        "  precedence        flag     first  (dsh before 2026-07-22)"
     );
     assert_eq!(
         row(&explain(&t, &["--cwd", "proj", "--precedence", "all"])),

@@ -5,13 +5,13 @@ use std::fmt::Write as _;
 use std::io;
 
 use anyhow::Result;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::{Generator, Shell};
 
 use super::Ctx;
 use roff::{Roff, bold, roman};
 
-use crate::cli::{Cli, ENVIRONMENT, Manual};
+use crate::cli::{ENVIRONMENT, Manual, reference_command};
 
 /// Print a shell completion script.
 ///
@@ -41,12 +41,18 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
 };
 
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs) -> Result<u8> {
-    // clap_complete panics on a failed write: generate into memory, then
-    // write it as every command does.
-    let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "agentctx", &mut script);
-    ctx.out.write_all(&script)?;
+    ctx.out.write_all(&script(args.shell))?;
     Ok(0)
+}
+
+/// The completion script for `shell`: clap_complete's, from the whole
+/// definition (every profile setting included).
+#[must_use]
+pub fn script(shell: Shell) -> Vec<u8> {
+    // clap_complete panics on a failed write: generate into memory.
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut reference_command(), "agentctx", &mut buf);
+    buf
 }
 
 /// Every generated file the repository commits, as (path relative to the
@@ -64,11 +70,12 @@ pub fn artifacts() -> io::Result<Vec<(String, Vec<u8>)>> {
         Shell::PowerShell,
         Shell::Elvish,
     ] {
-        let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut Cli::command(), "agentctx", &mut buf);
-        files.push((format!("completions/{}", shell.file_name("agentctx")), buf));
+        files.push((
+            format!("completions/{}", shell.file_name("agentctx")),
+            script(shell),
+        ));
     }
-    let mut cmd = Cli::command().disable_help_subcommand(true);
+    let mut cmd = reference_command().disable_help_subcommand(true);
     cmd.build();
     let mut pages = vec![cmd.clone()];
     pages.extend(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());

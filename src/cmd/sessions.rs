@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Ctx;
-use crate::cli::{ConfigArgs, Format};
+use crate::cli::{ConfigArgs, Format, format_parser, heading};
 use crate::logfile;
 use crate::output;
 use crate::output::sessions::{self as sessions_view, Columns, Row};
@@ -29,26 +29,27 @@ use crate::sessions::{self, Scope, Stored};
 #[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct SessionsArgs {
     /// The directory whose sessions to list [default: the current directory].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = heading::SESSION)]
     pub cwd: Option<PathBuf>,
 
-    /// List the sessions of every project under the root, with their cwd.
-    #[arg(long, help_heading = "Output")]
-    pub all: bool,
-
-    /// Read each log and say whether its visible baseline matches the workspace.
-    #[arg(long, help_heading = "Output")]
-    pub check_drift: bool,
-
     /// Where dsh stores session logs [default: $DSH_HOME/sessions].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = heading::SESSION)]
     pub sessions_root: Option<PathBuf>,
 
     #[command(flatten)]
     pub config: ConfigArgs,
 
-    /// Output format: a table, or one JSON document.
-    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
+    /// List the sessions of every project under the root, with their cwd.
+    #[arg(long, help_heading = heading::OUTPUT)]
+    pub all: bool,
+
+    /// Read each log and say whether its visible baseline matches the workspace.
+    #[arg(long, help_heading = heading::OUTPUT)]
+    pub check_drift: bool,
+
+    /// Output format.
+    #[arg(long, help_heading = heading::OUTPUT, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser("A table, newest first", "One JSON array, an object per session"))]
     pub format: Format,
 }
 
