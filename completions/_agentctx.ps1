@@ -32,7 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Print the workspace message that enters a resumed session')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain which instruction files a session gets, and why')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check every directory of a repository against the byte budget (the CI gate)')
-            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the session logs dsh stored for the cwd')
+            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the dsh sessions of the cwd, as dsh''s web sidebar lists them')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -194,7 +194,8 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('--precedence', '--precedence', [CompletionResultType]::ParameterName, 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human-facing output')
-            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List the sessions of every project under the root, with their cwd')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List every session of every project under the root, hidden ones too, with their cwd')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only the ids listed, one a line (for shell completion)')
             [CompletionResult]::new('--check-drift', '--check-drift', [CompletionResultType]::ParameterName, 'Read each log and say whether its visible baseline matches the workspace')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings on stderr')
@@ -219,7 +220,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Print the workspace message that enters a resumed session')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain which instruction files a session gets, and why')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check every directory of a repository against the byte budget (the CI gate)')
-            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the session logs dsh stored for the cwd')
+            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the dsh sessions of the cwd, as dsh''s web sidebar lists them')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break

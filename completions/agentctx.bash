@@ -222,10 +222,7 @@ _agentctx() {
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
@@ -307,10 +304,7 @@ _agentctx() {
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
@@ -536,10 +530,7 @@ _agentctx() {
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
@@ -638,7 +629,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__sessions)
-            opts="-q -h -V --cwd --sessions-root --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --all --check-drift --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --sessions-root --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --all --ids --check-drift --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

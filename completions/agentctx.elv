@@ -29,7 +29,7 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand diff 'Print the workspace message that enters a resumed session'
             cand explain 'Explain which instruction files a session gets, and why'
             cand check 'Check every directory of a repository against the byte budget (the CI gate)'
-            cand sessions 'List the session logs dsh stored for the cwd'
+            cand sessions 'List the dsh sessions of the cwd, as dsh''s web sidebar lists them'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -186,7 +186,8 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand --precedence 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]'
             cand --format 'Output format'
             cand --color 'When to colour human-facing output'
-            cand --all 'List the sessions of every project under the root, with their cwd'
+            cand --all 'List every session of every project under the root, hidden ones too, with their cwd'
+            cand --ids 'Print only the ids listed, one a line (for shell completion)'
             cand --check-drift 'Read each log and say whether its visible baseline matches the workspace'
             cand -q 'Print no warnings on stderr'
             cand --quiet 'Print no warnings on stderr'
@@ -209,7 +210,7 @@ set edit:completion:arg-completer[agentctx] = {|@words|
             cand diff 'Print the workspace message that enters a resumed session'
             cand explain 'Explain which instruction files a session gets, and why'
             cand check 'Check every directory of a repository against the byte budget (the CI gate)'
-            cand sessions 'List the session logs dsh stored for the cwd'
+            cand sessions 'List the dsh sessions of the cwd, as dsh''s web sidebar lists them'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }

@@ -34,12 +34,12 @@ complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "render" -d 'Print
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "check" -d 'Check every directory of a repository against the byte budget (the CI gate)'
-complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "sessions" -d 'List the session logs dsh stored for the cwd'
+complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "sessions" -d 'List the dsh sessions of the cwd, as dsh\'s web sidebar lists them'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c agentctx -n "__fish_agentctx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l log -d 'Take the cwd and settings from this session log (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r -f
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r -f -a 'latest (agentctx sessions --ids 2>/dev/null)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness whose baseline to print [default: dsh]; a profile\'s own settings: --help-profile P' -r -f -a "dsh\t'DeepSeek Harness, the default'
 codex\t'OpenAI Codex CLI (exact)'
@@ -81,7 +81,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s h -l help -
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l log -d 'The session\'s JSON event log, plain or dsh\'s zstd container (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r -f
+complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r -f -a 'latest (agentctx sessions --ids 2>/dev/null)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l touch -d 'Simulate a successful structured read/write/edit of PATH (repeatable)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l runtime -d 'A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable)' -r
@@ -107,7 +107,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s h -l help -d 
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l log -d 'Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin)' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l cwd -d 'The session\'s working directory [default: the log header\'s cwd, else the current directory]' -r -F
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r -f
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r -f -a 'latest (agentctx sessions --ids 2>/dev/null)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l sessions-root -d 'Where dsh stores session logs [default: $DSH_HOME/sessions]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d 'The harness to explain [default: dsh]; a profile\'s own settings: --help-profile P' -r -f -a "dsh\t'DeepSeek Harness, the default'
 codex\t'OpenAI Codex CLI (exact)'
@@ -210,7 +210,8 @@ json\t'One JSON array, an object per session'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l all -d 'List the sessions of every project under the root, with their cwd'
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l all -d 'List every session of every project under the root, hidden ones too, with their cwd'
+complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l ids -d 'Print only the ids listed, one a line (for shell completion)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -l check-drift -d 'Read each log and say whether its visible baseline matches the workspace'
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand sessions" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -225,6 +226,6 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_s
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "diff" -d 'Print the workspace message that enters a resumed session'
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "explain" -d 'Explain which instruction files a session gets, and why'
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "check" -d 'Check every directory of a repository against the byte budget (the CI gate)'
-complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "sessions" -d 'List the session logs dsh stored for the cwd'
+complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "sessions" -d 'List the dsh sessions of the cwd, as dsh\'s web sidebar lists them'
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "completions" -d 'Print a shell completion script'
 complete -c agentctx -n "__fish_agentctx_using_subcommand help; and not __fish_seen_subcommand_from render diff explain check sessions completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

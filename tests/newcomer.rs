@@ -397,7 +397,8 @@ fn sessions_help_describes_its_own_format_at_80_columns() {
         "\
 Output:
       --all
-          List the sessions of every project under the root, with their cwd
+          List every session of every project under the root, hidden ones too,
+          with their cwd
 
       --check-drift
           Read each log and say whether its visible baseline matches the
