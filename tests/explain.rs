@@ -342,6 +342,7 @@ fn first_mode_json_carries_the_same_facts() {
             "files": 4, "sent": true, "step": "whole", "omitted": [], "truncated": null,
         },
         "identity": IDENTITY_UP1,
+        "notLoaded": {"below": [], "belowStopped": false, "above": []},
         "session": null,
         "prompt": null,
     });
@@ -392,9 +393,10 @@ fn a_shadowed_file_with_the_winners_content_is_marked_same() {
     );
 }
 
-/// A chain directory where every candidate is missing takes one line.
+/// A run of chain directories where every candidate is missing takes one
+/// line, which names each directory once.
 #[test]
-fn a_directory_with_every_candidate_missing_is_one_line() {
+fn a_run_of_directories_with_every_candidate_missing_is_one_line() {
     let t = Tree::new();
     t.dir("home")
         .file("proj/.git", "gitdir: ../elsewhere\n")
@@ -409,10 +411,7 @@ fn a_directory_with_every_candidate_missing_is_one_line() {
 Files  (precedence first: per directory and tier the first present name wins)
   user-global  @T/home/.dsh
     user   AGENTS.md        missing
-  .  @T/proj
-    all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
-  mid  @T/proj/mid
-    all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
+  ., mid  all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
   mid/app  @T/proj/mid/app
     base   AGENTS.md        loaded       4 bytes  8d494114
            CLAUDE.md        missing
@@ -1103,6 +1102,9 @@ Files  (precedence all: every present name loads; same trimmed content loads onc
            CLAUDE.md        missing
     local  AGENTS.local.md  missing
            CLAUDE.local.md  missing
+
+Not in the baseline
+  lib/AGENTS.md  loads when the session touches lib/
 
 Budget
   used       312 of 65536 bytes (0.5%), headroom 65224 bytes, 1 file

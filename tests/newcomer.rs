@@ -488,3 +488,110 @@ fn odd_logs_say_what_they_are() {
         )
     );
 }
+
+/// explain's Files and "Not in the baseline" sections (up to Budget), the
+/// tree's root shown as `@T`.
+fn files_and_gaps(t: &Tree, cwd: &str) -> String {
+    let (out, err, code) = run(t.cmd().args(["explain", "--cwd", cwd]));
+    assert_eq!((err.as_str(), code), ("", 0));
+    let start = out.find("\nFiles").expect("Files") + 1;
+    let end = out.find("\nBudget").expect("Budget");
+    out[start..end].replace(&t.path_str(""), "@T/")
+}
+
+/// At a repository root, the files below it say when they load; a run of
+/// directories with nothing in them is one line, each named once.
+#[test]
+fn explain_names_the_files_below_the_cwd_and_folds_empty_runs() {
+    let t = project();
+    t.file("proj/AGENTS.md", "Root.\n")
+        .file("proj/sub/AGENTS.md", "Sub.\n")
+        .file("proj/sub/deep/CLAUDE.md", "Deep.\n")
+        .file("proj/a/b/c/AGENTS.local.md", "Local.\n")
+        .file("proj/ignored/AGENTS.md", "Ignored.\n")
+        .file("proj/.gitignore", "ignored/\n")
+        .dir("proj/a/b/c/d/e");
+    assert_eq!(
+        files_and_gaps(&t, "proj"),
+        "\
+Files  (precedence all: every present name loads; same trimmed content loads once per directory)
+  user-global  @T/home/.dsh
+    user   AGENTS.md        missing
+  .  @T/proj
+    base   AGENTS.md        loaded       6 bytes  2079b806
+           CLAUDE.md        missing
+    local  AGENTS.local.md  missing
+           CLAUDE.local.md  missing
+
+Not in the baseline
+  a/b/c/AGENTS.local.md  loads when the session touches a/b/c/
+  sub/AGENTS.md          loads when the session touches sub/
+  sub/deep/CLAUDE.md     loads when the session touches sub/deep/
+"
+    );
+    assert_eq!(
+        files_and_gaps(&t, "proj/a/b/c/d/e"),
+        "\
+Files  (precedence all: every present name loads; same trimmed content loads once per directory)
+  user-global  @T/home/.dsh
+    user   AGENTS.md        missing
+  .  @T/proj
+    base   AGENTS.md        loaded       6 bytes  2079b806
+           CLAUDE.md        missing
+    local  AGENTS.local.md  missing
+           CLAUDE.local.md  missing
+  a, a/b  all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
+  a/b/c  @T/proj/a/b/c
+    base   AGENTS.md        missing
+           CLAUDE.md        missing
+    local  AGENTS.local.md  loaded       7 bytes  9faeaf6b
+           CLAUDE.local.md  missing
+  a/b/c/d, a/b/c/d/e  all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
+"
+    );
+    t.dir("proj/a/b/c/d/e/f/g");
+    let deep = files_and_gaps(&t, "proj/a/b/c/d/e/f/g");
+    assert!(
+        deep.ends_with(
+            "\n  a/b/c/d to a/b/c/d/e/f/g (4 directories)  all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md\n"
+        ),
+        "{deep}"
+    );
+}
+
+/// Outside any repository the chain is the cwd alone: the files of the
+/// directories above it are named as skipped.
+#[test]
+fn explain_outside_a_repository_names_the_parent_files_it_skips() {
+    let t = Tree::new();
+    t.dir("home")
+        .file("work/AGENTS.md", "Work.\n")
+        .file("work/notes/CLAUDE.local.md", "Mine.\n")
+        .dir("work/notes/today");
+    assert_eq!(
+        files_and_gaps(&t, "work/notes/today"),
+        "\
+Files  (precedence all: every present name loads; same trimmed content loads once per directory)
+  user-global  @T/home/.dsh
+    user   AGENTS.md        missing
+  .  all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
+
+Not in the baseline
+  @T/work/notes/CLAUDE.local.md  above the cwd: no root marker (.git) was found, so the chain is the cwd alone
+  @T/work/AGENTS.md              above the cwd: no root marker (.git) was found, so the chain is the cwd alone
+"
+    );
+    let (out, _, _) =
+        run(t
+            .cmd()
+            .args(["explain", "--cwd", "work/notes/today", "--format", "json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["notLoaded"],
+        serde_json::json!({
+            "below": [],
+            "belowStopped": false,
+            "above": [t.path_str("work/notes/CLAUDE.local.md"), t.path_str("work/AGENTS.md")],
+        })
+    );
+}
