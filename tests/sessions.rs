@@ -638,3 +638,58 @@ fn bash_completes_latest_and_the_session_ids_for_session() {
     assert_eq!(complete(&["check", "--profile", "a"]), "all\n");
     assert_eq!(complete(&["diff", "--profile", ""]), "dsh\n");
 }
+
+/// fish (where installed; CI needs only bash) completes `--session` the
+/// same way.
+#[test]
+fn fish_completes_latest_and_the_session_ids_where_installed() {
+    if !std::process::Command::new("fish")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        eprintln!("skipped: fish is not installed");
+        return;
+    }
+    let t = Tree::new();
+    let p = with_project(&t, "p");
+    store(
+        &t,
+        &p,
+        "s-1",
+        &talk("s-1", &p, 0, 0, "One", json!({})),
+        true,
+        T0,
+    );
+    let (script, _, _) = run(t.cmd().args(["completions", "fish"]));
+    t.file("agentctx.fish", script);
+    let bin = assert_cmd::cargo::cargo_bin("agentctx");
+    t.dir("bin");
+    std::os::unix::fs::symlink(&bin, t.path("bin/agentctx")).unwrap();
+    let path = format!(
+        "{}:{}",
+        t.path_str("bin"),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("fish")
+        .args([
+            "--no-config",
+            "-c",
+            &format!(
+                "source {}; complete -C 'agentctx diff --session '",
+                t.path_str("agentctx.fish")
+            ),
+        ])
+        .current_dir(&p)
+        .env("HOME", t.path("home"))
+        .env("PATH", path)
+        .env_remove("DSH_HOME")
+        .output()
+        .unwrap();
+    let words: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(words, ["latest", "s-1"]);
+}
