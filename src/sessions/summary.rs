@@ -18,7 +18,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 use std::path::Path;
 
 use memchr::memmem;
@@ -51,10 +51,16 @@ const MARKERS: [&str; 6] = [
     "\\/",
 ];
 
+/// Bytes decoded at a time.
+const CHUNK: usize = 1 << 20;
+
 /// Reads the summary of the log at `path`, decoding at most `cap` bytes:
 /// `Ok(None)` when it decodes to more. A log whose end cannot be decoded
 /// (a writer stopped mid-frame) is summarised up to there, as dsh repairs
 /// such a log to its complete part.
+///
+/// The decoded bytes are searched a chunk at a time for the markers, and
+/// only the lines that hold one are cut out and parsed, in log order.
 ///
 /// # Errors
 /// The file cannot be opened, or its first frame cannot be decoded.
@@ -64,28 +70,66 @@ pub fn read(path: &Path, encoding: Encoding, cap: u64) -> io::Result<Option<Summ
         Encoding::Zstd => Box::new(zstd::stream::read::Decoder::new(file)?),
         Encoding::Plain => Box::new(file),
     };
-    let mut lines = BufReader::with_capacity(1 << 20, source.take(cap + 1));
+    let mut source = source.take(cap + 1);
     let finders: Vec<memmem::Finder<'_>> = MARKERS.iter().map(memmem::Finder::new).collect();
     let mut summary = Summary::default();
-    let mut read = 0u64;
-    let mut line = Vec::new();
+    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK);
+    let mut total = 0u64;
+    let mut hits: Vec<usize> = Vec::new();
     loop {
-        line.clear();
-        match lines.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(n) => read += n as u64,
+        let len = buf.len();
+        buf.resize(len + CHUNK, 0);
+        let n = match source.read(&mut buf[len..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                buf.truncate(len);
+                continue;
+            }
             // The complete part is what counts (a last frame cut short).
-            Err(e) if read > 0 && e.kind() != io::ErrorKind::Interrupted => break,
+            Err(_) if total > 0 => {
+                buf.truncate(len);
+                0
+            }
             Err(e) => return Err(e),
-        }
-        if read > cap {
+        };
+        buf.truncate(len + n);
+        total += n as u64;
+        if total > cap {
             return Ok(None);
         }
-        if finders.iter().any(|f| f.find(&line).is_some()) {
-            fold(&mut summary, &line);
+        // The whole lines read so far (a newline among the new bytes ends
+        // them); at the end, the last line too.
+        let whole = if n == 0 {
+            buf.len()
+        } else {
+            match memchr::memrchr(b'\n', &buf[len..]) {
+                Some(i) => len + i + 1,
+                None => continue,
+            }
+        };
+        let lines = &buf[..whole];
+        hits.clear();
+        for finder in &finders {
+            hits.extend(finder.find_iter(lines));
+        }
+        hits.sort_unstable();
+        // Each line once, in order; a hit inside the line just folded is
+        // skipped, so every byte is looked at a bounded number of times.
+        let mut done = 0;
+        for &at in &hits {
+            if at < done {
+                continue;
+            }
+            let start = memchr::memrchr(b'\n', &lines[done..at]).map_or(done, |i| done + i + 1);
+            let end = memchr::memchr(b'\n', &lines[at..]).map_or(lines.len(), |i| at + i);
+            fold(&mut summary, &lines[start..end]);
+            done = end;
+        }
+        buf.drain(..whole);
+        if n == 0 {
+            return Ok(Some(summary));
         }
     }
-    Ok(Some(summary))
 }
 
 /// One event line, as far as the summary reads it.
@@ -178,7 +222,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("session.jsonl");
         std::fs::write(&path, text).unwrap();
-        read(&path, Encoding::Plain, 1 << 20).unwrap().unwrap()
+        read(&path, Encoding::Plain, 64 << 20).unwrap().unwrap()
     }
 
     /// The latest title and preset win, only human prompts count, and a
@@ -216,6 +260,22 @@ mod tests {
         assert!(s.started);
         let s = summary_of(r#"{"type":"\u0074urn/start","seq":0,"time":1}"#);
         assert!(s.started);
+    }
+
+    /// Lines longer than a read, lines cut by a read, a last line with no
+    /// newline, and a line of many escapes are each read once, whole.
+    #[test]
+    fn lines_across_reads_are_whole() {
+        let long = "x".repeat(3 * CHUNK);
+        let escapes = "\\u0041".repeat(CHUNK / 3);
+        let text = format!(
+            "{{\"type\":\"session/title\",\"data\":{{\"title\":\"{long}\"}}}}\n{{\"type\":\"assistant/message\",\"data\":{{\"t\":\"{escapes}\"}}}}\n{pad}\n{{\"type\":\"session/title\",\"data\":{{\"title\":\"last\"}}}}",
+            pad = "y".repeat(CHUNK - 7)
+        );
+        let s = summary_of(&text);
+        assert_eq!(s.title.as_deref(), Some("last"));
+        let s = summary_of(&text[..text.rfind('\n').unwrap()]);
+        assert_eq!(s.title.map(|t| t.len()), Some(long.len()));
     }
 
     /// Past the cap nothing is said: the log is not summarised.
