@@ -83,12 +83,28 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__check)
-            opts="-q -h -V --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --exclude --no-ignore --format --deny-warnings --include-user-global --summary --warn-at --base --color --quiet --help --version"
+            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode all" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --dsh-home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -133,8 +149,12 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "config log" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "text json github sarif markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --warn-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -170,22 +190,6 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --exclude)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json github sarif markdown" -- "${cur}"))
-                    return 0
-                    ;;
-                --warn-at)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --base)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -219,7 +223,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__diff)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --touch --runtime --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --profile --source-kind --format --exit-code --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --touch --runtime --profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --exit-code --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -234,7 +238,7 @@ _agentctx() {
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
@@ -246,6 +250,14 @@ _agentctx() {
                     return 0
                     ;;
                 --runtime)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh" -- "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -291,14 +303,6 @@ _agentctx() {
                     ;;
                 --settings-from)
                     COMPREPLY=($(compgen -W "config log" -- "${cur}"))
-                    return 0
-                    ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
-                    return 0
-                    ;;
-                --source-kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -317,25 +321,37 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --source-kind --full --format --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --log)
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -383,8 +399,8 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "config log" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -421,14 +437,6 @@ _agentctx() {
                     ;;
                 --instructions)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --source-kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -555,25 +563,37 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --source-kind --check --format --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --log)
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -621,8 +641,8 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "config log" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -661,14 +681,6 @@ _agentctx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --source-kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -681,7 +693,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__sessions)
-            opts="-q -h -V --cwd --all --check-drift --sessions-root --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --sessions-root --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --all --ids --check-drift --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::cli::{GlobalArgs, MANUAL};
+use crate::cli::{GlobalArgs, MANUAL, heading};
 use crate::cmd::{self, Ctx};
 use crate::env::Env;
 
@@ -65,6 +65,51 @@ pub enum Command {
     Completions(cmd::completions::CompletionsArgs),
 }
 
+/// What `agentctx` alone prints on stderr (exit 2): the usage, the
+/// commands, the first example and where the rest is.
+#[must_use]
+pub fn short_usage() -> String {
+    let mut cmd = Cli::command();
+    let usage = cmd.render_usage().to_string();
+    let commands: Vec<&str> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .map(clap::Command::get_name)
+        .collect();
+    format!(
+        "{}\n\nCommands: {}\n\n{}`agentctx --help` and `agentctx COMMAND --help` show more.\n",
+        usage.trim_end(),
+        commands.join(", "),
+        MANUAL.short_example(),
+    )
+}
+
+/// The whole definition with every profile setting shown: what the man
+/// pages and the completion scripts are built from.
+#[must_use]
+pub fn reference_command() -> clap::Command {
+    let profiles = [heading::CODEX, heading::GEMINI, heading::OPENCODE];
+    let mut cmd = Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, |mut sub| {
+            let ids: Vec<clap::Id> = sub
+                .get_arguments()
+                .filter(|a| a.get_help_heading().is_some_and(|h| profiles.contains(&h)))
+                .map(|a| a.get_id().clone())
+                .collect();
+            for id in ids {
+                sub = sub.mut_arg(id, |a| a.hide(false));
+            }
+            sub
+        });
+    }
+    cmd
+}
+
 /// Runs one command line; returns the exit status (0 ok, 1 a finding).
 /// Errors are for the caller to print once.
 ///
@@ -73,6 +118,7 @@ pub enum Command {
 pub fn run(cli: &Cli, env: &Env, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8> {
     let mut ctx = Ctx {
         env,
+        definition: <Cli as CommandFactory>::command,
         color: cli.global.color,
         quiet: cli.global.quiet,
         out,
@@ -84,7 +130,7 @@ pub fn run(cli: &Cli, env: &Env, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Explain(args) => cmd::explain::run(&mut ctx, args),
         Command::Check(args) => cmd::check::run(&mut ctx, args),
         Command::Sessions(args) => cmd::sessions::run(&mut ctx, args),
-        Command::Completions(args) => cmd::completions::run(&mut ctx, args, Cli::command()),
+        Command::Completions(args) => cmd::completions::run(&mut ctx, args, reference_command()),
     }?;
     ctx.out.flush()?;
     Ok(code)
@@ -96,7 +142,7 @@ pub fn run(cli: &Cli, env: &Env, out: &mut dyn Write, err: &mut dyn Write) -> Re
 /// # Errors
 /// Whatever rendering a man page into memory returns.
 pub fn artifacts() -> io::Result<Vec<(String, Vec<u8>)>> {
-    cmd::completions::artifacts(&Cli::command())
+    cmd::completions::artifacts(&reference_command())
 }
 
 #[cfg(test)]

@@ -126,7 +126,7 @@ impl Precedence {
     #[must_use]
     pub fn generation(self) -> &'static str {
         match self {
-            Precedence::First => "design note 000 and dsh before 2026-07-22",
+            Precedence::First => "dsh before 2026-07-22",
             Precedence::All => "dsh since 2026-07-22",
         }
     }
@@ -137,7 +137,7 @@ impl Precedence {
 pub fn kind_generation(kind: &str) -> Option<&'static str> {
     match kind {
         "agent-instructions" => Some("dsh since 2026-08-13"),
-        "workspace-instructions" => Some("design note 000 and dsh before 2026-08-13"),
+        "workspace-instructions" => Some("dsh before 2026-08-13"),
         _ => None,
     }
 }

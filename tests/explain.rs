@@ -244,7 +244,7 @@ fn first_mode_text_shows_every_outcome() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
 
 dsh configuration
   profile    web  (default)
@@ -349,6 +349,7 @@ fn first_mode_json_carries_the_same_facts() {
             "files": 4, "sent": true, "step": "whole", "omitted": [], "truncated": null,
         },
         "identity": IDENTITY_UP1,
+        "notLoaded": {"below": [], "belowStopped": false, "above": []},
         "session": null,
         "prompt": null,
         "dshConfig": web_config("@T/home/.dsh"),
@@ -400,9 +401,10 @@ fn a_shadowed_file_with_the_winners_content_is_marked_same() {
     );
 }
 
-/// A chain directory where every candidate is missing takes one line.
+/// A run of chain directories where every candidate is missing takes one
+/// line, which names each directory once.
 #[test]
-fn a_directory_with_every_candidate_missing_is_one_line() {
+fn a_run_of_directories_with_every_candidate_missing_is_one_line() {
     let t = Tree::new();
     t.dir("home")
         .file("proj/.git", "gitdir: ../elsewhere\n")
@@ -417,10 +419,7 @@ fn a_directory_with_every_candidate_missing_is_one_line() {
 Files  (precedence first: per directory and tier the first present name wins)
   user-global  @T/home/.dsh
     user   AGENTS.md        missing
-  .  @T/proj
-    all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
-  mid  @T/proj/mid
-    all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
+  ., mid  all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
   mid/app  @T/proj/mid/app
     base   AGENTS.md        loaded       4 bytes  8d494114
            CLAUDE.md        missing
@@ -635,7 +634,7 @@ fn oversized_text_names_sizes_and_the_blocked_tier() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
 
 dsh configuration
   profile    web  (default)
@@ -947,7 +946,7 @@ fn no_marker_ignored_entries_and_escaped_names_in_text() {
                              ignored "", "../x": not a plain file name (empty, ".", "..", or holding "/" or "\")
   local candidates  flag     none
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
 
 dsh configuration
   profile    web  (default)
@@ -1139,6 +1138,9 @@ Files  (precedence all: every present name loads; same trimmed content loads onc
     local  AGENTS.local.md  missing
            CLAUDE.local.md  missing
 
+Not in the baseline
+  lib/AGENTS.md  loads when the session touches lib/
+
 Budget
   used       312 of 65536 bytes (0.5%), headroom 65224 bytes, 1 file
   omitted    none
@@ -1150,7 +1152,7 @@ Identity
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           6, 2 workspace events
-  source kind       workspace-instructions  (design note 000 and dsh before 2026-08-13)
+  source kind       workspace-instructions  (dsh before 2026-08-13)
   visible baseline  none: compaction shadowed the baseline
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1276,7 +1278,7 @@ fn an_incompatible_identity_in_text_with_full_parts() {
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 1 workspace event
-  source kind       workspace-instructions  (design note 000 and dsh before 2026-08-13)
+  source kind       workspace-instructions  (dsh before 2026-08-13)
   visible baseline  seq 0, identity differs: maxBytes
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1664,7 +1666,7 @@ fn the_precedence_row_names_its_generation_and_origin() {
     );
     assert_eq!(
         row(&explain(&t, &["--cwd", "proj", "--precedence", "first"])),
-        "  precedence        flag     first  (design note 000 and dsh before 2026-07-22)"
+        "  precedence        flag     first  (dsh before 2026-07-22)"
     );
     assert_eq!(
         row(&explain(&t, &["--cwd", "proj", "--precedence", "all"])),

@@ -9,7 +9,10 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Ctx;
-use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
+use crate::cli::{
+    ConfigArgs, EXPLAIN_PROFILES, Format, ProfileArgs, ProfileName, SessionArgs, format_parser,
+    heading, profile_parser,
+};
 use crate::explain;
 use crate::output::explain::{TextOptions, text};
 use crate::output::palette::Palette;
@@ -96,33 +99,39 @@ fn differs_from_log(
 #[derive(Debug, Args)]
 #[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct ExplainArgs {
-    #[command(flatten)]
-    pub session: SessionArgs,
-
     /// Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = heading::SESSION)]
     pub log: Option<PathBuf>,
 
     #[command(flatten)]
-    pub config: ConfigArgs,
+    pub session: SessionArgs,
+
+    /// The harness to explain [default: dsh]; a profile's own settings: --help-profile P.
+    #[arg(long, value_name = "P", value_parser = profile_parser(EXPLAIN_PROFILES), help_heading = heading::HARNESS)]
+    pub profile: Option<ProfileName>,
 
     #[command(flatten)]
-    pub profile: ProfileArgs,
+    pub profiles: ProfileArgs,
+
     /// The generation that resumes the log and the kind it persists [default: agent-instructions].
     ///
     /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
     /// `workspace-instructions` is dsh builds before 2026-08-13. A build reads
     /// only events of its own kind, so the current dsh resuming a
     /// `workspace-instructions` log sends a complete fresh baseline.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", help_heading = heading::HARNESS)]
     pub source_kind: Option<String>,
 
+    #[command(flatten)]
+    pub config: ConfigArgs,
+
     /// With --log, print the parts diff would send whole instead of their first lines.
-    #[arg(long, help_heading = "Output")]
+    #[arg(long, help_heading = heading::OUTPUT)]
     pub full: bool,
 
-    /// Output format: a readable report, or one JSON document.
-    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
+    /// Output format.
+    #[arg(long, help_heading = heading::OUTPUT, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser("A readable report", "One JSON document (its fields: docs/JSON.md)"))]
     pub format: Format,
 }
 
@@ -141,13 +150,18 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
 };
 
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
+    if let Some(p) = args.profiles.help_profile {
+        return super::profile::help(ctx, "explain", p);
+    }
     let mut dsh_only = args.config.given();
     dsh_only.extend(args.log.as_ref().map(|_| "--log"));
     dsh_only.extend(args.full.then_some("--full"));
     dsh_only.extend(args.source_kind.as_ref().map(|_| "--source-kind"));
     dsh_only.extend(args.session.given());
     let command = super::profile::Command::Explain;
-    if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
+    if let Some(profiles) =
+        super::profile::select(command, args.profile, &args.profiles, &dsh_only)?
+    {
         return super::profile::explain(ctx, args, profiles[0]);
     }
     let needs = if args.full {

@@ -23,6 +23,9 @@ use crate::settings::{Settings, SettingsFrom};
 #[allow(missing_debug_implementations)]
 pub struct Ctx<'a> {
     pub env: &'a Env,
+    /// The whole command line's definition (`app` owns it), for help pages
+    /// a command prints itself.
+    pub definition: fn() -> clap::Command,
     pub color: ColorWhen,
     pub quiet: bool,
     pub out: &'a mut dyn Write,

@@ -125,7 +125,7 @@ struct Json<'a> {
 /// Runs `check --profile` for `profiles`: the first PATH (else the git
 /// work tree of the cwd), `--exclude`, text or JSON, `--deny-warnings`.
 pub(crate) fn run(ctx: &mut Ctx<'_>, check_args: &CheckArgs, profiles: &[Profile]) -> Result<u8> {
-    let args = &check_args.profile;
+    let args = &check_args.profiles;
     let exclude = &check_args.exclude;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
     let top = match check_args.paths.first() {

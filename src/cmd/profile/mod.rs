@@ -29,11 +29,12 @@ pub(crate) enum Command {
 /// flag without that profile.
 pub(crate) fn select(
     command: Command,
+    profile: Option<ProfileName>,
     args: &ProfileArgs,
     dsh_only: &[&str],
 ) -> Result<Option<Vec<Profile>>> {
     let given = args.given();
-    let chosen = args.profile.unwrap_or(ProfileName::Dsh);
+    let chosen = profile.unwrap_or(ProfileName::Dsh);
     let profiles = match chosen {
         ProfileName::Dsh => {
             if let Some((flag, owner)) = given.first() {
@@ -76,6 +77,23 @@ pub(crate) fn select(
         }
     }
     Ok(Some(profiles))
+}
+
+/// `--help-profile P`: the settings of profile P for `command`, printed as
+/// clap prints help (styled when stdout is coloured).
+pub(crate) fn help(
+    ctx: &mut Ctx<'_>,
+    command: &str,
+    profile: crate::cli::SettingsProfile,
+) -> Result<u8> {
+    let help = crate::cli::profile_help((ctx.definition)(), command, profile);
+    let text = if ctx.stdout_color() {
+        help.ansi().to_string()
+    } else {
+        help.to_string()
+    };
+    ctx.out.write_all(text.as_bytes())?;
+    Ok(0)
 }
 
 /// What to use instead of `flag` with `profile`, where there is a
@@ -287,7 +305,12 @@ fn load(
 
 /// `render --profile P`: the message bytes, or the report's JSON.
 pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> Result<u8> {
-    let (_, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
+    let (_, report) = load(
+        ctx.env,
+        &args.profiles,
+        profile,
+        args.session.cwd.as_deref(),
+    )?;
     crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
     let secrets = profile::check::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
@@ -309,7 +332,12 @@ pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> 
 
 /// `explain --profile P`: the report as text or JSON.
 pub(crate) fn explain(ctx: &mut Ctx<'_>, args: &ExplainArgs, profile: Profile) -> Result<u8> {
-    let (cwd, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
+    let (cwd, report) = load(
+        ctx.env,
+        &args.profiles,
+        profile,
+        args.session.cwd.as_deref(),
+    )?;
     let secrets = profile::check::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
     match args.format {
