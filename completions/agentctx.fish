@@ -63,7 +63,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l project-roo
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l context-filename -d 'gemini: context file names [default: settings context.fileName, else GEMINI.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l memory-boundary-markers -d 'gemini: names marking the memory boundary [default: settings, else .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l model -d 'gemini: the model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode: as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format: text (the exact message bytes) or json (parts, source, files, budget records)' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
@@ -75,6 +76,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l strict -d '
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l cwd-as-given -d 'every profile: --cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved]'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l check -d 'Exit 1 when anything was omitted or truncated by the byte budget'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -137,7 +139,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l project-ro
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l context-filename -d 'gemini: context file names [default: settings context.fileName, else GEMINI.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l memory-boundary-markers -d 'gemini: names marking the memory boundary [default: settings, else .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l model -d 'gemini: the model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l opencode-config-dir -d 'opencode: as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l format -d 'Output format: a readable report, or one JSON document' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
@@ -149,6 +152,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l strict -d 
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l cwd-as-given -d 'every profile: --cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved]'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l full -d 'With --log, print the parts diff would send whole instead of their first lines'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s q -l quiet -d 'Print no warnings on stderr'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -175,7 +179,8 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l project-root
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l context-filename -d 'gemini: context file names [default: settings context.fileName, else GEMINI.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l memory-boundary-markers -d 'gemini: names marking the memory boundary [default: settings, else .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l model -d 'gemini: the model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode: as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format: text, json, github (workflow commands), sarif (SARIF 2.1.0) or markdown (a pull-request comment)' -r -f -a "text\t'Findings grouped by directory, then a summary line'
@@ -191,6 +196,7 @@ never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l untrusted -d 'gemini: the workspace is not trusted (no project memory, no workspace settings)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l disable-claude-code-prompt -d 'opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true)'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l disable-project-config -d 'opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l cwd-as-given -d 'every profile: --cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved]'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l no-ignore -d 'Walk directories that .gitignore, .git/info/exclude or .agentctxignore ignore'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l deny-warnings -d 'Exit 1 on warnings too, not only on errors'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l include-user-global -d 'Include the user-global AGENTS.md in every baseline (and check it)'

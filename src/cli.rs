@@ -419,7 +419,7 @@ pub struct ProfileArgs {
     #[arg(long)]
     pub disable_project_config: bool,
 
-    /// Every profile: --cwd is handed over as written (`codex -C DIR` keeps a link in the path); without it, `cd DIR && agent` (links resolved).
+    /// every profile: --cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved].
     #[arg(long)]
     pub cwd_as_given: bool,
 }
