@@ -144,9 +144,13 @@ impl<'a> TrustOf<'a> {
             Ok(Some(root)) => user.trust(root),
             _ => None,
         };
-        let repo = cwd
-            .ancestors()
-            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+        // Without a [projects] table nothing is trusted: no walk for `.git`.
+        let repo = user
+            .get("projects")
+            .and_then(|_| {
+                cwd.ancestors()
+                    .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+            })
             .and_then(|d| user.trust(d));
         TrustOf { user, root, repo }
     }

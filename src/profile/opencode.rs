@@ -324,8 +324,11 @@ fn layers(input: &Input, tree: &Path) -> Vec<PathBuf> {
     dirs.extend(input.config_dir.as_ref().map(|(d, _)| d.clone()));
     for dir in super::first_occurrences(dirs.iter().map(|d| super::show(d))) {
         let dir = PathBuf::from(dir);
-        files.push(dir.join("opencode.json"));
-        files.push(dir.join("opencode.jsonc"));
+        // One stat for a directory that is not there (the common case).
+        if matches!(super::stat(&dir), Ok(Kind::Dir)) {
+            files.push(dir.join("opencode.json"));
+            files.push(dir.join("opencode.jsonc"));
+        }
     }
     files
 }
