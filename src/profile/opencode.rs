@@ -354,10 +354,10 @@ fn instructions(
     }
     let mut entries: Vec<String> = Vec::new();
     let mut from = Vec::new();
+    // A missing layer or a directory is skipped; one that is neither a
+    // regular file nor a directory (a FIFO, a device: opencode would block
+    // or read forever) is exit 2 naming it.
     for file in layers(input, tree) {
-        if !matches!(super::stat(&file), Ok(Kind::File(_))) {
-            continue;
-        }
         let Some(list) = config_instructions(&file, &input.home, &input.vars)? else {
             continue;
         };
