@@ -83,7 +83,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__check)
-            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --cwd-as-given --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,6 +182,10 @@ _agentctx() {
                     return 0
                     ;;
                 --touch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -321,7 +325,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -428,6 +432,10 @@ _agentctx() {
                     return 0
                     ;;
                 --touch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -563,7 +571,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -670,6 +678,10 @@ _agentctx() {
                     return 0
                     ;;
                 --touch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -71,12 +71,14 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l project-roo
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l context-filename -d 'Gemini CLI\'s context file names [default: settings context.fileName, else GEMINI.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l memory-boundary-markers -d 'Names marking Gemini CLI\'s memory boundary [default: settings, else .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l touch -d 'A path a Gemini CLI tool touched, for its just-in-time context (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode\'s config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l model -d 'The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode\'s config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l instructions -d 'opencode\'s instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l cwd-as-given -d '--cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved]'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l no-dsh-config -d 'Ignore every layer of dsh\'s configuration: what dsh ships only'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l check -d 'Exit 1 when anything was omitted or truncated by the byte budget'
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l untrusted -d 'The workspace is not trusted: no project memory, no workspace settings'
@@ -153,12 +155,14 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l project-ro
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l context-filename -d 'Gemini CLI\'s context file names [default: settings context.fileName, else GEMINI.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l memory-boundary-markers -d 'Names marking Gemini CLI\'s memory boundary [default: settings, else .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l touch -d 'A path a Gemini CLI tool touched, for its just-in-time context (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l opencode-config-dir -d 'opencode\'s config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l model -d 'The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l opencode-config-dir -d 'opencode\'s config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l instructions -d 'opencode\'s instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l strict -d 'Parse every log line fully instead of only the lines that can matter'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l cwd-as-given -d '--cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved]'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l no-dsh-config -d 'Ignore every layer of dsh\'s configuration: what dsh ships only'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l full -d 'With --log, print the parts diff would send whole instead of their first lines'
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l untrusted -d 'The workspace is not trusted: no project memory, no workspace settings'
@@ -203,13 +207,15 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l project-root
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l context-filename -d 'Gemini CLI\'s context file names [default: settings context.fileName, else GEMINI.md]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l memory-boundary-markers -d 'Names marking Gemini CLI\'s memory boundary [default: settings, else .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l touch -d 'A path a Gemini CLI tool touched, for its just-in-time context (repeatable)' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode\'s config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l model -d 'The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode\'s config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l instructions -d 'opencode\'s instruction entries, comma separated; replaces the config files\' [default: config]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l no-ignore -d 'Walk directories that .gitignore, .git/info/exclude or .agentctxignore ignore'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l include-user-global -d 'Include the user-global AGENTS.md in every baseline (and check it)'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l cwd-as-given -d '--cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved]'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l no-dsh-config -d 'Ignore every layer of dsh\'s configuration: what dsh ships only'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l deny-warnings -d 'Exit 1 on warnings too, not only on errors'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l summary -d 'Also list every directory that loads anything: bytes, share of max-bytes, largest file, headroom'

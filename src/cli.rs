@@ -160,12 +160,20 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "--profile gemini: the system defaults file, when not empty",
     ),
     (
+        "GEMINI_MODEL",
+        "--profile gemini: the model when --model is not given and it is not empty (it picks the memory header)",
+    ),
+    (
         "XDG_CONFIG_HOME",
-        "--profile opencode: opencode's global config directory is $XDG_CONFIG_HOME/opencode when --opencode-config-dir is not given [default: ~/.config/opencode]",
+        "--profile opencode: opencode's global config directory is $XDG_CONFIG_HOME/opencode [default: ~/.config/opencode]",
     ),
     (
         "OPENCODE_CONFIG",
         "--profile opencode: one more config file, when not empty",
+    ),
+    (
+        "OPENCODE_CONFIG_DIR",
+        "--profile opencode: when not empty and --opencode-config-dir is not given, its AGENTS.md is the global file and its opencode.json(c) the last config layer",
     ),
     (
         "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
@@ -512,7 +520,11 @@ pub struct ProfileArgs {
     #[arg(long, value_name = "PATH", hide = true, help_heading = heading::GEMINI)]
     pub touch: Vec<String>,
 
-    /// opencode's config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode].
+    /// The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto].
+    #[arg(long, value_name = "M", hide = true, help_heading = heading::GEMINI)]
+    pub model: Option<String>,
+
+    /// opencode's config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR].
     #[arg(long, value_name = "DIR", hide = true, help_heading = heading::OPENCODE)]
     pub opencode_config_dir: Option<PathBuf>,
 
@@ -527,6 +539,10 @@ pub struct ProfileArgs {
     /// No project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true).
     #[arg(long, hide = true, help_heading = heading::OPENCODE)]
     pub disable_project_config: bool,
+
+    /// --cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved].
+    #[arg(long, help_heading = heading::HARNESS)]
+    pub cwd_as_given: bool,
 }
 
 /// The help of `agentctx COMMAND --help-profile P`: the settings of one
@@ -599,6 +615,7 @@ impl ProfileArgs {
             ),
             ("--untrusted", Gemini, self.untrusted),
             ("--touch", Gemini, !self.touch.is_empty()),
+            ("--model", Gemini, self.model.is_some()),
             (
                 "--opencode-config-dir",
                 Opencode,

@@ -298,6 +298,10 @@ Harness:
       --help-profile <P>
           Print the settings of --profile P (codex, gemini, opencode) and exit
 
+      --cwd-as-given
+          --cwd handed over as written, as `codex -C DIR` (links kept) [default:
+          as `cd DIR && agent`, links resolved]
+
       --source-kind <K>
           The generation that resumes the log and the kind it persists [default:
           agent-instructions].
@@ -376,6 +380,10 @@ gemini settings:
       --touch <PATH>
           A path a Gemini CLI tool touched, for its just-in-time context
           (repeatable)
+
+      --model <M>
+          The model, which picks the memory header [default: $GEMINI_MODEL, else
+          settings model.name, else auto]
 
 `agentctx check --help` shows every other option.
 "

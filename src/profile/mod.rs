@@ -11,6 +11,7 @@ pub(crate) use crate::bounded::{self, Kind, stat};
 pub mod check;
 pub mod codex;
 pub mod gemini;
+pub mod glob;
 pub mod jsonc;
 pub mod listings;
 pub mod opencode;
@@ -77,6 +78,8 @@ pub enum Status {
     Aborted,
     Jit,
     UrlNotFetched,
+    /// Not sent at start: only named in a table the model may open (copilot).
+    OnDemand,
 }
 
 impl Status {
@@ -94,6 +97,7 @@ impl Status {
             Status::Aborted => "aborted",
             Status::Jit => "jit",
             Status::UrlNotFetched => "url-not-fetched",
+            Status::OnDemand => "on-demand",
         }
     }
 }
@@ -252,8 +256,9 @@ pub enum NoteKind {
     NonRegular,
     /// A file ignored because an earlier name matched in the chain (opencode).
     IgnoredName { by: String, name: String },
-    /// An instruction entry with glob characters, not resolved (opencode).
-    Unresolved,
+    /// An instruction entry with glob characters (opencode), judged by its
+    /// own text for secrets as well as by the files it matches.
+    Glob,
     /// An empty AGENTS.override.md hiding this AGENTS.md (codex).
     HiddenByEmptyOverride { by: String },
     /// A file dropped because it is the same file (device and inode) as

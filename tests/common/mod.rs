@@ -138,14 +138,16 @@ impl Tree {
 }
 
 /// Every environment variable a harness profile reads.
-pub const PROFILE_VARS: [&str; 11] = [
+pub const PROFILE_VARS: [&str; 13] = [
     "CODEX_HOME",
     "GEMINI_CLI_HOME",
     "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+    "GEMINI_MODEL",
     "XDG_CONFIG_HOME",
     "OPENCODE_CONFIG",
     "OPENCODE_CONFIG_DIR",
+    "OPENCODE_CONFIG_CONTENT",
     "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
     "OPENCODE_DISABLE_PROJECT_CONFIG",
     "GEMINI_SYSTEM_MD",

@@ -141,6 +141,9 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, check_args: &CheckArgs, profiles: &[Profile
         Ok(_) => bail!("{}: not a directory", top.display()),
         Err(e) => bail!("{}: {e}", top.display()),
     }
+    // Each directory is a cwd as `cd DIR && agent` sees it: the walk below
+    // a real top stays real.
+    let top = paths::physical(&top);
     let loader = Loader::new(ctx.env, args, &top, profiles)?;
     let reports = check::check(
         &Options {

@@ -13,6 +13,7 @@ use super::explain::ExplainArgs;
 use super::render::RenderArgs;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
+use crate::paths;
 use crate::profile::{self, Origin, Profile, Report, codex, gemini, listings, opencode};
 
 /// The command a profile runs under, for the usage rules.
@@ -37,6 +38,11 @@ pub(crate) fn select(
     let chosen = profile.unwrap_or(ProfileName::Dsh);
     let profiles = match chosen {
         ProfileName::Dsh => {
+            if args.cwd_as_given {
+                bail!(
+                    "--cwd-as-given is a setting of the harness profiles; dsh always takes --cwd as given"
+                );
+            }
             if let Some((flag, owner)) = given.first() {
                 bail!(
                     "{flag} is a setting of --profile {}; it does not apply to dsh{}",
@@ -56,6 +62,11 @@ pub(crate) fn select(
     let label = name(chosen);
     if chosen == ProfileName::All && command != Command::Check {
         bail!("--profile all works with check only");
+    }
+    if args.cwd_as_given && command == Command::Check {
+        bail!(
+            "--cwd-as-given works with render and explain (check starts each harness in the directories it walks)"
+        );
     }
     if matches!(chosen, ProfileName::Claude | ProfileName::Copilot) && command != Command::Explain {
         bail!(
@@ -130,15 +141,31 @@ fn name(p: ProfileName) -> &'static str {
     }
 }
 
-/// The cwd a profile looks at: `--cwd` (lexically normalised against the
-/// process cwd), else the process cwd; it must be a directory.
-pub(crate) fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
+/// The cwd a profile looks at (10.1): `--cwd` (lexically normalised against
+/// the process cwd), else the process cwd; with `physical`, its links
+/// resolved as `cd DIR && agent` sees it. It must be a directory, or not
+/// exist at all: then the second value is the warning that says so (the
+/// harness would be started there once it exists).
+pub(crate) fn cwd(
+    env: &Env,
+    flag: Option<&Path>,
+    physical: bool,
+) -> Result<(PathBuf, Option<String>)> {
     let cwd = match flag {
         Some(flag) => env.absolute(flag)?,
         None => env.absolute(env.process_cwd()?)?,
     };
+    let cwd = if physical { paths::physical(&cwd) } else { cwd };
     let problem = match std::fs::metadata(&cwd) {
-        Ok(meta) if meta.is_dir() => return Ok(cwd),
+        Ok(meta) if meta.is_dir() => return Ok((cwd, None)),
+        Err(e) if flag.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
+            let warning = format!(
+                "--cwd {}: {}; showing what the harness would load there",
+                cwd.display(),
+                crate::discovery::os_error(&e)
+            );
+            return Ok((cwd, Some(warning)));
+        }
         Ok(_) => "not a directory".to_owned(),
         Err(e) => e.to_string(),
     };
@@ -204,16 +231,23 @@ fn switch(env: &Env, flag: bool, var: &str) -> (bool, Origin) {
 /// The opencode inputs (10.1).
 pub(crate) fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<opencode::Input> {
     let home = home(env)?;
-    let (config_dir, config_dir_origin) = match (
-        &args.opencode_config_dir,
-        env.vars.nonempty("XDG_CONFIG_HOME"),
-    ) {
-        (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
-        (None, Some(xdg)) => (
+    let (xdg_dir, xdg_dir_origin) = match env.vars.nonempty("XDG_CONFIG_HOME") {
+        Some(xdg) => (
             env.absolute(Path::new(xdg))?.join("opencode"),
             Origin::Env("XDG_CONFIG_HOME".to_owned()),
         ),
-        (None, None) => (home.join(".config/opencode"), Origin::Default),
+        None => (home.join(".config/opencode"), Origin::Default),
+    };
+    let config_dir = match (
+        &args.opencode_config_dir,
+        env.vars.nonempty("OPENCODE_CONFIG_DIR"),
+    ) {
+        (Some(flag), _) => Some((env.absolute(flag)?, Origin::Flag)),
+        (None, Some(dir)) => Some((
+            env.absolute(Path::new(dir))?,
+            Origin::Env("OPENCODE_CONFIG_DIR".to_owned()),
+        )),
+        (None, None) => None,
     };
     let (disable_claude, disable_claude_origin) = switch(
         env,
@@ -228,8 +262,9 @@ pub(crate) fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Resul
     Ok(opencode::Input {
         cwd: cwd.to_path_buf(),
         home,
+        xdg_dir,
+        xdg_dir_origin,
         config_dir,
-        config_dir_origin,
         disable_claude,
         disable_claude_origin,
         disable_project,
@@ -240,6 +275,7 @@ pub(crate) fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Resul
             .nonempty("OPENCODE_CONFIG")
             .map(|p| env.absolute(Path::new(p)))
             .transpose()?,
+        config_content: env.vars.nonempty("OPENCODE_CONFIG_CONTENT").is_some(),
         vars: env.vars.clone(),
     })
 }
@@ -264,6 +300,11 @@ pub(crate) fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<
         file_name: args.context_filename.as_deref().map(split_list),
         markers: args.memory_boundary_markers.as_deref().map(split_list),
         touches: args.touch.clone(),
+        model: match (&args.model, env.vars.nonempty("GEMINI_MODEL")) {
+            (Some(m), _) => Some((m.clone(), Origin::Flag)),
+            (None, Some(m)) => Some((m.to_owned(), Origin::Env("GEMINI_MODEL".to_owned()))),
+            (None, None) => None,
+        },
         vars: env.vars.clone(),
     })
 }
@@ -297,8 +338,12 @@ fn load(
     profile: Profile,
     cwd_flag: Option<&Path>,
 ) -> Result<(PathBuf, Report)> {
-    let cwd = cwd(env, cwd_flag)?;
+    // `codex -C DIR` keeps DIR as written; every other launch (and `cd DIR
+    // && codex`) sees the real path.
+    let physical = !(args.cwd_as_given && profile == Profile::Codex);
+    let (cwd, missing) = cwd(env, cwd_flag, physical)?;
     let mut report = report(env, args, profile, &cwd)?;
+    report.warnings.splice(0..0, missing);
     profile::check::mark_secrets(&mut report);
     Ok((cwd, report))
 }
