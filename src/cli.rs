@@ -355,7 +355,7 @@ pub enum ProfileName {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Profile settings")]
 pub struct ProfileArgs {
-    /// The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh].
+    /// The harness to show: dsh, codex, gemini, opencode, claude; copilot with explain; all with check [default: dsh].
     #[arg(long, value_enum, value_name = "P")]
     pub profile: Option<ProfileName>,
 
@@ -406,13 +406,17 @@ pub struct ProfileArgs {
     /// opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true).
     #[arg(long)]
     pub disable_project_config: bool,
+
+    /// claude: its config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude].
+    #[arg(long, value_name = "DIR")]
+    pub claude_config_dir: Option<PathBuf>,
 }
 
 impl ProfileArgs {
     /// The profile flags given, each with the profile it belongs to.
     #[must_use]
     pub fn given(&self) -> Vec<(&'static str, ProfileName)> {
-        use ProfileName::{Codex, Gemini, Opencode};
+        use ProfileName::{Claude, Codex, Gemini, Opencode};
         [
             ("--codex-home", Codex, self.codex_home.is_some()),
             (
@@ -457,6 +461,11 @@ impl ProfileArgs {
                 "--disable-project-config",
                 Opencode,
                 self.disable_project_config,
+            ),
+            (
+                "--claude-config-dir",
+                Claude,
+                self.claude_config_dir.is_some(),
             ),
         ]
         .into_iter()

@@ -13,7 +13,7 @@ use super::explain::ExplainArgs;
 use super::render::RenderArgs;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
-use crate::profile::{self, Origin, Profile, Report, codex, gemini, listings, opencode};
+use crate::profile::{self, Origin, Profile, Report, claude, codex, gemini, listings, opencode};
 
 /// The command a profile runs under, for the usage rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub(crate) fn select(
     if chosen == ProfileName::All && command != Command::Check {
         bail!("--profile all works with check only");
     }
-    if matches!(chosen, ProfileName::Claude | ProfileName::Copilot) && command != Command::Explain {
+    if chosen == ProfileName::Copilot && command != Command::Explain {
         bail!(
             "--profile {label} is documented behaviour, not byte-exact: it works with explain only"
         );
@@ -113,7 +113,7 @@ fn name(p: ProfileName) -> &'static str {
 }
 
 /// The cwd a profile looks at: `--cwd` (lexically normalised against the
-/// process cwd), else the process cwd; it must be a directory.
+/// process cwd), else the process cwd; it must be a directory, or missing.
 pub(crate) fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
     let cwd = match flag {
         Some(flag) => env.absolute(flag)?,
@@ -121,6 +121,9 @@ pub(crate) fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
     };
     let problem = match std::fs::metadata(&cwd) {
         Ok(meta) if meta.is_dir() => return Ok(cwd),
+        // A directory not made yet: what the harness would load there
+        // (SPEC 10.1: missing components are kept).
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && flag.is_some() => return Ok(cwd),
         Ok(_) => "not a directory".to_owned(),
         Err(e) => e.to_string(),
     };
@@ -250,6 +253,28 @@ pub(crate) fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<
     })
 }
 
+/// The claude inputs (10.1).
+pub(crate) fn claude_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<claude::Input> {
+    let home = home(env)?;
+    let (config_dir, config_dir_origin) = dir_setting(
+        env,
+        args.claude_config_dir.as_deref(),
+        "CLAUDE_CONFIG_DIR",
+        || Ok(home.join(".claude")),
+    )?;
+    Ok(claude::Input {
+        cwd: cwd.to_path_buf(),
+        home,
+        config_dir,
+        config_dir_origin,
+        disable: env
+            .vars
+            .get("CLAUDE_CODE_DISABLE_CLAUDE_MDS")
+            .map(str::to_owned),
+        managed_dir: PathBuf::from(claude::MANAGED_DIR),
+    })
+}
+
 fn listing_input(env: &Env, cwd: &Path) -> Result<listings::Input> {
     Ok(listings::Input {
         cwd: cwd.to_path_buf(),
@@ -267,7 +292,7 @@ fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result
         Profile::Codex => codex::load(&codex_input(env, args, cwd)?),
         Profile::Gemini => gemini::load(&gemini_input(env, args, cwd)?),
         Profile::Opencode => opencode::load(&opencode_input(env, args, cwd)?),
-        Profile::Claude => Ok(listings::claude(&listing_input(env, cwd)?)),
+        Profile::Claude => Ok(claude::load(&claude_input(env, args, cwd)?)),
         Profile::Copilot => Ok(listings::copilot(&listing_input(env, cwd)?)),
     }
 }
