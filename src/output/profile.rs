@@ -186,7 +186,9 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         Why::Rule(rule) => (*rule).to_owned(),
     };
     if let (Status::HeldBack, Why::By(by)) = (f.status, &f.why) {
-        return format!("AGENTS.md blocked by {by} (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)");
+        return format!(
+            "AGENTS.md blocked by {by} (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)"
+        );
     }
     let base = match (f.status, profile) {
         (Status::Loaded, _) => "",

@@ -252,7 +252,9 @@ pub fn findings_of(report: &Report) -> Vec<Finding> {
                 out.push(f);
                 continue;
             }
-            NoteKind::LongMemory { chars } => super::claude::long_memory_message(&note.path, *chars),
+            NoteKind::LongMemory { chars } => {
+                super::claude::long_memory_message(&note.path, *chars)
+            }
             NoteKind::NonRegular => format!(
                 "{}: not a regular file; {} skips it",
                 note.path, report.profile

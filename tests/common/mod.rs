@@ -137,7 +137,7 @@ impl Tree {
 }
 
 /// Every environment variable a harness profile reads.
-pub const PROFILE_VARS: [&str; 11] = [
+pub const PROFILE_VARS: [&str; 13] = [
     "CODEX_HOME",
     "GEMINI_CLI_HOME",
     "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
@@ -149,6 +149,8 @@ pub const PROFILE_VARS: [&str; 11] = [
     "OPENCODE_DISABLE_PROJECT_CONFIG",
     "GEMINI_SYSTEM_MD",
     "DSH_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_DISABLE_CLAUDE_MDS",
 ];
 
 /// The agentctx binary under test.

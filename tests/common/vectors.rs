@@ -63,7 +63,12 @@ pub fn materialize(case_dir: &Path, case: &Value) -> (tempfile::TempDir, PathBuf
         for (rel, text) in files {
             let p = tree.join(rel);
             fs::create_dir_all(p.parent().unwrap()).unwrap();
-            fs::write(p, text.as_str().unwrap()).unwrap();
+            // Texts holding the tree's absolute path (`~/.claude.json`, trust tables).
+            let text = text
+                .as_str()
+                .unwrap()
+                .replace("@TREE@", tree.to_str().unwrap());
+            fs::write(p, text).unwrap();
         }
     }
     if let Some(links) = setup["symlinks"].as_object() {

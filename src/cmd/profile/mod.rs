@@ -256,12 +256,17 @@ pub(crate) fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<
 /// The claude inputs (10.1).
 pub(crate) fn claude_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<claude::Input> {
     let home = home(env)?;
-    let (config_dir, config_dir_origin) = dir_setting(
-        env,
-        args.claude_config_dir.as_deref(),
-        "CLAUDE_CONFIG_DIR",
-        || Ok(home.join(".claude")),
-    )?;
+    // The variable as set, empty included: Claude Code joins it as written and
+    // resolves it against its cwd (real agent: `cl-src-config-dir-empty-project`).
+    let (config_dir, config_dir_origin) =
+        match (&args.claude_config_dir, env.vars.get("CLAUDE_CONFIG_DIR")) {
+            (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
+            (None, Some(v)) => (
+                PathBuf::from(v),
+                Origin::Env("CLAUDE_CONFIG_DIR".to_owned()),
+            ),
+            (None, None) => (home.join(".claude"), Origin::Default),
+        };
     Ok(claude::Input {
         cwd: cwd.to_path_buf(),
         home,

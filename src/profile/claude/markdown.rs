@@ -3,6 +3,8 @@
 //! found. Claude Code reads the blocks with its `marked` lexer (`gfm`
 //! off); this is the part of that block grammar the three rules depend on.
 
+use std::collections::HashSet;
+
 use crate::discovery::{is_js_whitespace, js_trim};
 
 /// The text after its frontmatter, and the `paths` patterns of a rule
@@ -36,7 +38,10 @@ pub(crate) fn frontmatter(text: &str) -> Frontmatter<'_> {
     let mut pos = 0;
     while pos <= after.len() {
         let (line, next) = line_at_any(after, pos);
-        if line.strip_prefix("---").is_some_and(|t| t.trim_matches([' ', '\t']).is_empty()) {
+        if line
+            .strip_prefix("---")
+            .is_some_and(|t| t.trim_matches([' ', '\t']).is_empty())
+        {
             let yaml = &after[..pos];
             return Frontmatter {
                 body: &after[next..],
@@ -76,7 +81,7 @@ fn paths_of(yaml: &str) -> Option<Vec<String>> {
             .iter()
             .take_while(|l| l.starts_with([' ', '\t', '-']))
             .filter_map(|l| l.trim_start().strip_prefix('-'))
-            .map(|item| unquote(item.trim()))
+            .filter_map(|item| string_scalar(item.trim()))
             .collect();
         return (!items.is_empty()).then_some(items);
     }
@@ -84,12 +89,50 @@ fn paths_of(yaml: &str) -> Option<Vec<String>> {
         return Some(
             split_outside_braces(inner)
                 .into_iter()
-                .map(|s| unquote(&s))
+                .filter_map(|s| string_scalar(&s))
                 .collect(),
         );
     }
-    let scalar = unquote(value);
+    let scalar = string_scalar(value)?;
     (!scalar.is_empty()).then(|| vec![scalar])
+}
+
+/// A plain YAML scalar that is not a string (core schema: null, booleans,
+/// numbers): Claude Code reads no pattern from it.
+fn typed_scalar(s: &str) -> bool {
+    let s = s.trim();
+    matches!(
+        s,
+        "" | "~"
+            | "null"
+            | "Null"
+            | "NULL"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "false"
+            | "False"
+            | "FALSE"
+            | ".inf"
+            | "-.inf"
+            | "+.inf"
+            | ".nan"
+            | ".NaN"
+            | ".NAN"
+    ) || s.parse::<f64>().is_ok()
+        || s.strip_prefix("0x")
+            .is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()))
+        || s.strip_prefix("0o")
+            .is_some_and(|o| !o.is_empty() && o.bytes().all(|c| (b'0'..=b'7').contains(&c)))
+}
+
+/// A YAML scalar as a string pattern, or None when it is typed otherwise.
+fn string_scalar(s: &str) -> Option<String> {
+    let t = s.trim();
+    if !(t.starts_with('"') || t.starts_with('\'')) && typed_scalar(t) {
+        return None;
+    }
+    Some(unquote(t))
 }
 
 fn unquote(s: &str) -> String {
@@ -215,7 +258,7 @@ pub(crate) fn strip_comments(text: &str) -> Option<String> {
     let mut out = String::with_capacity(lf.len());
     let mut copied = 0;
     let mut changed = false;
-    for b in blocks(&lf, true) {
+    for b in blocks(&lf) {
         let raw = &lf[b.start..b.end];
         if b.kind != (Kind::Html { comment: true }) || !raw.contains("-->") {
             continue;
@@ -260,14 +303,15 @@ pub(crate) fn import_tokens(text: &str) -> Vec<String> {
         return found;
     }
     let lf = to_lf(text);
-    scan_blocks(&lf, true, &mut found);
-    let mut seen = std::collections::HashSet::new();
+    let defs = definitions(&lf);
+    scan_blocks(&lf, true, &defs, &mut found);
+    let mut seen = HashSet::new();
     found.retain(|t| seen.insert(t.clone()));
     found
 }
 
-fn scan_blocks(text: &str, top: bool, found: &mut Vec<String>) {
-    for b in blocks(text, top) {
+fn scan_blocks(text: &str, top: bool, defs: &HashSet<String>, found: &mut Vec<String>) {
+    for b in blocks(text) {
         let raw = &text[b.start..b.end];
         match b.kind {
             Kind::Blank | Kind::Code | Kind::Fence | Kind::Hr => {}
@@ -279,21 +323,21 @@ fn scan_blocks(text: &str, top: bool, found: &mut Vec<String>) {
                     }
                 }
             }
-            Kind::Heading => inline(heading_text(raw), found),
+            Kind::Heading => inline(heading_text(raw), defs, found),
             Kind::Paragraph => {
                 let body = raw.trim_end_matches('\n');
                 if top {
-                    inline(body, found);
+                    inline(body, defs, found);
                 } else {
                     // A list item's text token: its text, then its inline tokens.
                     tokens_in_run(body, found);
-                    inline(body, found);
+                    inline(body, defs, found);
                 }
             }
-            Kind::Quote => scan_blocks(&quote_content(raw), true, found),
+            Kind::Quote => scan_blocks(&quote_content(raw), true, defs, found),
             Kind::List => {
                 for item in list_items(raw) {
-                    scan_blocks(&item, false, found);
+                    scan_blocks(&item, false, defs, found);
                 }
             }
         }
@@ -382,11 +426,13 @@ fn keep(token: &str) -> Option<String> {
     ok.then_some(path)
 }
 
-/// The text runs of inline markdown: code spans, HTML tags, autolinks and
-/// link targets are skipped; a run restarts after them, after `[`, a
-/// backslash escape and a run of `*` or `_`.
-fn inline(text: &str, found: &mut Vec<String>) {
+/// The text runs of inline markdown: code spans, HTML tags, autolinks,
+/// images and link targets are skipped; a run restarts after them, inside
+/// a link's text, after a backslash escape and after an emphasis delimiter
+/// that pairs (real agent: `cl-emph-*`, `cl-imp-bracket`, `cl-link-*`).
+fn inline(text: &str, defs: &HashSet<String>, found: &mut Vec<String>) {
     let b = text.as_bytes();
+    let paired = emphasis_delimiters(b);
     let mut run_start = 0;
     let mut i = 0;
     let flush = |from: usize, to: usize, found: &mut Vec<String>| {
@@ -421,31 +467,156 @@ fn inline(text: &str, found: &mut Vec<String>) {
                 run_start = i;
             }
             b'*' | b'_' => {
-                flush(run_start, i, found);
-                while i < b.len() && (b[i] == b'*' || b[i] == b'_') {
-                    i += 1;
+                let n = b[i..].iter().take_while(|&&c| c == b[i]).count();
+                if paired.contains(&i) {
+                    flush(run_start, i, found);
+                    run_start = i + n;
                 }
-                run_start = i;
+                i += n;
             }
-            b']' => {
-                flush(run_start, i, found);
-                i += 1;
-                if b.get(i) == Some(&b'(') {
-                    if let Some(end) = link_target_end(b, i) {
-                        i = end;
-                    }
+            b'!' if b.get(i + 1) == Some(&b'[') => match link_at(text, i + 1, defs) {
+                Some((_, end)) => {
+                    flush(run_start, i, found);
+                    i = end;
+                    run_start = i;
                 }
-                run_start = i;
-            }
-            b'[' => {
-                flush(run_start, i, found);
-                i += 1;
-                run_start = i;
-            }
+                None => i += 1,
+            },
+            b'[' => match link_at(text, i, defs) {
+                Some((label_end, end)) => {
+                    flush(run_start, i, found);
+                    inline(&text[i + 1..label_end], defs, found);
+                    i = end;
+                    run_start = i;
+                }
+                None => i += 1,
+            },
             _ => i += 1,
         }
     }
     flush(run_start, b.len(), found);
+}
+
+/// A link starting at the `[` at `open`: where its text ends (the `]`)
+/// and where the whole link ends. Inline `[text](target)`, or a reference
+/// (`[text][label]`, `[text][]`, `[text]`) whose label is defined.
+fn link_at(text: &str, open: usize, defs: &HashSet<String>) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut depth = 0;
+    let mut i = open;
+    let close = loop {
+        match b.get(i)? {
+            b'\\' => i += 1,
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    break i;
+                }
+            }
+            b'`' => {
+                let n = b[i..].iter().take_while(|&&c| c == b'`').count();
+                if let Some(end) = code_span_end(b, i + n, n) {
+                    i = end - 1;
+                } else {
+                    i += n - 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    };
+    if b.get(close + 1) == Some(&b'(') {
+        if let Some(end) = link_target_end(b, close + 1) {
+            return Some((close, end));
+        }
+    }
+    let label_of = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    if b.get(close + 1) == Some(&b'[') {
+        let k = text[close + 2..].find(']').map(|k| close + 2 + k)?;
+        let label = &text[close + 2..k];
+        let label = if label.trim().is_empty() {
+            &text[open + 1..close]
+        } else {
+            label
+        };
+        return defs.contains(&label_of(label)).then_some((close, k + 1));
+    }
+    defs.contains(&label_of(&text[open + 1..close]))
+        .then_some((close, close + 1))
+}
+
+/// The link reference definitions of a text: their labels, normalised.
+fn definitions(text: &str) -> HashSet<String> {
+    text.lines()
+        .filter_map(|l| {
+            let t = up_to_3(l)?.strip_prefix('[')?;
+            let end = t.find("]:")?;
+            let label = &t[..end];
+            (!label.trim().is_empty() && !label.contains(['[', ']'])).then(|| {
+                label
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .to_lowercase()
+            })
+        })
+        .collect()
+}
+
+/// The starts of the `*` and `_` runs that pair as emphasis delimiters: an
+/// opener (not followed by whitespace; `_` not inside a word) and a later
+/// closer of the same character (not preceded by whitespace; `_` not
+/// followed by a letter or digit).
+fn emphasis_delimiters(b: &[u8]) -> HashSet<usize> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'`' {
+            let n = b[i..].iter().take_while(|&&c| c == b'`').count();
+            i = code_span_end(b, i + n, n).unwrap_or(i + n);
+            continue;
+        }
+        if b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if b[i] == b'*' || b[i] == b'_' {
+            let c = b[i];
+            let n = b[i..].iter().take_while(|&&x| x == c).count();
+            let before = i.checked_sub(1).map(|k| b[k]);
+            let after = b.get(i + n).copied();
+            let space = |x: Option<u8>| x.is_none_or(|x| x.is_ascii_whitespace());
+            let word = |x: Option<u8>| x.is_some_and(|x| x.is_ascii_alphanumeric());
+            let opens = !space(after) && (c == b'*' || !word(before));
+            let closes = !space(before) && (c == b'*' || !word(after));
+            runs.push((i, c, opens, closes));
+            i += n;
+            continue;
+        }
+        i += 1;
+    }
+    let mut open: Vec<(usize, u8)> = Vec::new();
+    let mut out = HashSet::new();
+    for (at, c, opens, closes) in runs {
+        if closes {
+            if let Some(k) = open.iter().rposition(|(_, oc)| *oc == c) {
+                out.insert(open[k].0);
+                out.insert(at);
+                open.truncate(k);
+                continue;
+            }
+        }
+        if opens {
+            open.push((at, c));
+        }
+    }
+    out
 }
 
 /// The end of a code span opened by `n` backticks ending at `from`: after
@@ -731,8 +902,11 @@ fn block_tag_open(lower: &str) -> Option<()> {
         return None;
     }
     let after = &t[n..];
-    (after.is_empty() || after.starts_with(' ') || after.starts_with('>') || after.starts_with("/>"))
-        .then_some(())
+    (after.is_empty()
+        || after.starts_with(' ')
+        || after.starts_with('>')
+        || after.starts_with("/>"))
+    .then_some(())
 }
 
 /// A type-7 HTML block opener: a complete open or closing tag (not
@@ -767,7 +941,10 @@ fn complete_tag_line(lower: &str) -> bool {
                 break;
             }
             let a = spaced.as_bytes();
-            if !a.first().is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b':' | b'_')) {
+            if !a
+                .first()
+                .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b':' | b'_'))
+            {
                 break;
             }
             let m = a
@@ -807,7 +984,12 @@ fn complete_tag_line(lower: &str) -> bool {
 
 /// The end of an HTML block starting at `start` (its first line `line`),
 /// or None when the line opens none.
-fn html_block_end(text: &str, start: usize, line: &str, after_paragraph: bool) -> Option<(usize, bool)> {
+fn html_block_end(
+    text: &str,
+    start: usize,
+    line: &str,
+    after_paragraph: bool,
+) -> Option<(usize, bool)> {
     let t = up_to_3(line)?;
     if !t.starts_with('<') {
         return None;
@@ -879,7 +1061,7 @@ fn html_block_end(text: &str, start: usize, line: &str, after_paragraph: bool) -
 fn blank_line_end(text: &str, start: usize) -> usize {
     let mut pos = start;
     loop {
-        let (end, next) = line_at(text, pos);
+        let (_, next) = line_at(text, pos);
         if next >= text.len() {
             return text.len();
         }
@@ -890,20 +1072,22 @@ fn blank_line_end(text: &str, start: usize) -> usize {
             loop {
                 let (e, n) = line_at(text, p);
                 if !is_blank(&text[p..e]) || e == text.len() {
-                    return if e == text.len() && is_blank(&text[p..e]) { text.len() } else { p };
+                    return if e == text.len() && is_blank(&text[p..e]) {
+                        text.len()
+                    } else {
+                        p
+                    };
                 }
                 p = n;
             }
         }
-        let _ = end;
         pos = next;
     }
 }
 
-/// The top-level blocks of `text` (LF only). With `top` off (a list item's
-/// content) paragraphs are `text` tokens, lexed the same way here.
-fn blocks(text: &str, top: bool) -> Vec<Block> {
-    let _ = top;
+/// The top-level blocks of `text` (LF only). A list item's content is
+/// lexed the same way (its paragraphs are `marked`'s `text` tokens).
+fn blocks(text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut pos = 0;
     let mut prev: Option<Kind> = None;
@@ -925,21 +1109,14 @@ fn blocks(text: &str, top: bool) -> Vec<Block> {
             kind = Kind::Blank;
         } else if indent_of(line) >= 4 && prev != Some(Kind::Paragraph) {
             let mut p = next;
-            let mut end = next;
             while p < text.len() {
                 let (e, n) = line_at(text, p);
                 let l = &text[p..e];
-                if is_blank(l) {
-                    p = n;
-                    continue;
-                }
-                if indent_of(l) < 4 {
+                if !is_blank(l) && indent_of(l) < 4 {
                     break;
                 }
                 p = n;
-                end = n;
             }
-            let _ = end;
             pos = p;
             kind = Kind::Code;
         } else if let Some((c, n)) = fence_open(line) {
@@ -1118,7 +1295,12 @@ fn list_scan(text: &str, pos: usize) -> (usize, Vec<String>) {
                         || t.starts_with("~~~")
                         || t.starts_with('#')
                         || t.starts_with("<!--")
-                        || t.starts_with('<') && t[1..].chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && t.contains('>')
+                        || t.starts_with('<')
+                            && t[1..]
+                                .chars()
+                                .next()
+                                .is_some_and(|c| c.is_ascii_alphabetic())
+                            && t.contains('>')
                         || list_open(t).is_some()
                         || is_hr(t))
                 {
@@ -1178,7 +1360,10 @@ mod tests {
 
     #[test]
     fn frontmatter_forms() {
-        assert_eq!(frontmatter("\u{feff}---\r\nt: x\r\n---\r\nbody").body, "body");
+        assert_eq!(
+            frontmatter("\u{feff}---\r\nt: x\r\n---\r\nbody").body,
+            "body"
+        );
         assert_eq!(frontmatter("---\nt\n...\nx").body, "---\nt\n...\nx");
         assert_eq!(frontmatter("  ---\nt\n---\nx").body, "  ---\nt\n---\nx");
         assert_eq!(frontmatter("---\nt: x\n---").body, "");
@@ -1197,30 +1382,55 @@ mod tests {
         );
         assert_eq!(
             p("---\npaths: src/{a,b}/**, **\n---\nx"),
-            Some(vec!["src/a".to_owned(), "src/b".to_owned(), "**".to_owned()])
+            Some(vec![
+                "src/a".to_owned(),
+                "src/b".to_owned(),
+                "**".to_owned()
+            ])
         );
-        assert_eq!(p("---\npaths: docs/**\n---\nx"), Some(vec!["docs".to_owned()]));
+        assert_eq!(
+            p("---\npaths: docs/**\n---\nx"),
+            Some(vec!["docs".to_owned()])
+        );
     }
 
     #[test]
     fn comment_blocks_where_a_block_starts() {
-        assert_eq!(strip("p1\n<!-- c1 -->\n\n\n\np2\n\nEND\n"), "p1\np2\n\nEND\n");
+        assert_eq!(
+            strip("p1\n<!-- c1 -->\n\n\n\np2\n\nEND\n"),
+            "p1\np2\n\nEND\n"
+        );
         assert_eq!(strip("   <!-- three -->\nx\n"), "x\n");
         assert_eq!(strip("<!-- unclosed\nx\n"), "<!-- unclosed\nx\n");
-        assert_eq!(strip("<div>\n<!-- in div -->\n</div>\n"), "<div>\n<!-- in div -->\n</div>\n");
+        assert_eq!(
+            strip("<div>\n<!-- in div -->\n</div>\n"),
+            "<div>\n<!-- in div -->\n</div>\n"
+        );
         assert_eq!(strip("> q\n<!-- after quote -->\nz\n"), "> q\nz\n");
         assert_eq!(strip("# H\n<!-- c -->\nz\n"), "# H\nz\n");
         assert_eq!(strip("- a\n<!-- c -->\nz\n"), "- a\nz\n");
-        assert_eq!(strip("x\n    <!-- four -->\ny\n"), "x\n    <!-- four -->\ny\n");
-        assert_eq!(strip("x\n\n    <!-- code -->\n\ny\n"), "x\n\n    <!-- code -->\n\ny\n");
+        assert_eq!(
+            strip("x\n    <!-- four -->\ny\n"),
+            "x\n    <!-- four -->\ny\n"
+        );
+        assert_eq!(
+            strip("x\n\n    <!-- code -->\n\ny\n"),
+            "x\n\n    <!-- code -->\n\ny\n"
+        );
         assert_eq!(strip("<!-- a --><!-- b -->\ntext\n"), "text\n");
         assert_eq!(strip("<!-- a -->text after\nnext\n"), "text after\nnext\n");
         assert_eq!(strip("x\n<!-- c -->\n  \ny\n"), "x\n  \ny\n");
-        assert_eq!(strip("```\n<!-- f -->\n```\n<!-- r -->\nz\n"), "```\n<!-- f -->\n```\nz\n");
+        assert_eq!(
+            strip("```\n<!-- f -->\n```\n<!-- r -->\nz\n"),
+            "```\n<!-- f -->\n```\nz\n"
+        );
         assert_eq!(strip("1. one\n<!-- c -->\nz\n"), "1. one\nz\n");
         assert_eq!(strip("<!--\n-->\nz\n"), "z\n");
         assert_eq!(strip("x\r\n<!-- c -->\r\ny\r\n"), "x\ny\n");
-        assert_eq!(strip("- item\n  <!-- in -->\nend\n"), "- item\n  <!-- in -->\nend\n");
+        assert_eq!(
+            strip("- item\n  <!-- in -->\nend\n"),
+            "- item\n  <!-- in -->\nend\n"
+        );
         assert_eq!(
             strip("c <!-- i --> d\n  <!-- ind -->\n<!-- x --> trailing\n"),
             "c <!-- i --> d\n  <!-- ind -->\n trailing\n"
@@ -1238,7 +1448,10 @@ mod tests {
             t("# @./h.md\n**@./b.md** and `c`@./c.md and x@./no.md\n"),
             ["./h.md", "./b.md", "./c.md"]
         );
-        assert_eq!(t("@./a.md#frag @./my\\ file.md (@./p.md) @./q.md."), ["./a.md", "./my file.md", "./q.md."]);
+        assert_eq!(
+            t("@./a.md#frag @./my\\ file.md (@./p.md) @./q.md."),
+            ["./a.md", "./my file.md", "./q.md."]
+        );
         assert_eq!(t("@~/x @/ @/abs @#x @@y"), ["~/x", "/abs"]);
         assert_eq!(t("<!-- @./c.md -->\n"), Vec::<String>::new());
         assert_eq!(t("<!-- c --> @./after.md\n"), ["./after.md"]);

@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{FileEntry, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting, Status, Why};
+use super::{
+    FileEntry, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting, Status, Why,
+};
 use crate::discovery::js_trim;
 use crate::paths;
 
@@ -66,7 +68,9 @@ pub struct Input {
     /// Absolute; its links are resolved here (Claude Code runs in the real path).
     pub cwd: PathBuf,
     pub home: PathBuf,
-    /// `--claude-config-dir`, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    /// `--claude-config-dir` (absolute), else `$CLAUDE_CONFIG_DIR` as set
+    /// (relative to the cwd, empty included: real agent, case
+    /// `cl-src-config-dir-empty-project`), else `~/.claude`.
     pub config_dir: PathBuf,
     pub config_dir_origin: Origin,
     /// `CLAUDE_CODE_DISABLE_CLAUDE_MDS` as set.
@@ -82,8 +86,17 @@ impl Input {
     pub fn global_config(&self) -> PathBuf {
         match self.config_dir_origin {
             Origin::Default => self.home.join(".claude.json"),
-            _ => self.config_dir.join(".claude.json"),
+            _ => node_join(&self.config_dir, ".claude.json"),
         }
+    }
+}
+
+/// `path.join(dir, name)` as Node writes it: an empty `dir` leaves `name`.
+fn node_join(dir: &Path, name: &str) -> PathBuf {
+    if dir.as_os_str().is_empty() {
+        PathBuf::from(name)
+    } else {
+        dir.join(name)
     }
 }
 
@@ -158,16 +171,112 @@ fn extension(path: &Path) -> String {
 }
 
 const TEXT_EXTENSIONS: &[&str] = &[
-    ".md", ".txt", ".text", ".json", ".yaml", ".yml", ".toml", ".xml", ".csv", ".html", ".htm",
-    ".css", ".scss", ".sass", ".less", ".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs", ".mts",
-    ".cts", ".py", ".pyi", ".pyw", ".rb", ".erb", ".rake", ".go", ".rs", ".java", ".kt", ".kts",
-    ".scala", ".c", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hxx", ".cs", ".swift", ".sh", ".bash",
-    ".zsh", ".fish", ".ps1", ".bat", ".cmd", ".env", ".ini", ".cfg", ".conf", ".config",
-    ".properties", ".sql", ".graphql", ".gql", ".proto", ".vue", ".svelte", ".astro", ".ejs",
-    ".hbs", ".pug", ".jade", ".php", ".pl", ".pm", ".lua", ".r", ".dart", ".ex", ".exs", ".erl",
-    ".hrl", ".clj", ".cljs", ".cljc", ".edn", ".hs", ".lhs", ".elm", ".ml", ".mli", ".f", ".f90",
-    ".f95", ".for", ".cmake", ".make", ".makefile", ".gradle", ".sbt", ".rst", ".adoc",
-    ".asciidoc", ".org", ".tex", ".latex", ".lock", ".log", ".diff", ".patch",
+    ".md",
+    ".txt",
+    ".text",
+    ".json",
+    ".yaml",
+    ".yml",
+    ".toml",
+    ".xml",
+    ".csv",
+    ".html",
+    ".htm",
+    ".css",
+    ".scss",
+    ".sass",
+    ".less",
+    ".js",
+    ".ts",
+    ".tsx",
+    ".jsx",
+    ".mjs",
+    ".cjs",
+    ".mts",
+    ".cts",
+    ".py",
+    ".pyi",
+    ".pyw",
+    ".rb",
+    ".erb",
+    ".rake",
+    ".go",
+    ".rs",
+    ".java",
+    ".kt",
+    ".kts",
+    ".scala",
+    ".c",
+    ".cpp",
+    ".cc",
+    ".cxx",
+    ".h",
+    ".hpp",
+    ".hxx",
+    ".cs",
+    ".swift",
+    ".sh",
+    ".bash",
+    ".zsh",
+    ".fish",
+    ".ps1",
+    ".bat",
+    ".cmd",
+    ".env",
+    ".ini",
+    ".cfg",
+    ".conf",
+    ".config",
+    ".properties",
+    ".sql",
+    ".graphql",
+    ".gql",
+    ".proto",
+    ".vue",
+    ".svelte",
+    ".astro",
+    ".ejs",
+    ".hbs",
+    ".pug",
+    ".jade",
+    ".php",
+    ".pl",
+    ".pm",
+    ".lua",
+    ".r",
+    ".dart",
+    ".ex",
+    ".exs",
+    ".erl",
+    ".hrl",
+    ".clj",
+    ".cljs",
+    ".cljc",
+    ".edn",
+    ".hs",
+    ".lhs",
+    ".elm",
+    ".ml",
+    ".mli",
+    ".f",
+    ".f90",
+    ".f95",
+    ".for",
+    ".cmake",
+    ".make",
+    ".makefile",
+    ".gradle",
+    ".sbt",
+    ".rst",
+    ".adoc",
+    ".asciidoc",
+    ".org",
+    ".tex",
+    ".latex",
+    ".lock",
+    ".log",
+    ".diff",
+    ".patch",
 ];
 
 /// What reading one file found before its text is used.
@@ -200,11 +309,19 @@ fn read_text(path: &Path) -> Read {
 }
 
 impl Walk<'_> {
-    fn skip(&mut self, path: &Path, status: Status, why: Why, ty: MemoryType, parent: Option<&str>) {
+    fn skip(
+        &mut self,
+        path: &Path,
+        status: Status,
+        why: Why,
+        ty: MemoryType,
+        parent: Option<&str>,
+    ) {
         if !self.record {
             return;
         }
-        let mut entry = FileEntry::new(super::show(path), super::file_size(path), status).why(why);
+        let size = super::file_size(&self.cwd.join(path));
+        let mut entry = FileEntry::new(super::show(path), size, status).why(why);
         entry.memory = Some(ty);
         entry.imported_by = parent.map(str::to_owned);
         self.skipped.push(entry);
@@ -219,7 +336,8 @@ impl Walk<'_> {
         parent: Option<&str>,
         external: bool,
     ) -> Vec<Entry> {
-        let exists = std::fs::symlink_metadata(path).is_ok();
+        let fs_path = self.cwd.join(path);
+        let exists = std::fs::symlink_metadata(&fs_path).is_ok();
         if self.seen.contains(path) {
             if exists {
                 let why = if self.stack.iter().any(|p| p == path) {
@@ -237,7 +355,7 @@ impl Walk<'_> {
             }
             return Vec::new();
         }
-        let resolved = real(path);
+        let resolved = real(&fs_path);
         let linked = resolved != path;
         if depth > 0 && !external && !inside(&resolved, self.cwd) {
             if exists {
@@ -247,12 +365,18 @@ impl Walk<'_> {
         }
         if linked && self.seen.contains(&resolved) {
             if exists {
-                self.skip(path, Status::Duplicate, Why::By(super::show(&resolved)), ty, parent);
+                self.skip(
+                    path,
+                    Status::Duplicate,
+                    Why::By(super::show(&resolved)),
+                    ty,
+                    parent,
+                );
             }
             return Vec::new();
         }
         self.seen.insert(path.to_path_buf());
-        let (bytes, raw) = match read_text(path) {
+        let (bytes, raw) = match read_text(&fs_path) {
             Read::Text(bytes, raw) => (bytes, raw),
             Read::Missing => {
                 if parent.is_some() {
@@ -338,20 +462,21 @@ impl Walk<'_> {
         if visited.contains(dir) {
             return Vec::new();
         }
-        let resolved = std::fs::canonicalize(dir);
+        let fs_dir = self.cwd.join(dir);
+        let resolved = std::fs::canonicalize(&fs_dir);
         let canonical = resolved.is_ok();
-        let resolved = resolved.unwrap_or_else(|_| dir.to_path_buf());
+        let resolved = resolved.unwrap_or_else(|_| fs_dir.clone());
         let linked = resolved != dir;
         visited.insert(dir.to_path_buf());
         if linked {
             visited.insert(resolved.clone());
         }
         if top && !external && !inside(&resolved, self.cwd) {
-            let is_link = |p: &Path| {
-                std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
-            };
-            let parent_link = ty == MemoryType::Project && linked && dir.parent().is_some_and(is_link);
-            if is_link(dir) || parent_link {
+            let is_link =
+                |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+            let parent_link =
+                ty == MemoryType::Project && linked && fs_dir.parent().is_some_and(is_link);
+            if is_link(&fs_dir) || parent_link {
                 self.skip(dir, Status::Outside, Why::None, ty, None);
                 return Vec::new();
             }
@@ -363,7 +488,7 @@ impl Walk<'_> {
         for item in listing.filter_map(Result::ok) {
             let name = item.file_name();
             let constructed = dir.join(&name);
-            let target = real(&constructed);
+            let target = real(&self.cwd.join(&constructed));
             let link = target != constructed;
             let (is_dir, is_file) = if link {
                 match std::fs::metadata(&target) {
@@ -391,7 +516,9 @@ impl Walk<'_> {
                 }
                 for entry in self.read(&target, ty, 0, None, external) {
                     if entry.conditional {
-                        let why = Why::Rule("a `paths:` rule: loaded when a matching file is read, not at start");
+                        let why = Why::Rule(
+                            "a `paths:` rule: loaded when a matching file is read, not at start",
+                        );
                         let p = PathBuf::from(&entry.path);
                         self.skip(&p, Status::Conditional, why, ty, entry.parent.as_deref());
                     } else {
@@ -428,11 +555,18 @@ fn approval(global: &Path, key: &Path, warnings: &mut Vec<String>) -> (bool, Ori
             return (false, Origin::Default);
         }
     };
+    // JavaScript truthiness (real agent: cases `cl-approved-truthy-*`).
     let approved = value
         .get("projects")
         .and_then(|p| p.get(super::show(key)))
         .and_then(|p| p.get("hasClaudeMdExternalIncludesApproved"))
-        == Some(&Value::Bool(true));
+        .is_some_and(|v| match v {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+            Value::String(s) => !s.is_empty(),
+            Value::Array(_) | Value::Object(_) => true,
+        });
     (approved, Origin::Settings(super::show(global)))
 }
 
@@ -466,7 +600,9 @@ fn project_dir_of(path: &str) -> &str {
 }
 
 fn is_below(path: &str, dir: &str) -> bool {
-    path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/')) && path != dir
+    path.strip_prefix(dir)
+        .is_some_and(|rest| rest.starts_with('/'))
+        && path != dir
         || dir == "/" && path.len() > 1 && path.starts_with('/')
 }
 
@@ -499,7 +635,7 @@ fn chain(cwd: &Path) -> Vec<PathBuf> {
 #[must_use]
 pub fn load(input: &Input) -> Report {
     let cwd = real_kept(&input.cwd);
-    let global = input.global_config();
+    let global = cwd.join(input.global_config());
     let key = project_key(&cwd);
     let mut warnings = Vec::new();
     let (approved, approved_origin) = approval(&global, &key, &mut warnings);
@@ -507,10 +643,19 @@ pub fn load(input: &Input) -> Report {
     let mut settings = ProfileSettings::default();
     settings.push(
         "config_dir",
-        Setting::new(super::show(&input.config_dir), input.config_dir_origin.clone()),
+        Setting::new(
+            super::show(&input.config_dir),
+            input.config_dir_origin.clone(),
+        ),
     );
-    settings.push("global_config", Setting::new(super::show(&global), Origin::Derived));
-    settings.push("project_key", Setting::new(super::show(&key), Origin::Derived));
+    settings.push(
+        "global_config",
+        Setting::new(super::show(&global), Origin::Derived),
+    );
+    settings.push(
+        "project_key",
+        Setting::new(super::show(&key), Origin::Derived),
+    );
     settings.push(
         "external_includes_approved",
         Setting::new(approved, approved_origin),
@@ -540,12 +685,18 @@ pub fn load(input: &Input) -> Report {
     };
     let mut visited = HashSet::new();
     let managed_md = input.managed_dir.join("CLAUDE.md");
-    let user_md = input.config_dir.join("CLAUDE.md");
+    let user_md = node_join(&input.config_dir, "CLAUDE.md");
     let mut entries = walk.read(&managed_md, MemoryType::Managed, 0, None, approved);
     let managed_rules = input.managed_dir.join(".claude/rules");
-    entries.extend(walk.rules(&managed_rules, MemoryType::Managed, approved, &mut visited, true));
+    entries.extend(walk.rules(
+        &managed_rules,
+        MemoryType::Managed,
+        approved,
+        &mut visited,
+        true,
+    ));
     entries.extend(walk.read(&user_md, MemoryType::User, 0, None, true));
-    let user_rules = input.config_dir.join("rules");
+    let user_rules = node_join(&input.config_dir, "rules");
     entries.extend(walk.rules(&user_rules, MemoryType::User, true, &mut visited, true));
     let dirs = chain(&cwd);
     for dir in &dirs {
@@ -557,7 +708,13 @@ pub fn load(input: &Input) -> Report {
         let local = dir.join("CLAUDE.local.md");
         entries.extend(walk.read(&local, MemoryType::Local, 0, None, approved));
     }
-    let agents = agents_md(&mut walk, &dirs, [&managed_md, &user_md], approved, &entries);
+    let agents = agents_md(
+        &mut walk,
+        &dirs,
+        [&managed_md, &user_md],
+        approved,
+        &entries,
+    );
     let entries = insert_agents(entries, agents);
     not_modelled(input, &dirs, &mut report);
     if !entries.is_empty() {
@@ -574,7 +731,10 @@ pub fn load(input: &Input) -> Report {
             .collect();
         report.parts.push(Part {
             kind: "system-reminder".to_owned(),
-            text: format!("<system-reminder>\n{HEADER}\n\n{}\n</system-reminder>", body.join("\n\n")),
+            text: format!(
+                "<system-reminder>\n{HEADER}\n\n{}\n</system-reminder>",
+                body.join("\n\n")
+            ),
         });
     }
     for e in &entries {
@@ -635,7 +795,13 @@ fn agents_md(
             for name in ["AGENTS.md", ".claude/AGENTS.md"] {
                 let path = dir.join(name);
                 if std::fs::symlink_metadata(&path).is_ok() {
-                    walk.skip(&path, Status::HeldBack, Why::By(super::show(&by)), MemoryType::Project, None);
+                    walk.skip(
+                        &path,
+                        Status::HeldBack,
+                        Why::By(super::show(&by)),
+                        MemoryType::Project,
+                        None,
+                    );
                 }
             }
         }
@@ -678,7 +844,13 @@ fn agents_md(
             } else {
                 Why::Rule("the same text as a project entry")
             };
-            walk.skip(Path::new(&part.path), Status::Duplicate, why, MemoryType::Project, part.parent.as_deref());
+            walk.skip(
+                Path::new(&part.path),
+                Status::Duplicate,
+                why,
+                MemoryType::Project,
+                part.parent.as_deref(),
+            );
             continue;
         }
         paths.insert(part.path.clone());
@@ -711,7 +883,7 @@ fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut Report) {
         report.exact = false;
         report.warnings.push(message);
     };
-    let projects = input.config_dir.join("projects");
+    let projects = input.cwd.join(node_join(&input.config_dir, "projects"));
     if let Ok(listing) = std::fs::read_dir(&projects) {
         let mut found: Vec<PathBuf> = listing
             .filter_map(Result::ok)
@@ -752,12 +924,20 @@ fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut Report) {
             );
         }
     }
-    let mut settings = vec![input.config_dir.join("settings.json")];
+    let mut settings = vec![
+        input
+            .cwd
+            .join(node_join(&input.config_dir, "settings.json")),
+    ];
     for dir in dirs {
         settings.push(dir.join(".claude/settings.json"));
         settings.push(dir.join(".claude/settings.local.json"));
     }
-    let keys = ["claudeMdExcludes", "instructionFiles", "projectInstructions"];
+    let keys = [
+        "claudeMdExcludes",
+        "instructionFiles",
+        "projectInstructions",
+    ];
     for file in settings {
         if has_key(&file, &keys) {
             inexact(
@@ -817,7 +997,9 @@ pub fn finding_message(f: &FileEntry) -> Option<String> {
                 Why::Error(e) => format!(": {e}"),
                 _ => String::new(),
             };
-            of(&format!("an import that cannot be resolved{why}; Claude Code skips it"))
+            of(&format!(
+                "an import that cannot be resolved{why}; Claude Code skips it"
+            ))
         }
         Status::Unreadable => of("cannot be read; contributes nothing"),
         _ => return None,
