@@ -83,7 +83,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__check)
-            opts="-q -h -V --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --exclude --no-ignore --format --deny-warnings --include-user-global --summary --warn-at --base --color --quiet --help --version"
+            opts="-q -h -V --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --exclude --no-ignore --format --deny-warnings --include-user-global --summary --warn-at --base --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -154,6 +154,10 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -285,7 +289,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --source-kind --full --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --source-kind --full --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -372,6 +376,10 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -507,7 +515,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --source-kind --check --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --source-kind --check --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -594,6 +602,10 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -49,7 +49,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l local-candi
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness to show: dsh, codex, gemini, opencode, claude; copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
@@ -65,6 +65,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l memory-boun
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l claude-config-dir -d 'claude: its config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l format -d 'Output format: text (the exact message bytes) or json (parts, source, files, budget records)' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
@@ -123,7 +124,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-cand
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d 'The harness to show: dsh, codex, gemini, opencode, claude; copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
@@ -139,6 +140,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l memory-bou
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l claude-config-dir -d 'claude: its config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l format -d 'Output format: a readable report, or one JSON document' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
@@ -161,7 +163,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candid
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harness to show: dsh, codex, gemini, opencode, claude; copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
@@ -177,6 +179,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l memory-bound
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l touch -d 'gemini: a path a tool touched, for its just-in-time context (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l instructions -d 'opencode: instruction entries, comma separated; replaces the config files\' [default: config]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l claude-config-dir -d 'claude: its config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l format -d 'Output format: text, json, github (workflow commands), sarif (SARIF 2.1.0) or markdown (a pull-request comment)' -r -f -a "text\t'Findings grouped by directory, then a summary line'
 json\t'One JSON document: the findings and every checked directory\'s baseline'

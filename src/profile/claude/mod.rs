@@ -32,6 +32,9 @@ pub const WARN_CHARS: usize = 40_000;
 /// Imports are followed to this depth (a source is depth 0).
 pub const MAX_DEPTH: usize = 5;
 
+/// The names that make a directory a cwd worth checking (`check`).
+pub const CANDIDATES: [&str; 3] = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"];
+
 /// Where the managed (organisation) files live on Linux.
 pub const MANAGED_DIR: &str = "/etc/claude-code";
 
