@@ -300,3 +300,32 @@ for n, v in PATHS.items():
 if __name__ == "__main__":
     import collections
     print(len(CASES), collections.Counter(c["name"].split("-")[0] for c in CASES))
+
+# ---------------------------------------------------------------- third round (what the random texts showed)
+QUOTE = {
+    "cl-q-two": "> q\n  <!-- two -->\nz\n",
+    "cl-q-three": "> q\n   <!-- three -->\nz\n",
+    "cl-q-nested-two": "> > q\n  <!-- two -->\nz\n",
+    "cl-q-nested-zero": "> > q\n<!-- zero -->\nz\n",
+    "cl-q-list": "> - item\n  <!-- two -->\nz\n",
+    "cl-q-lazy-then": "> q\nlazy\n  <!-- two -->\nz\n",
+    "cl-p-two": "p\n  <!-- two -->\nz\n",
+    "cl-def-then": "[r]: http://x\n   <!-- three -->\nz\n",
+    "cl-def-title": "[r]: http://x \"t\"\n<!-- c -->\nz\n",
+    "cl-def-in-paragraph": "p\n[r]: http://x\n  <!-- two -->\nz\n",
+    "cl-pi-then-span": "<?x ?>\n<span>\n<!-- c -->\n\n<!-- d -->\nz\n",
+    "cl-heading-then-two": "# H\n  <!-- two -->\nz\n",
+    "cl-list-two-under-3": "1. one\n  <!-- two -->\nz\n",
+    "cl-list-three-under-3": "1. one\n   <!-- three -->\nz\n",
+}
+for n, text in QUOTE.items():
+    case(n, [G, ("f", "r/CLAUDE.md", text + "\nEND\n")], "r", "comment removal: " + repr(text))
+CASE_HTML = {
+    "cl-p-upper-div": "p\n<DIV>\ny @./a.md\n",
+    "cl-p-lower-div": "p\n<div>\ny @./a.md\n",
+    "cl-p-upper-comment-after": "p\n<DIV>\n<!-- c -->\nz\n",
+    "cl-top-upper-div": "<DIV>\ny @./a.md\n",
+    "cl-p-script-upper": "p\n<SCRIPT>\ny @./a.md\n",
+}
+for n, text in CASE_HTML.items():
+    case(n, [G, ("f", "r/CLAUDE.md", text + "\nEND\n"), ("f", "r/a.md", "target a\n")], "r", "html case: " + repr(text))

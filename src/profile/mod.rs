@@ -1,5 +1,5 @@
-//! Harness profiles (SPEC 10): what Codex, Gemini CLI and opencode load for
-//! a cwd, byte for byte, and what Claude Code and Copilot document.
+//! Harness profiles (SPEC 10): what Codex, Gemini CLI, opencode and Claude
+//! Code load for a cwd, byte for byte, and what Copilot documents.
 //!
 //! Each profile takes plain inputs (paths, flag values, the environment
 //! variables it reads, already looked up by the CLI layer), walks the

@@ -231,6 +231,8 @@ enum Kind {
     Html {
         comment: bool,
     },
+    /// A link reference definition (`[label]: destination "title"`).
+    Definition,
     Paragraph,
 }
 
@@ -314,7 +316,7 @@ fn scan_blocks(text: &str, top: bool, defs: &HashSet<String>, found: &mut Vec<St
     for b in blocks(text) {
         let raw = &text[b.start..b.end];
         match b.kind {
-            Kind::Blank | Kind::Code | Kind::Fence | Kind::Hr => {}
+            Kind::Blank | Kind::Code | Kind::Fence | Kind::Hr | Kind::Definition => {}
             Kind::Html { comment } => {
                 if comment && js_trim(raw).starts_with("<!--") && raw.contains("-->") {
                     let rest = remove_comments(raw);
@@ -549,6 +551,44 @@ fn link_at(text: &str, open: usize, defs: &HashSet<String>) -> Option<(usize, us
     }
     defs.contains(&label_of(&text[open + 1..close]))
         .then_some((close, close + 1))
+}
+
+/// A one-line link reference definition: ` {0,3}[label]: destination`,
+/// then an optional title in quotes or parentheses (real agent: `cl-def-then`).
+fn is_definition(line: &str) -> bool {
+    let Some(t) = up_to_3(line).and_then(|t| t.strip_prefix('[')) else {
+        return false;
+    };
+    let Some(end) = t.find("]:") else {
+        return false;
+    };
+    let label = &t[..end];
+    if label.trim().is_empty() || label.contains(['[', ']']) {
+        return false;
+    }
+    let rest = t[end + 2..].trim_start_matches(' ');
+    let dest_len = if let Some(inner) = rest.strip_prefix('<') {
+        match inner.find('>') {
+            Some(k) => k + 2,
+            None => return false,
+        }
+    } else {
+        rest.bytes()
+            .take_while(|c| !c.is_ascii_whitespace())
+            .count()
+    };
+    if dest_len == 0 {
+        return false;
+    }
+    let title = rest[dest_len..].trim_matches([' ', '\t']);
+    title.is_empty()
+        || [('"', '"'), ('\'', '\''), ('(', ')')]
+            .iter()
+            .any(|(o, c)| title.len() >= 2 && title.starts_with(*o) && title.ends_with(*c))
+            && rest
+                .as_bytes()
+                .get(dest_len)
+                .is_some_and(|c| *c == b' ' || *c == b'\t')
 }
 
 /// The link reference definitions of a text: their labels, normalised.
@@ -815,16 +855,16 @@ fn interrupts_paragraph(line: &str) -> bool {
     html_interrupts(line)
 }
 
-/// `</?(tag)(?: +|\n|/?>)|<(?:script|pre|style|textarea|!--)` at column 0.
+/// `</?(tag)(?: +|\n|/?>)|<(?:script|pre|style|textarea|!--)` at column 0,
+/// case-sensitive (real agent: `cl-p-upper-div`; a block opens on `<DIV>`).
 fn html_interrupts(line: &str) -> bool {
-    let lower = line.to_ascii_lowercase();
     if ["<script", "<pre", "<style", "<textarea", "<!--"]
         .iter()
-        .any(|p| lower.starts_with(p))
+        .any(|p| line.starts_with(p))
     {
         return true;
     }
-    block_tag_open(&lower).is_some()
+    block_tag_open(line).is_some()
 }
 
 const BLOCK_TAGS: &[&str] = &[
@@ -1147,6 +1187,9 @@ fn blocks(text: &str) -> Vec<Block> {
         } else if list_open(line).is_some() {
             pos = list_end(text, pos);
             kind = Kind::List;
+        } else if is_definition(line) {
+            pos = next + text[next..].bytes().take_while(|&c| c == b'\n').count();
+            kind = Kind::Definition;
         } else if let Some((end, comment)) = html_block_end(text, pos, line, false) {
             pos = end.max(next.min(text.len()));
             kind = Kind::Html { comment };
@@ -1212,9 +1255,12 @@ fn quote_end(text: &str, pos: usize) -> usize {
     while next < text.len() {
         let (e, n) = line_at(text, next);
         let l = &text[next..e];
+        // A lazy line ends at HTML that would start a block even when
+        // indented 1-3 spaces (real agent: `cl-q-two`, `cl-q-lazy-then`).
+        let html = up_to_3(l).is_some_and(html_interrupts);
         if is_quote(l) {
             lazy_ok = paragraph_line(&content(l));
-        } else if !(lazy_ok && !is_blank(l) && !interrupts_paragraph(l)) {
+        } else if !(lazy_ok && !is_blank(l) && !interrupts_paragraph(l) && !html) {
             break;
         }
         next = n;
@@ -1435,6 +1481,59 @@ mod tests {
             strip("c <!-- i --> d\n  <!-- ind -->\n<!-- x --> trailing\n"),
             "c <!-- i --> d\n  <!-- ind -->\n trailing\n"
         );
+    }
+
+    #[test]
+    fn what_the_real_agent_showed_about_blocks() {
+        // A quote's lazy line ends at indented HTML; a paragraph's does not.
+        assert_eq!(strip("> q\n  <!-- two -->\nz\n"), "> q\nz\n");
+        assert_eq!(strip("> q\nlazy\n  <!-- two -->\nz\n"), "> q\nlazy\nz\n");
+        assert_eq!(strip("p\n  <!-- two -->\nz\n"), "p\n  <!-- two -->\nz\n");
+        // A definition is a block of its own.
+        assert_eq!(
+            strip("[r]: http://x\n   <!-- three -->\nz\n"),
+            "[r]: http://x\nz\n"
+        );
+        assert_eq!(
+            strip("p\n[r]: http://x\n  <!-- two -->\nz\n"),
+            "p\n[r]: http://x\n  <!-- two -->\nz\n"
+        );
+        // Only lower-case tags interrupt a paragraph.
+        assert_eq!(strip("p\n<DIV>\n<!-- c -->\nz\n"), "p\n<DIV>\nz\n");
+        assert_eq!(
+            strip("p\n<div>\n<!-- c -->\nz\n"),
+            "p\n<div>\n<!-- c -->\nz\n"
+        );
+        assert_eq!(import_tokens("p\n<DIV>\ny @./a.md\n"), ["./a.md"]);
+    }
+
+    #[test]
+    fn what_the_real_agent_showed_about_inline_runs() {
+        let t = |s: &str| import_tokens(s);
+        assert_eq!(t("*@./a.md and _@./b.md\n"), Vec::<String>::new());
+        assert_eq!(
+            t("*@./a.md* _@./b.md_ x_@./c.md_ *@./d.md *\n"),
+            ["./a.md", "./b.md"]
+        );
+        assert_eq!(
+            t("[@./a.md] [x](@./b.md) [y]( @./c.md) ![@./d.md](i.png)\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            t("[@./a.md](u) [see @./b.md](u) [@./c.md][]\n"),
+            ["./a.md", "./b.md"]
+        );
+        assert_eq!(t("[@./a.md][r]\n\n[r]: http://x\n"), ["./a.md"]);
+        assert_eq!(t("\\\\@./a.md x\\_@./b.md\n"), ["./a.md", "./b.md"]);
+    }
+
+    #[test]
+    fn typed_yaml_paths_are_no_patterns() {
+        let p = |t: &str| frontmatter(t).paths;
+        for v in ["3", "true", "null", "~", "[3]", "[3, \"**\"]"] {
+            assert_eq!(p(&format!("---\npaths: {v}\n---\nx")), None, "{v}");
+        }
+        assert_eq!(p("---\npaths: \"3\"\n---\nx"), Some(vec!["3".to_owned()]));
     }
 
     #[test]
