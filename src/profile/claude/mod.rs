@@ -429,8 +429,15 @@ impl Walk<'_> {
         }];
         let base = resolved.parent().unwrap_or(Path::new("/")).to_path_buf();
         self.stack.push(path.to_path_buf());
+        // Claude Code keeps the resolved paths in a set: each path once.
+        let mut targets: Vec<PathBuf> = Vec::new();
         for token in markdown::import_tokens(fm.body) {
             let target = self.resolve(&token, &base);
+            if !targets.contains(&target) {
+                targets.push(target);
+            }
+        }
+        for target in targets {
             if !external && !inside(&target, self.cwd) {
                 if std::fs::symlink_metadata(&target).is_ok() {
                     self.skip(&target, Status::Outside, Why::None, ty, Some(&shown));
@@ -690,6 +697,7 @@ pub fn load(input: &Input) -> Report {
     let managed_md = input.managed_dir.join("CLAUDE.md");
     let user_md = node_join(&input.config_dir, "CLAUDE.md");
     let mut entries = walk.read(&managed_md, MemoryType::Managed, 0, None, approved);
+    entries.extend(managed_settings_text(&input.managed_dir));
     let managed_rules = input.managed_dir.join(".claude/rules");
     entries.extend(walk.rules(
         &managed_rules,
@@ -904,25 +912,20 @@ fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut Report) {
             );
         }
     }
-    let managed_settings = input.managed_dir.join("managed-settings.json");
-    if has_key(&managed_settings, &["claudeMd"]) {
-        inexact(
-            report,
-            format!(
-                "{}: sets claudeMd; Claude Code adds that text as a managed entry, agentctx does not (output not exact)",
-                managed_settings.display()
-            ),
-        );
-    }
-    let managed_md = input.managed_dir.join("CLAUDE.md");
-    if let Ok(meta) = std::fs::metadata(&managed_md) {
-        use std::os::unix::fs::MetadataExt;
-        if meta.uid() != 0 || meta.mode() & 0o022 != 0 {
+    let drop_ins = input.managed_dir.join("managed-settings.d");
+    if let Ok(listing) = std::fs::read_dir(&drop_ins) {
+        let mut found: Vec<PathBuf> = listing
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| has_key(p, &["claudeMd"]))
+            .collect();
+        found.sort();
+        if let Some(first) = found.first() {
             inexact(
                 report,
                 format!(
-                    "{}: not protected (owned by root, not group/other-writable); Claude Code frames it as unverified, agentctx does not (output not exact)",
-                    managed_md.display()
+                    "{}: a managed drop-in that sets claudeMd; agentctx does not merge drop-ins (output not exact)",
+                    first.display()
                 ),
             );
         }
@@ -953,6 +956,28 @@ fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut Report) {
         }
     }
 }
+
+/// The `claudeMd` text of the managed settings file, as the entry Claude
+/// Code adds right after the managed CLAUDE.md (real agent: case
+/// `clm-order` with a managed-settings.json).
+fn managed_settings_text(managed_dir: &Path) -> Option<Entry> {
+    let path = managed_dir.join("managed-settings.json");
+    let bytes = super::bounded::read_config(&path).ok()??;
+    let value: Value = serde_json::from_slice(&bytes).ok()?;
+    let text = value.get("claudeMd")?.as_str().filter(|t| !t.is_empty())?;
+    Some(Entry {
+        path: MANAGED_SETTINGS.to_owned(),
+        ty: MemoryType::Managed,
+        content: text.to_owned(),
+        parent: None,
+        root: MANAGED_SETTINGS.to_owned(),
+        bytes: None,
+        conditional: false,
+    })
+}
+
+/// How Claude Code names the managed settings' `claudeMd` entry.
+pub const MANAGED_SETTINGS: &str = "<managed-settings>";
 
 /// Whether a JSON file holds any of `keys` (at any depth).
 fn has_key(path: &Path, keys: &[&str]) -> bool {
@@ -1038,6 +1063,47 @@ mod tests {
         assert!(is_below("/r/s", "/r"));
         assert!(!is_below("/r", "/r"));
         assert!(!is_below("/rs", "/r"));
+    }
+
+    #[test]
+    fn managed_file_then_its_settings_text_then_managed_rules() {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let w = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        w("etc/CLAUDE.md", "managed\n");
+        w("etc/managed-settings.json", r#"{"claudeMd": " policy "}"#);
+        w("etc/.claude/rules/m.md", "managed rule\n");
+        w("home/.claude/CLAUDE.md", "user\n");
+        w("r/.git/HEAD", "");
+        let input = Input {
+            cwd: root.join("r"),
+            home: root.join("home"),
+            config_dir: root.join("home/.claude"),
+            config_dir_origin: Origin::Default,
+            disable: None,
+            managed_dir: root.join("etc"),
+        };
+        let report = load(&input);
+        let d = |p: &Path| super::super::show(p);
+        let managed = MemoryType::Managed.description();
+        let user = MemoryType::User.description();
+        assert_eq!(
+            report.parts[0].text,
+            format!(
+                "<system-reminder>\n{HEADER}\n\nContents of {}/etc/CLAUDE.md ({managed}):\n\nmanaged\n\n\
+                 Contents of <managed-settings> ({managed}):\n\npolicy\n\n\
+                 Contents of {}/etc/.claude/rules/m.md ({managed}):\n\nmanaged rule\n\n\
+                 Contents of {}/home/.claude/CLAUDE.md ({user}):\n\nuser\n</system-reminder>",
+                d(&root),
+                d(&root),
+                d(&root)
+            )
+        );
+        assert!(report.exact);
     }
 
     #[test]
