@@ -53,7 +53,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
-claude\t'Claude Code: documented behaviour, explain only'
+claude\t'Claude Code 2.1.332 (exact)'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
 all\t'Every exact profile (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F
@@ -98,7 +98,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l profile -d 'T
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
-claude\t'Claude Code: documented behaviour, explain only'
+claude\t'Claude Code 2.1.332 (exact)'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
 all\t'Every exact profile (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
@@ -128,7 +128,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
-claude\t'Claude Code: documented behaviour, explain only'
+claude\t'Claude Code 2.1.332 (exact)'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
 all\t'Every exact profile (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F
@@ -167,7 +167,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d '
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
-claude\t'Claude Code: documented behaviour, explain only'
+claude\t'Claude Code 2.1.332 (exact)'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
 all\t'Every exact profile (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F

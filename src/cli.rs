@@ -343,7 +343,7 @@ pub enum ProfileName {
     Gemini,
     /// opencode, V1 engine (exact).
     Opencode,
-    /// Claude Code: documented behaviour, explain only.
+    /// Claude Code 2.1.332 (exact).
     Claude,
     /// GitHub Copilot CLI: documented behaviour, explain only.
     Copilot,
