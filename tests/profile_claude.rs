@@ -266,7 +266,7 @@ fn explain_shows_every_files_fate() {
          \x20                 outside the cwd, and the project has not approved external imports; skipped (import of {r}/CLAUDE.md)\n\
          \x20 not-text        {r}/img.png [project]  (4 bytes)\n\
          \x20                 not a text file by its extension; skipped (import of {r}/CLAUDE.md)\n\
-         \x20 unreadable      {r}/missing.md [project]  (not a regular file)\n\
+         \x20 unreadable      {r}/missing.md [project]  (missing)\n\
          \x20                 cannot be read; contributes nothing: No such file or directory (import of {r}/CLAUDE.md)\n\
          \x20 empty           {r}/empty.md [project]  (24 bytes)\n\
          \x20                 nothing left after frontmatter, block comments and whitespace; its imports are not read (import of {r}/CLAUDE.md)\n\

@@ -171,6 +171,9 @@ fn size(f: &FileEntry) -> String {
         (Some(n), Some(kept)) => format!("{}, {kept} kept", bytes(n)),
         (Some(n), None) => bytes(n),
         (None, _) if f.status == Status::UrlNotFetched => "not fetched".to_owned(),
+        (None, _) if f.why == Why::Error(crate::profile::claude::MISSING.to_owned()) => {
+            "missing".to_owned()
+        }
         (None, _) => "not a regular file".to_owned(),
     }
 }

@@ -32,6 +32,9 @@ pub const WARN_CHARS: usize = 40_000;
 /// Imports are followed to this depth (a source is depth 0).
 pub const MAX_DEPTH: usize = 5;
 
+/// Why an import that does not resolve gives nothing.
+pub const MISSING: &str = "No such file or directory";
+
 /// The names that make a directory a cwd worth checking (`check`).
 pub const CANDIDATES: [&str; 3] = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"];
 
@@ -358,7 +361,12 @@ impl Walk<'_> {
             }
             return Vec::new();
         }
-        let resolved = real(&fs_path);
+        // A missing file resolves to itself (no realpath walk for it).
+        let resolved = if exists {
+            real(&fs_path)
+        } else {
+            fs_path.clone()
+        };
         let linked = resolved != path;
         if depth > 0 && !external && !inside(&resolved, self.cwd) {
             if exists {
@@ -383,7 +391,7 @@ impl Walk<'_> {
             Read::Text(bytes, raw) => (bytes, raw),
             Read::Missing => {
                 if parent.is_some() {
-                    let why = Why::Error("No such file or directory".to_owned());
+                    let why = Why::Error(MISSING.to_owned());
                     self.skip(path, Status::Unreadable, why, ty, parent);
                 }
                 return Vec::new();
