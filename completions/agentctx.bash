@@ -83,7 +83,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__check)
-            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --cwd-as-given --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --cwd-as-given --claude-config-dir --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -98,11 +98,15 @@ _agentctx() {
                     return 0
                     ;;
                 --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude all" -- "${cur}"))
                     return 0
                     ;;
                 --help-profile)
-                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --dsh-home)
@@ -325,7 +329,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --claude-config-dir --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -352,7 +356,11 @@ _agentctx() {
                     return 0
                     ;;
                 --help-profile)
-                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --source-kind)
@@ -571,7 +579,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --claude-config-dir --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -594,11 +602,15 @@ _agentctx() {
                     return 0
                     ;;
                 --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude" -- "${cur}"))
                     return 0
                     ;;
                 --help-profile)
-                    COMPREPLY=($(compgen -W "codex gemini opencode" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --source-kind)

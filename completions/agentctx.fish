@@ -44,10 +44,13 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l sessions-ro
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness whose baseline to print [default: dsh]; a profile\'s own settings: --help-profile P' -r -f -a "dsh\t'DeepSeek Harness, the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
-opencode\t'opencode, V1 engine (exact)'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l help-profile -d 'Print the settings of --profile P (codex, gemini, opencode) and exit' -r -f -a "codex\t'OpenAI Codex CLI'
+opencode\t'opencode, V1 engine (exact)'
+claude\t'Claude Code 2.1.332 (exact)'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l help-profile -d 'Print the settings of --profile P (codex, gemini, opencode, claude) and exit' -r -f -a "codex\t'OpenAI Codex CLI'
 gemini\t'Google Gemini CLI'
-opencode\t'opencode'"
+opencode\t'opencode'
+claude\t'Claude Code'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
@@ -127,11 +130,13 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
-claude\t'Claude Code: documented behaviour, not byte-exact'
+claude\t'Claude Code 2.1.332 (exact)'
 copilot\t'GitHub Copilot CLI: documented behaviour, not byte-exact'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l help-profile -d 'Print the settings of --profile P (codex, gemini, opencode) and exit' -r -f -a "codex\t'OpenAI Codex CLI'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l help-profile -d 'Print the settings of --profile P (codex, gemini, opencode, claude) and exit' -r -f -a "codex\t'OpenAI Codex CLI'
 gemini\t'Google Gemini CLI'
-opencode\t'opencode'"
+opencode\t'opencode'
+claude\t'Claude Code'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
@@ -177,10 +182,13 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d '
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
+claude\t'Claude Code 2.1.332 (exact)'
 all\t'Every exact profile: codex, gemini and opencode'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l help-profile -d 'Print the settings of --profile P (codex, gemini, opencode) and exit' -r -f -a "codex\t'OpenAI Codex CLI'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l help-profile -d 'Print the settings of --profile P (codex, gemini, opencode, claude) and exit' -r -f -a "codex\t'OpenAI Codex CLI'
 gemini\t'Google Gemini CLI'
-opencode\t'opencode'"
+opencode\t'opencode'
+claude\t'Claude Code'"
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r

@@ -119,6 +119,8 @@ pub mod heading {
     pub const GEMINI: &str = "gemini settings";
     /// The settings of `--profile opencode`.
     pub const OPENCODE: &str = "opencode settings";
+    /// The settings of `--profile claude`.
+    pub const CLAUDE: &str = "claude settings";
 }
 
 /// The environment variables agentctx reads (the man pages' ENVIRONMENT).
@@ -178,6 +180,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
         "--profile opencode: 1 or true: no CLAUDE.md files, as --disable-claude-code-prompt",
+    ),
+    (
+        "CLAUDE_CONFIG_DIR",
+        "--profile claude: Claude Code's config directory when --claude-config-dir is not given and it is not empty [default: ~/.claude]",
     ),
     (
         "OPENCODE_DISABLE_PROJECT_CONFIG",
@@ -393,7 +399,7 @@ pub enum ProfileName {
     Gemini,
     /// opencode, V1 engine (exact).
     Opencode,
-    /// Claude Code: documented behaviour, not byte-exact.
+    /// Claude Code 2.1.332 (exact).
     Claude,
     /// GitHub Copilot CLI: documented behaviour, not byte-exact.
     Copilot,
@@ -407,6 +413,7 @@ pub const RENDER_PROFILES: &[ProfileName] = &[
     ProfileName::Codex,
     ProfileName::Gemini,
     ProfileName::Opencode,
+    ProfileName::Claude,
 ];
 
 /// The profiles `explain --profile` takes.
@@ -425,6 +432,7 @@ pub const CHECK_PROFILES: &[ProfileName] = &[
     ProfileName::Codex,
     ProfileName::Gemini,
     ProfileName::Opencode,
+    ProfileName::Claude,
     ProfileName::All,
 ];
 
@@ -455,6 +463,8 @@ pub enum SettingsProfile {
     Gemini,
     /// opencode.
     Opencode,
+    /// Claude Code.
+    Claude,
 }
 
 impl SettingsProfile {
@@ -465,6 +475,7 @@ impl SettingsProfile {
             SettingsProfile::Codex => heading::CODEX,
             SettingsProfile::Gemini => heading::GEMINI,
             SettingsProfile::Opencode => heading::OPENCODE,
+            SettingsProfile::Claude => heading::CLAUDE,
         }
     }
 
@@ -475,6 +486,7 @@ impl SettingsProfile {
             SettingsProfile::Codex => "codex",
             SettingsProfile::Gemini => "gemini",
             SettingsProfile::Opencode => "opencode",
+            SettingsProfile::Claude => "claude",
         }
     }
 }
@@ -484,7 +496,7 @@ impl SettingsProfile {
 /// ([`profile_help`]), the man pages and the completions.
 #[derive(Debug, Clone, Default, Args)]
 pub struct ProfileArgs {
-    /// Print the settings of --profile P (codex, gemini, opencode) and exit.
+    /// Print the settings of --profile P (codex, gemini, opencode, claude) and exit.
     #[arg(long, value_enum, value_name = "P", hide_possible_values = true, help_heading = heading::HARNESS)]
     pub help_profile: Option<SettingsProfile>,
 
@@ -543,6 +555,10 @@ pub struct ProfileArgs {
     /// --cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved].
     #[arg(long, help_heading = heading::HARNESS)]
     pub cwd_as_given: bool,
+
+    /// Claude Code's config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude].
+    #[arg(long, value_name = "DIR", hide = true, help_heading = heading::CLAUDE)]
+    pub claude_config_dir: Option<PathBuf>,
 }
 
 /// The help of `agentctx COMMAND --help-profile P`: the settings of one
@@ -585,7 +601,7 @@ impl ProfileArgs {
     /// The profile flags given, each with the profile it belongs to.
     #[must_use]
     pub fn given(&self) -> Vec<(&'static str, ProfileName)> {
-        use ProfileName::{Codex, Gemini, Opencode};
+        use ProfileName::{Claude, Codex, Gemini, Opencode};
         [
             ("--codex-home", Codex, self.codex_home.is_some()),
             (
@@ -631,6 +647,11 @@ impl ProfileArgs {
                 "--disable-project-config",
                 Opencode,
                 self.disable_project_config,
+            ),
+            (
+                "--claude-config-dir",
+                Claude,
+                self.claude_config_dir.is_some(),
             ),
         ]
         .into_iter()

@@ -294,9 +294,11 @@ Harness:
           - codex:    OpenAI Codex CLI (exact)
           - gemini:   Google Gemini CLI (exact)
           - opencode: opencode, V1 engine (exact)
+          - claude:   Claude Code 2.1.332 (exact)
 
       --help-profile <P>
-          Print the settings of --profile P (codex, gemini, opencode) and exit
+          Print the settings of --profile P (codex, gemini, opencode, claude)
+          and exit
 
       --cwd-as-given
           --cwd handed over as written, as `codex -C DIR` (links kept) [default:

@@ -344,9 +344,9 @@ fn dsh_only_flags_with_another_profile_are_bad_usage() {
         )
     );
     assert_eq!(
-        agentctx(&t, &["render", "--profile", "claude"]),
+        agentctx(&t, &["render", "--profile", "copilot"]),
         usage(
-            "--profile claude is documented behaviour, not byte-exact: it works with explain only"
+            "--profile copilot is documented behaviour, not byte-exact: it works with explain only"
         )
     );
     assert_eq!(
@@ -386,7 +386,9 @@ fn check_all_reports_every_profile_in_one_walk() {
                  gemini: warning: {r}/a/GEMINI.md: import @./missing.md failed: ENOENT: no such file or directory, access '{r}/a/missing.md'\n\
                  gemini: 2 directories checked; 0 errors, 1 warning\n\
                  opencode: warning: {r}/CLAUDE.md: ignored by opencode when an AGENTS.md exists in the chain (the first name found wins for every directory)\n\
-                 opencode: 1 directory checked; 0 errors, 1 warning\n"
+                 opencode: 1 directory checked; 0 errors, 1 warning\n\
+                 claude: warning: {r}/AGENTS.md: not loaded: {r}/CLAUDE.md holds AGENTS.md back (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)\n\
+                 claude: 1 directory checked; 0 errors, 1 warning\n"
             ),
             String::new(),
             0
@@ -441,47 +443,4 @@ fn explain_lists_files_with_status_and_why() {
          \x20 error: {r}/a/AGENTS.md: project docs exceed project_doc_max_bytes (4); cut from 1 to 0 bytes\n"
     );
     assert_eq!(got, ok(&expected));
-}
-
-#[test]
-fn claude_listing_is_labelled_and_has_no_parts() {
-    let t = Tree::new();
-    t.file("home/.claude/CLAUDE.md", "u")
-        .file("r/AGENTS.md", "agents")
-        .file("r/a/CLAUDE.md", "c")
-        .file("r/a/AGENTS.md", "not read");
-    let cwd = t.path("r/a");
-    let (out, err, code) = agentctx(
-        &t,
-        &[
-            "explain",
-            "--profile",
-            "claude",
-            "--format",
-            "json",
-            "--cwd",
-            cwd.to_str().unwrap(),
-        ],
-    );
-    assert_eq!((err.as_str(), code), ("", 0));
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let paths: Vec<&str> = v["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
-    let p = |rel: &str| t.path_str(rel);
-    assert_eq!(
-        paths,
-        [
-            p("home/.claude/CLAUDE.md"),
-            p("r/AGENTS.md"),
-            p("r/a/CLAUDE.md")
-        ]
-    );
-    assert_eq!(
-        (v["exact"].clone(), v["parts"].clone()),
-        (serde_json::json!(false), serde_json::json!([]))
-    );
 }

@@ -629,7 +629,7 @@ fn bash_completes_latest_and_the_session_ids_for_session() {
     assert_eq!(complete(&["explain", "--session", "la"]), "latest\n");
     assert_eq!(
         complete(&["render", "--profile", ""]),
-        "dsh\ncodex\ngemini\nopencode\n"
+        "dsh\ncodex\ngemini\nopencode\nclaude\n"
     );
     assert_eq!(
         complete(&["explain", "--profile", "c"]),

@@ -126,11 +126,6 @@ fn profile_conformance_vectors_pass() {
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors-profiles/cases");
     let (count, failures) = run_cases(&cases, |dir| {
         let name = dir.file_name().unwrap().to_str().unwrap();
-        // The claude profile lands separately (issue 25): its cases are
-        // vendored and run here with it.
-        if read_json(&dir.join("case.json"))["profile"] == "claude" {
-            return None;
-        }
         let got = run_case(dir);
         match REAL_AGENT_WINS.iter().find(|(case, _)| *case == name) {
             Some((_, refusal)) => match got {
@@ -144,11 +139,26 @@ fn profile_conformance_vectors_pass() {
     });
     assert_eq!(
         count, 196,
-        "expected the 196 codex, gemini and opencode cases"
+        "expected the 196 codex, gemini and opencode cases (claude's 62 are in tests/vectors-profiles-claude)"
     );
     assert!(
         failures.is_empty(),
         "{} of {count} profile vectors failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The claude cases (`cl-`) of the same public set, vendored on their own
+/// (tests/vectors-profiles-claude/cases) and run the same way.
+#[test]
+fn claude_profile_conformance_vectors_pass() {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors-profiles-claude/cases");
+    let (count, failures) = run_cases(&cases, run_case);
+    assert_eq!(count, 62, "expected the 62 claude profile vector cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {count} claude profile vectors failed:\n{}",
         failures.len(),
         failures.join("\n")
     );

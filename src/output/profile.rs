@@ -53,7 +53,11 @@ fn status(palette: Palette, status: Status) -> String {
     let tone = match status {
         Status::Loaded | Status::Jit => Tone::Good,
         Status::Truncated | Status::OverBudget | Status::Aborted | Status::Unreadable => Tone::Bad,
-        Status::UrlNotFetched => Tone::Warn,
+        Status::UrlNotFetched
+        | Status::Outside
+        | Status::TooDeep
+        | Status::TooLarge
+        | Status::NotText => Tone::Warn,
         _ => Tone::Dim,
     };
     palette.paint(tone, &format!("{:<15}", status.name()))
@@ -106,8 +110,18 @@ pub(crate) fn text(report: &Report, cwd: &Path, palette: Palette) -> String {
         if let Some(tier) = f.tier {
             let _ = write!(out, " [{}]", format!("{tier:?}").to_lowercase());
         }
+        if let Some(memory) = f.memory {
+            let _ = write!(out, " [{}]", format!("{memory:?}").to_lowercase());
+        }
         let _ = writeln!(out, "  ({})", size(f));
-        let why = why(report.profile, f);
+        let mut why = why(report.profile, f);
+        if let Some(by) = &f.imported_by {
+            why = if why.is_empty() {
+                format!("import of {by}")
+            } else {
+                format!("{why} (import of {by})")
+            };
+        }
         if !why.is_empty() {
             let _ = writeln!(out, "{:18}{}", "", escape(&why));
         }
@@ -157,6 +171,9 @@ fn size(f: &FileEntry) -> String {
         (Some(n), Some(kept)) => format!("{}, {kept} kept", bytes(n)),
         (Some(n), None) => bytes(n),
         (None, _) if f.status == Status::UrlNotFetched => "not fetched".to_owned(),
+        (None, _) if f.why == Why::Error(crate::profile::claude::MISSING.to_owned()) => {
+            "missing".to_owned()
+        }
         (None, _) => "not a regular file".to_owned(),
     }
 }
@@ -171,8 +188,25 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         Why::InvalidUtf8 => "invalid UTF-8 replaced with U+FFFD".to_owned(),
         Why::Rule(rule) => (*rule).to_owned(),
     };
+    if let (Status::HeldBack, Why::By(by)) = (f.status, &f.why) {
+        return format!(
+            "AGENTS.md blocked by {by} (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)"
+        );
+    }
     let base = match (f.status, profile) {
         (Status::Loaded, _) => "",
+        (Status::Empty, Profile::Claude) => {
+            "nothing left after frontmatter, block comments and whitespace; its imports are not read"
+        }
+        (Status::Duplicate, Profile::Claude) => "",
+        (Status::Outside, _) => {
+            "outside the cwd, and the project has not approved external imports; skipped"
+        }
+        (Status::TooDeep, _) => "deeper than four levels of imports; skipped",
+        (Status::TooLarge, _) => "over 4 MiB; skipped",
+        (Status::NotText, _) => "not a text file by its extension; skipped",
+        (Status::Conditional, _) => "",
+        (Status::HeldBack, _) => "AGENTS.md blocked by a CLAUDE.md",
         (Status::Truncated, Profile::Codex) => "codex cuts it silently to the bytes left",
         (Status::Truncated, _) => "cut",
         (Status::Empty, _) => "nothing left after trimming whitespace; contributes nothing",

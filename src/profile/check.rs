@@ -252,6 +252,9 @@ pub fn findings_of(report: &Report) -> Vec<Finding> {
                 out.push(f);
                 continue;
             }
+            NoteKind::LongMemory { chars } => {
+                super::claude::long_memory_message(&note.path, *chars)
+            }
             NoteKind::NonRegular => format!(
                 "{}: not a regular file; {} skips it",
                 note.path, report.profile
@@ -299,6 +302,9 @@ pub fn findings_of(report: &Report) -> Vec<Finding> {
 }
 
 fn file_finding(profile: Profile, f: &FileEntry) -> Option<Finding> {
+    if profile == Profile::Claude {
+        return super::claude::finding_message(f).map(|m| finding(&f.path, Severity::Warning, m));
+    }
     let max = match f.why {
         Why::Budget(max) => max,
         _ => 0,

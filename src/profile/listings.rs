@@ -1,6 +1,6 @@
 //! Documented listings for harnesses agentctx cannot reproduce byte for
-//! byte (SPEC 10.6): Claude Code and GitHub Copilot CLI. `explain` only;
-//! `exact: false`, no parts, every present file the documentation names.
+//! byte (SPEC 10.7): GitHub Copilot CLI. `explain` only; `exact: false`, no
+//! parts, every present file the documentation names.
 
 use std::path::{Path, PathBuf};
 
@@ -13,24 +13,6 @@ pub struct Input {
     pub cwd: PathBuf,
     pub home: PathBuf,
     pub home_origin: Origin,
-}
-
-/// The report of a listing: each documented path that is a regular file
-/// (links followed) gets an entry, in order, with the rule that loads it.
-fn listing(
-    profile: Profile,
-    settings: ProfileSettings,
-    named: Vec<(PathBuf, &'static str)>,
-) -> Report {
-    let mut report = Report::new(profile, settings);
-    report.exact = false;
-    for (path, rule) in named {
-        if let Some(size) = super::file_size(&path) {
-            let entry = FileEntry::new(super::show(&path), Some(size), Status::Loaded);
-            report.files.push(entry.why(Why::Rule(rule)));
-        }
-    }
-    report
 }
 
 /// Every `*.md` file (or `*{suffix}`) under `dir`, sorted by path, links followed.
@@ -54,39 +36,6 @@ fn settings(input: &Input) -> ProfileSettings {
         Setting::new(super::show(&input.home), input.home_origin.clone()),
     );
     s
-}
-
-/// `cwd` and its ancestors, broadest (`/`) first.
-fn chain(cwd: &Path) -> Vec<&Path> {
-    let mut dirs: Vec<&Path> = cwd.ancestors().collect();
-    dirs.reverse();
-    dirs
-}
-
-/// Claude Code's memory files [D-cl].
-#[must_use]
-pub fn claude(input: &Input) -> Report {
-    let user = input.home.join(".claude");
-    let mut named: Vec<(PathBuf, &'static str)> = vec![
-        ("/etc/claude-code/CLAUDE.md".into(), "managed policy"),
-        (user.join("CLAUDE.md"), "user memory"),
-    ];
-    let rules = markdown_under(&user.join("rules"), ".md");
-    named.extend(rules.into_iter().map(|p| (p, "user rule")));
-    for dir in chain(&input.cwd) {
-        let claude = dir.join("CLAUDE.md");
-        let has_claude = super::file_size(&claude).is_some();
-        named.push((claude, "project memory"));
-        named.push((dir.join(".claude/CLAUDE.md"), "project memory"));
-        let rules = markdown_under(&dir.join(".claude/rules"), ".md");
-        named.extend(rules.into_iter().map(|p| (p, "project rule")));
-        named.push((dir.join("CLAUDE.local.md"), "local project memory"));
-        if !has_claude {
-            let why = "read because this directory has no CLAUDE.md";
-            named.push((dir.join("AGENTS.md"), why));
-        }
-    }
-    listing(Profile::Claude, settings(input), named)
 }
 
 /// The repository root: the nearest ancestor-or-self holding `.git`, else cwd.
@@ -273,13 +222,5 @@ mod tests {
         ] {
             assert!(!every(table), "{table:?}");
         }
-    }
-
-    #[test]
-    fn chain_is_broadest_first() {
-        assert_eq!(
-            chain(Path::new("/a/b")),
-            [Path::new("/"), Path::new("/a"), Path::new("/a/b")]
-        );
     }
 }

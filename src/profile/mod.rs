@@ -1,5 +1,5 @@
-//! Harness profiles (SPEC 10): what Codex, Gemini CLI and opencode load for
-//! a cwd, byte for byte, and what Claude Code and Copilot document.
+//! Harness profiles (SPEC 10): what Codex, Gemini CLI, opencode and Claude
+//! Code load for a cwd, byte for byte, and what Copilot documents.
 //!
 //! Each profile takes plain inputs (paths, flag values, the environment
 //! variables it reads, already looked up by the CLI layer), walks the
@@ -9,6 +9,7 @@
 
 pub(crate) use crate::bounded::{self, Kind, stat};
 pub mod check;
+pub mod claude;
 pub mod codex;
 pub mod gemini;
 pub mod glob;
@@ -37,7 +38,12 @@ pub enum Profile {
 
 impl Profile {
     /// The profiles whose output is byte-exact (check `--profile all`).
-    pub const EXACT: [Profile; 3] = [Profile::Codex, Profile::Gemini, Profile::Opencode];
+    pub const EXACT: [Profile; 4] = [
+        Profile::Codex,
+        Profile::Gemini,
+        Profile::Opencode,
+        Profile::Claude,
+    ];
 
     /// Its `--profile` name.
     #[must_use]
@@ -54,7 +60,7 @@ impl Profile {
     /// Whether the profile is only a documented listing (explain only).
     #[must_use]
     pub fn is_listing(self) -> bool {
-        matches!(self, Profile::Claude | Profile::Copilot)
+        matches!(self, Profile::Copilot)
     }
 }
 
@@ -80,6 +86,18 @@ pub enum Status {
     UrlNotFetched,
     /// Not sent at start: only named in a table the model may open (copilot).
     OnDemand,
+    /// claude: an import (or linked rule) outside the cwd, not approved.
+    Outside,
+    /// claude: an import deeper than four levels.
+    TooDeep,
+    /// claude: over 4 MiB.
+    TooLarge,
+    /// claude: an import whose extension is not a text one.
+    NotText,
+    /// claude: a rule with `paths:`, loaded only when a matching file is read.
+    Conditional,
+    /// claude: an AGENTS.md held back by a CLAUDE.md.
+    HeldBack,
 }
 
 impl Status {
@@ -98,6 +116,12 @@ impl Status {
             Status::Jit => "jit",
             Status::UrlNotFetched => "url-not-fetched",
             Status::OnDemand => "on-demand",
+            Status::Outside => "outside",
+            Status::TooDeep => "too-deep",
+            Status::TooLarge => "too-large",
+            Status::NotText => "not-text",
+            Status::Conditional => "conditional",
+            Status::HeldBack => "held-back",
         }
     }
 }
@@ -142,6 +166,12 @@ pub struct FileEntry {
     pub status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tier: Option<Tier>,
+    /// claude: whose file it is.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub memory: Option<claude::MemoryType>,
+    /// claude: the file that imported it.
+    #[serde(rename = "importedBy", skip_serializing_if = "Option::is_none")]
+    pub imported_by: Option<String>,
     #[serde(skip)]
     pub why: Why,
 }
@@ -155,6 +185,8 @@ impl FileEntry {
             truncated: None,
             status,
             tier: None,
+            memory: None,
+            imported_by: None,
             why: Why::None,
         }
     }
@@ -270,6 +302,9 @@ pub enum NoteKind {
         token: String,
         problem: ImportProblem,
     },
+    /// A memory file longer than Claude Code's warning threshold (claude):
+    /// its length in UTF-16 code units.
+    LongMemory { chars: usize },
     /// Something the harness reads lies in a secret location ([`secret_of`]):
     /// sessions send what it holds to the model.
     Secret {

@@ -138,7 +138,7 @@ impl Tree {
 }
 
 /// Every environment variable a harness profile reads.
-pub const PROFILE_VARS: [&str; 13] = [
+pub const PROFILE_VARS: [&str; 15] = [
     "CODEX_HOME",
     "GEMINI_CLI_HOME",
     "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
@@ -152,6 +152,8 @@ pub const PROFILE_VARS: [&str; 13] = [
     "OPENCODE_DISABLE_PROJECT_CONFIG",
     "GEMINI_SYSTEM_MD",
     "DSH_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_DISABLE_CLAUDE_MDS",
 ];
 
 /// The agentctx binary under test.

@@ -15,13 +15,14 @@ use crate::env::Env;
 use crate::output::{escape, plural};
 use crate::paths;
 use crate::profile::check::{self, Options, ProfileReport};
-use crate::profile::{Profile, Report, codex, gemini, opencode};
+use crate::profile::{Profile, Report, claude, codex, gemini, opencode};
 
 /// Each profile's inputs with a placeholder cwd, and its candidate names.
 struct Loader {
     codex: Option<codex::Input>,
     gemini: Option<gemini::Input>,
     opencode: Option<opencode::Input>,
+    claude: Option<claude::Input>,
     names: Vec<(Profile, HashSet<String>)>,
 }
 
@@ -38,6 +39,7 @@ impl Loader {
             codex: None,
             gemini: None,
             opencode: None,
+            claude: None,
             names: Vec::new(),
         };
         for p in profiles {
@@ -59,6 +61,10 @@ impl Loader {
                     ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"]
                         .map(str::to_owned)
                         .to_vec()
+                }
+                Profile::Claude => {
+                    loader.claude = Some(super::claude_input(env, args, top)?);
+                    claude::CANDIDATES.map(str::to_owned).to_vec()
                 }
                 other => bail!("--profile {other} has no check"),
             };
@@ -108,6 +114,13 @@ impl Loader {
                     ..input.clone()
                 }),
                 None => bail!("opencode was not resolved"),
+            },
+            Profile::Claude => match &self.claude {
+                Some(input) => Ok(claude::load(&claude::Input {
+                    cwd: dir.to_path_buf(),
+                    ..input.clone()
+                })),
+                None => bail!("claude was not resolved"),
             },
             other => bail!("--profile {other} has no check"),
         }

@@ -14,7 +14,7 @@ use super::render::RenderArgs;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::paths;
-use crate::profile::{self, Origin, Profile, Report, codex, gemini, listings, opencode};
+use crate::profile::{self, Origin, Profile, Report, claude, codex, gemini, listings, opencode};
 
 /// The command a profile runs under, for the usage rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +68,7 @@ pub(crate) fn select(
             "--cwd-as-given works with render and explain (check starts each harness in the directories it walks)"
         );
     }
-    if matches!(chosen, ProfileName::Claude | ProfileName::Copilot) && command != Command::Explain {
+    if chosen == ProfileName::Copilot && command != Command::Explain {
         bail!(
             "--profile {label} is documented behaviour, not byte-exact: it works with explain only"
         );
@@ -309,6 +309,33 @@ pub(crate) fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<
     })
 }
 
+/// The claude inputs (10.1).
+pub(crate) fn claude_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<claude::Input> {
+    let home = home(env)?;
+    // The variable as set, empty included: Claude Code joins it as written and
+    // resolves it against its cwd (real agent: `cl-src-config-dir-empty-project`).
+    let (config_dir, config_dir_origin) =
+        match (&args.claude_config_dir, env.vars.get("CLAUDE_CONFIG_DIR")) {
+            (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
+            (None, Some(v)) => (
+                PathBuf::from(v),
+                Origin::Env("CLAUDE_CONFIG_DIR".to_owned()),
+            ),
+            (None, None) => (home.join(".claude"), Origin::Default),
+        };
+    Ok(claude::Input {
+        cwd: cwd.to_path_buf(),
+        home,
+        config_dir,
+        config_dir_origin,
+        disable: env
+            .vars
+            .get("CLAUDE_CODE_DISABLE_CLAUDE_MDS")
+            .map(str::to_owned),
+        managed_dir: PathBuf::from(claude::MANAGED_DIR),
+    })
+}
+
 fn listing_input(env: &Env, cwd: &Path) -> Result<listings::Input> {
     Ok(listings::Input {
         cwd: cwd.to_path_buf(),
@@ -326,7 +353,7 @@ fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result
         Profile::Codex => codex::load(&codex_input(env, args, cwd)?),
         Profile::Gemini => gemini::load(&gemini_input(env, args, cwd)?),
         Profile::Opencode => opencode::load(&opencode_input(env, args, cwd)?),
-        Profile::Claude => Ok(listings::claude(&listing_input(env, cwd)?)),
+        Profile::Claude => Ok(claude::load(&claude_input(env, args, cwd)?)),
         Profile::Copilot => Ok(listings::copilot(&listing_input(env, cwd)?)),
     }
 }
