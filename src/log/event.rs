@@ -196,9 +196,15 @@ fn array(raw: Option<&[u8]>) -> Result<Option<Vec<&[u8]>>, Bad> {
 /// Reads one event from its raw JSON (one object). `Err` when it is not an
 /// object or a value in it does not end.
 pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
-    let fields = scan::fields(raw, &["type", "seq", "data", "surfaceOp", "cwd"])?;
+    // `data`'s members are read in the same walk that checks it.
+    let (fields, within) = scan::fields_within(
+        raw,
+        &["type", "seq", "data", "surfaceOp", "cwd"],
+        2,
+        &["source", "content", "text", "header"],
+    )?;
     // A null member is an absent one (`"seq":null` is no seq).
-    let [kind, seq, data, op, cwd] = fields.map(|f| f.filter(|v| *v != b"null"));
+    let [kind, seq, _, op, cwd] = fields.map(|f| f.filter(|v| *v != b"null"));
     let mut r = Record::default();
     let mut lone = false;
     let kind = str_of(kind, &mut lone);
@@ -213,24 +219,18 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
     }
     r.seq = seq.map(|s| scan::seq(s).ok_or_else(|| String::from_utf8_lossy(s).into_owned()));
     r.op = op.map(|op| surface_op(op, &mut lone));
-    match kind.as_deref() {
-        Some("user/message") => {
-            if let Some([source]) = object(data, &["source"])? {
-                user_message(&mut r, source, &mut lone)?;
-            }
+    match (kind.as_deref(), within) {
+        (Some("user/message"), Some([source, ..])) => {
+            user_message(&mut r, source, &mut lone)?;
         }
-        Some("system/message") if needs.prompts => {
-            if let Some([content, body]) = object(data, &["content", "text"])? {
-                r.extra().prompt = message_text(content, body, &mut lone)?
-                    .map(|t| (PromptOrigin::SystemMessage, t));
-            }
+        (Some("system/message"), Some([_, content, body, _])) if needs.prompts => {
+            r.extra().prompt =
+                message_text(content, body, &mut lone)?.map(|t| (PromptOrigin::SystemMessage, t));
         }
-        Some("request/header") if needs.prompts => {
-            if let Some([header]) = object(data, &["header"])? {
-                if let Some([system]) = object(header, &["system"])? {
-                    r.extra().prompt =
-                        text(system, &mut lone).map(|t| (PromptOrigin::RequestHeader, t));
-                }
+        (Some("request/header"), Some([.., header])) if needs.prompts => {
+            if let Some([system]) = object(header, &["system"])? {
+                r.extra().prompt =
+                    text(system, &mut lone).map(|t| (PromptOrigin::RequestHeader, t));
             }
         }
         _ => {}
