@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::io;
 
 use crate::log::chunk::{self, LineKind};
-use crate::log::event::{self, Needs, Op, Record, SessionCwd};
+use crate::log::event::{self, Needs, Op, Record, Sections, SessionCwd};
 use crate::log::keep::{self, Sorter};
 use crate::log::{HELD_EVENTS, Log, LogError, PROMPT_VERSIONS_KEPT, WorkspaceEvent, scan};
 use crate::prompt::{PromptOrigin, Snapshot, SystemVersion};
@@ -55,6 +55,8 @@ pub(super) struct Fold {
     not_workspace: Option<(String, u64)>,
     /// The packed rows read so far (kept when `needs.packed_rows`).
     packed: crate::logfile::packed::PackedCount,
+    /// The latest runtime snapshot (seq, line, sections), decoded at the end.
+    latest_snapshot: Option<(Option<u64>, u64, Sections)>,
 }
 
 impl Fold {
@@ -70,6 +72,7 @@ impl Fold {
             pending_final_warning: None,
             not_workspace: None,
             packed: crate::logfile::packed::PackedCount::default(),
+            latest_snapshot: None,
         }
     }
 
@@ -251,11 +254,7 @@ impl Fold {
         }
         if let Some(sections) = extra.snapshot {
             self.log.snapshots += 1;
-            self.log.latest_snapshot = Some(Snapshot {
-                seq,
-                line,
-                sections,
-            });
+            self.latest_snapshot = Some((seq, line, sections));
         }
         if let Some(nw) = extra.not_workspace {
             self.not_workspace(at, &nw.kind, nw.why);
@@ -361,6 +360,13 @@ impl Fold {
     }
 
     pub(super) fn finish(mut self) -> Log {
+        if let Some((seq, line, sections)) = self.latest_snapshot.take() {
+            self.log.latest_snapshot = Some(Snapshot {
+                seq,
+                line,
+                sections: sections.decode(),
+            });
+        }
         if self.needs.packed_rows {
             self.log.storage.packed = Some(self.packed);
         }

@@ -15,6 +15,8 @@ use crate::log::chunk::is_ws;
 #[derive(Debug)]
 pub(crate) struct MarkerSearch {
     words: Option<aho_corasick::packed::Searcher>,
+    /// The `TAILS` searched, by the searcher's pattern number.
+    tails: Vec<usize>,
     /// Whether `"system/message"` and `"request/header"` mark a line (only
     /// when system prompts are needed).
     prompts: bool,
@@ -35,12 +37,17 @@ const TAILS: [(&str, &[&str]); 5] = [
 
 impl MarkerSearch {
     pub(super) fn new(prompts: bool) -> Self {
+        // Only the tails that can complete a marker that counts.
+        let tails: Vec<usize> = (0..TAILS.len())
+            .filter(|&t| prompts || TAILS[t].0 != "/header\"")
+            .collect();
         let words = aho_corasick::packed::Config::new()
             .builder()
-            .extend(TAILS.iter().map(|(tail, _)| tail))
+            .extend(tails.iter().map(|&t| TAILS[t].0))
             .build();
         MarkerSearch {
             words,
+            tails,
             prompts,
             escapes: [
                 memchr::memmem::Finder::new(b"\\u"),
@@ -96,7 +103,7 @@ impl MarkerSearch {
             Some(words) => {
                 let mut at = 0;
                 while let Some(m) = words.find_in(hay, aho_corasick::Span::from(at..hay.len())) {
-                    if completes(m.start(), m.pattern().as_usize()) {
+                    if completes(m.start(), self.tails[m.pattern().as_usize()]) {
                         out.push(m.start());
                         at = next_line(m.start());
                     } else {
@@ -105,8 +112,8 @@ impl MarkerSearch {
                 }
             }
             None => {
-                for (tail, (word, _)) in TAILS.iter().enumerate() {
-                    let finder = memchr::memmem::Finder::new(word.as_bytes());
+                for &tail in &self.tails {
+                    let finder = memchr::memmem::Finder::new(TAILS[tail].0.as_bytes());
                     let mut at = 0;
                     while let Some(i) = finder.find(&hay[at..]) {
                         if completes(at + i, tail) {
