@@ -156,6 +156,8 @@ impl<R: LogSource> Lines<'_, R> {
             strict: opts.strict,
             needs: fold.needs,
         };
+        // The parts of the buffer before, read and not folded yet.
+        let mut pending: Vec<chunk::Part> = Vec::new();
         loop {
             self.reader.mark(offset);
             // Complete lines are those up to the last newline in the buffer.
@@ -164,9 +166,11 @@ impl<R: LogSource> Lines<'_, R> {
                 None if eof => len,
                 None => 0,
             };
-            // The next bytes are read while these lines are, into the spare
-            // buffer (of the usual size, whatever a long line made this
-            // one): what the loop below would read next, in the same order.
+            // While the helper reads the later lines of this buffer, this
+            // thread folds the previous buffer's lines (`pending`), reads
+            // the next bytes into the spare buffer (of the usual size,
+            // whatever a long line made this one: what the loop below would
+            // read next, in the same order), then reads its own lines.
             if complete > 0 && !eof && len - complete < CHUNK {
                 let rest = len - complete;
                 let next_offset = offset + complete as u64;
@@ -175,18 +179,27 @@ impl<R: LogSource> Lines<'_, R> {
                 } = &mut self;
                 let (parts, more) =
                     chunk::read(buf, complete, markers, mode, helper.as_deref_mut(), || {
+                        for part in pending.drain(..) {
+                            fold.apply(part)?;
+                        }
                         let next = Shared::make_mut(next);
                         next.resize(CHUNK, 0);
                         next.shrink_to(CHUNK);
                         next[..rest].copy_from_slice(&buf[complete..len]);
                         reader.mark(next_offset);
-                        read_some(reader, &mut next[rest..])
+                        Ok(read_some(reader, &mut next[rest..]))
                     });
-                // The lines come first: an error in them is the one to say.
-                for part in parts {
-                    fold.apply(part)?;
-                }
-                let n = more.map_err(|e| fold.io(&e))?;
+                pending = parts;
+                // These lines come before a failed read: their error first.
+                let n = match more? {
+                    Ok(n) => n,
+                    Err(e) => {
+                        for part in pending.drain(..) {
+                            fold.apply(part)?;
+                        }
+                        return Err(fold.io(&e));
+                    }
+                };
                 std::mem::swap(&mut self.buf, &mut self.next);
                 eof = n == 0;
                 len = rest + n;
@@ -194,6 +207,9 @@ impl<R: LogSource> Lines<'_, R> {
                 searched = rest;
                 must_parse = opts.strict;
                 continue;
+            }
+            for part in pending.drain(..) {
+                fold.apply(part)?;
             }
             if complete > 0 {
                 let (parts, ()) = chunk::read(
@@ -628,6 +644,65 @@ mod tests {
                     "step {step}"
                 );
             }
+        }
+    }
+
+    /// A source that fails after `fail_at` bytes, in reads of `step`.
+    struct Failing {
+        data: Vec<u8>,
+        pos: usize,
+        step: usize,
+        fail_at: usize,
+    }
+
+    impl Read for Failing {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if self.pos >= self.fail_at {
+                return Err(io::Error::other("disk on fire"));
+            }
+            let n = self.step.min(out.len()).min(self.fail_at - self.pos);
+            out[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    impl LogSource for Failing {}
+
+    /// A read that fails while earlier lines are still being read: a bad
+    /// line among those is the error said, else the failed read.
+    #[test]
+    fn a_failed_read_comes_after_the_lines_before_it() {
+        let line = |seq: u64| {
+            format!(r#"{{"type":"tool/result","seq":{seq},"data":{{}},"surfaceOp":"append"}}"#)
+        };
+        let mut lines: Vec<String> = (0..4000).map(line).collect();
+        let text = lines.join("\n") + "\n";
+        let fail_at = text.len() - 1000;
+        for step in [CHUNK / 3, CHUNK, 1 << 30] {
+            let read = |text: &str| {
+                let reader = Failing {
+                    data: text.as_bytes().to_vec(),
+                    pos: 0,
+                    step,
+                    fail_at,
+                };
+                read_from(reader, "t.jsonl".into(), ReadOptions::default())
+            };
+            assert_eq!(
+                read(&text).unwrap_err().message,
+                "t.jsonl: disk on fire",
+                "step {step}"
+            );
+            lines[3000] = r#"{"type":"tool/result","seq":3000,"surfaceOp":"append",}"#.to_owned();
+            let broken = lines.join("\n") + "\n";
+            let err = read(&broken).unwrap_err();
+            assert!(
+                err.message.starts_with("t.jsonl:3001:"),
+                "step {step}: {}",
+                err.message
+            );
+            lines[3000] = line(3000);
         }
     }
 }

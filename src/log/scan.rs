@@ -500,6 +500,7 @@ fn special_bytes(w: u64) -> u64 {
 /// hold raw: a quote, a backslash or a control character. Sixteen bytes at
 /// a time in two words (SWAR: no `unsafe`, no SIMD intrinsics), which for
 /// the short keys and values of a log line beats a `memchr` call's set-up.
+#[inline(always)]
 fn special(s: &[u8], i: usize) -> Option<usize> {
     let mut at = i;
     let mut pairs = s.get(i..)?.chunks_exact(16);
