@@ -1,24 +1,38 @@
 #!/usr/bin/env python3
 """Benchmarks agentctx against the machine's floor, side by side (issue 7).
 
-    python3 scripts/bench.py [--work DIR] [--runs N] [--log-mb MB] [--log-file FILE] [--dirs N]
-                             [--only render|diff|real|zdiff|check]
+    python3 scripts/bench.py [--work DIR] [--bin FILE] [--runs N] [--log-mb MB] [--log-file FILE]
+                             [--dirs N] [--real-script FILE] [--only NAME[,NAME...]]
 
-Builds nothing: run `cargo build --release` first (scripts/bench.sh does).
-Generates three seeded workloads under --work (default bench-work/), then
-runs each command and its floor alternately, and prints medians and ratios:
+Builds nothing: run `cargo build --release` first (scripts/bench.sh does);
+the binary is target/release/agentctx, under $CARGO_TARGET_DIR when that is
+set, or --bin. Generates the seeded workloads under --work (default
+bench-work/), then runs each command and its floor alternately, and prints
+medians of wall time and of CPU time (user + system, from the child's
+rusage), both ratios, and agentctx's peak RSS:
 
   render  agentctx render in a directory 12 levels below the root holding
           three instruction files   vs  a trivial Rust binary (fn main(){})
+          (the target is on CPU time: start-up is the work)
   diff    agentctx diff --log on a page-cached ~500 MB dsh-shaped log
-                                    vs  wc -l on the same file (+ peak RSS)
+                                    vs  wc -l on the same file
   real    agentctx diff --log on a page-cached ~500 MiB log shaped like the
-          ones dsh really writes (scripts/gen-real-log.py: 40% of bytes in
-          surface lines with large data, 17% user messages, escapes, packed
-          chunk rows)               vs  wc -l on the same file (+ peak RSS)
-  zdiff   agentctx diff --log on the real-shaped log in dsh's zstd container (a
-          header frame, then ~256 KiB batch frames with checksums)
-                                    vs  zstd -dc on the same file (+ peak RSS)
+          logs dsh really writes: make-real-log.py (issue 28; --real-script,
+          default ../shared/logs/make-real-log.py beside the repository)
+          repeats the 4,901 events of dsh's session fixtures, mostly short
+          lines (streamed assistant/chunk lines of ~200 bytes)
+                                    vs  wc -l on the same file
+  zdiff   agentctx diff --log on that log in dsh's zstd container, as
+          make-real-log.py writes it (a header frame, then one frame per
+          4,000 lines, checksums)   vs  zstd -dc on the same file
+  real-explain   agentctx explain --log on the real log
+                                    vs  wc -l on the same file
+  real-sessions  agentctx sessions --check-drift with the real log as the
+          one session of its cwd    vs  wc -l on the log
+  real-gen, zdiff-gen   the earlier real-shaped log (scripts/gen-real-log.py:
+          lines from 100 bytes to 80 KB) and its container
+          (scripts/zstd-container.py, ~256 KiB frames), as measured before
+          issue 28                  vs  wc -l, zstd -dc
   check   agentctx check on a 50,000-directory tree (depth <= 30, AGENTS.md
           in 2%, CLAUDE.md in 0.5%) vs  find TREE -type d | wc -l
   check-ignore   the same tree with ignore rules: a root .gitignore and
@@ -35,9 +49,14 @@ runs each command and its floor alternately, and prints medians and ratios:
   render-config agentctx render --dsh-profile headless in the render directory
           with a home layer ($DSH_HOME/cordis.patch.yml setting the row) and a
           profile layer   vs  the same with no layer (target <= 1.1x)
+
+The targets (issue 28): real <= 2.5x wc -l (goal 1.5x), zdiff <= 1.3x
+zstd -dc, peak RSS <= 64 MiB, real-explain and real-sessions <= 3x wc -l,
+render <= 1.5x the trivial binary in CPU time.
 """
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -45,21 +64,27 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, 'target', 'release', 'agentctx')
+TARGET = os.environ.get('CARGO_TARGET_DIR') or os.path.join(ROOT, 'target')
+BIN = os.path.join(TARGET, 'release', 'agentctx')
+REAL_SCRIPT = os.path.join(os.path.dirname(ROOT), 'shared', 'logs', 'make-real-log.py')
 
 
-def timed(argv, env=None):
-    """Wall seconds of one run, output discarded."""
+# The environment of the measured runs (set by main).
+RUN_ENV = {}
+
+
+def timed(argv):
+    """Wall and CPU seconds (user + system) of one run, output discarded."""
     start = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, env or os.environ,
+    pid = os.posix_spawn(argv[0], argv, RUN_ENV or os.environ,
                          file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
                                        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
-    _, status = os.waitpid(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
     elapsed = time.perf_counter() - start
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f'{argv} exited {code}')
-    return elapsed
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 def peak_rss(argv):
@@ -71,24 +96,29 @@ def peak_rss(argv):
     # /dev/null stdout for one the runtime reopened after `>&-`, and refuses.
     with open(os.devnull, 'wb') as null:
         out = subprocess.run(['/usr/bin/time', '-f', '%M', *argv], stdout=null,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True, env=RUN_ENV or None)
     if out.returncode not in (0, 1):
         sys.exit(f'{argv} exited {out.returncode}: {out.stderr.strip()}')
     return int(out.stderr.strip().splitlines()[-1]) / 1024
 
 
 def compare(name, ours, floor, runs):
+    """Runs `ours` and `floor` alternately; prints the medians (wall and CPU)
+    and their ratios, and `ours`'s peak RSS."""
     ours_t, floor_t = [], []
     timed(ours), timed(floor)  # warm the page cache and the binaries
     for _ in range(runs):
         ours_t.append(timed(ours))
         floor_t.append(timed(floor))
-    a, b = statistics.median(ours_t), statistics.median(floor_t)
+    wall = [statistics.median(t[0] for t in ts) for ts in (ours_t, floor_t)]
+    cpu = [statistics.median(t[1] for t in ts) for ts in (ours_t, floor_t)]
     rss = peak_rss(ours)
     rss_text = 'n/a (install GNU time)' if rss is None else f'{rss:.1f} MiB'
-    print(f'{name:12} agentctx {a * 1000:9.2f} ms   floor {b * 1000:9.2f} ms   '
-          f'ratio {a / b:5.2f}x   agentctx peak RSS {rss_text}')
-    return a / b
+    ratio = lambda a, b: f'{a / b:5.2f}x' if b > 0 else '  n/a'
+    print(f'{name:13} agentctx {wall[0] * 1000:9.2f} ms   floor {wall[1] * 1000:9.2f} ms   '
+          f'ratio {ratio(*wall)}   CPU {cpu[0] * 1000:8.2f} vs {cpu[1] * 1000:8.2f} ms '
+          f'({ratio(*cpu)})   peak RSS {rss_text}', flush=True)
+    return wall[0] / wall[1]
 
 
 def make_trivial(work):
@@ -134,8 +164,52 @@ def make_log(work, megabytes):
     return generated_log(work, megabytes, 'log', 'gen-log.py')
 
 
-def make_real_log(work, megabytes):
+def make_gen_real_log(work, megabytes):
+    """The earlier real-shaped log (scripts/gen-real-log.py, issue 15)."""
     return generated_log(work, megabytes, 'real', 'gen-real-log.py')
+
+
+def log_project(work):
+    """The log's cwd: a project with a .git and an AGENTS.md."""
+    proj = os.path.join(work, 'logproj')
+    os.makedirs(os.path.join(proj, '.git'), exist_ok=True)
+    with open(os.path.join(proj, 'AGENTS.md'), 'w') as f:
+        f.write('root\n')
+    return proj
+
+
+def make_real_log(work, megabytes, script):
+    """make-real-log.py's log of `megabytes` MiB (issue 28) and, beside it,
+    its zstd container (FILE.zstd), made once under WORK."""
+    path = os.path.join(work, f'mreal{megabytes}.jsonl')
+    if not (os.path.exists(path) and os.path.exists(path + '.zstd')):
+        if not os.path.exists(script):
+            sys.exit(f'{script}: not found (make-real-log.py makes the real workloads; '
+                     f'pass --real-script FILE)')
+        subprocess.run([sys.executable, script, path, str(megabytes), log_project(work)],
+                       check=True, stdout=subprocess.DEVNULL)
+    return path
+
+
+def project_key(cwd):
+    """dsh's projectKey of an ASCII path (docs/sessions.md)."""
+    slug = re.sub(r'[/\\:]+', '-', cwd)
+    slug = re.sub(r'[^A-Za-z0-9._-]', lambda m: f'~{ord(m.group()):04X}', slug).lstrip('-')
+    return f'--{(slug or "root")[:251]}--'
+
+
+def make_sessions_root(work, log):
+    """A sessions root whose one session of the log's cwd is `log`."""
+    root = os.path.join(work, 'sessions')
+    session = os.path.join(root, project_key(log_project(work)), 'real')
+    os.makedirs(session, exist_ok=True)
+    dest = os.path.join(session, 'session.jsonl')
+    if not os.path.exists(dest):
+        try:
+            os.link(log, dest)
+        except OSError:
+            shutil.copyfile(log, dest)
+    return root
 
 
 def make_container(log):
@@ -202,59 +276,85 @@ def main():
     ap.add_argument('--work', default=os.path.join(ROOT, 'bench-work'))
     ap.add_argument('--runs', type=int, default=11)
     ap.add_argument('--log-mb', type=int, default=500)
-    ap.add_argument('--log-file', help='an existing JSONL log for diff and zdiff instead of a generated one '
+    ap.add_argument('--log-file', help='an existing JSONL log for diff and zdiff-gen instead of a generated one '
                     '(its container is written beside it as FILE.zstd)')
     ap.add_argument('--dirs', type=int, default=50000)
-    ap.add_argument('--only')
+    ap.add_argument('--bin', default=BIN, help='the agentctx binary (default: the release build)')
+    ap.add_argument('--real-script', default=REAL_SCRIPT,
+                    help='make-real-log.py, which makes the real workloads')
+    ap.add_argument('--only', help='workloads to run, comma-separated (default: all)')
     args = ap.parse_args()
-    if not os.path.exists(BIN):
-        sys.exit('build first: cargo build --release')
+    agentctx = args.bin
+    if not os.path.exists(agentctx):
+        sys.exit(f'{agentctx}: build first: cargo build --release')
+    only = set(args.only.split(',')) if args.only else None
+
+    def run(name):
+        return only is None or name in only
+
     os.makedirs(args.work, exist_ok=True)
     home = os.path.join(args.work, 'home')
     os.makedirs(home, exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k != 'DSH_HOME'}
-    env['HOME'] = home
-    print(f'agentctx benchmark, {time.strftime("%Y-%m-%d")}, {os.cpu_count()} cores, median of {args.runs} alternating runs')
-    if args.only in (None, 'render'):
+    # Every measured run sees an empty home: no user-global instructions,
+    # no dsh home (the tools that make the workloads keep the real one).
+    RUN_ENV.update((k, v) for k, v in os.environ.items() if k != 'DSH_HOME')
+    RUN_ENV['HOME'] = home
+    wc, zstd, sh = shutil.which('wc'), shutil.which('zstd'), shutil.which('sh')
+    print(f'agentctx benchmark, {time.strftime("%Y-%m-%d %H:%M")}, {os.cpu_count()} cores, '
+          f'load average {os.getloadavg()[0]:.2f}, median of {args.runs} alternating runs', flush=True)
+    if run('render'):
         trivial = make_trivial(args.work)
         _, cwd = make_deep(args.work)
-        compare('render', [BIN, 'render', '--cwd', cwd], [trivial], args.runs * 10)
-    if args.only in (None, 'diff'):
+        compare('render', [agentctx, 'render', '--cwd', cwd], [trivial], args.runs * 10)
+    if run('diff'):
         log = args.log_file or make_log(args.work, args.log_mb)
-        compare('diff', [BIN, 'diff', '--log', log], [shutil.which('wc'), '-l', log], args.runs)
-    if args.only in (None, 'real'):
-        log = make_real_log(args.work, args.log_mb)
-        compare('real', [BIN, 'diff', '--log', log], [shutil.which('wc'), '-l', log], args.runs)
-    if args.only in (None, 'zdiff'):
-        container = make_container(args.log_file or make_real_log(args.work, args.log_mb))
-        compare('zdiff', [BIN, 'diff', '--log', container],
-                [shutil.which('zstd'), '-q', '-dc', container], args.runs)
-    if args.only in (None, 'check'):
+        compare('diff', [agentctx, 'diff', '--log', log], [wc, '-l', log], args.runs)
+    if run('real') or run('zdiff') or run('real-explain') or run('real-sessions'):
+        log = make_real_log(args.work, args.log_mb, args.real_script)
+        if run('real'):
+            compare('real', [agentctx, 'diff', '--log', log], [wc, '-l', log], args.runs)
+        if run('zdiff'):
+            container = log + '.zstd'
+            compare('zdiff', [agentctx, 'diff', '--log', container], [zstd, '-q', '-dc', container],
+                    args.runs)
+        if run('real-explain'):
+            compare('real-explain', [agentctx, 'explain', '--log', log], [wc, '-l', log], args.runs)
+        if run('real-sessions'):
+            root = make_sessions_root(args.work, log)
+            compare('real-sessions', [agentctx, 'sessions', '--cwd', log_project(args.work),
+                                      '--sessions-root', root, '--check-drift'],
+                    [wc, '-l', log], args.runs)
+    if run('real-gen'):
+        log = make_gen_real_log(args.work, args.log_mb)
+        compare('real-gen', [agentctx, 'diff', '--log', log], [wc, '-l', log], args.runs)
+    if run('zdiff-gen'):
+        container = make_container(args.log_file or make_gen_real_log(args.work, args.log_mb))
+        compare('zdiff-gen', [agentctx, 'diff', '--log', container], [zstd, '-q', '-dc', container],
+                args.runs)
+    if run('check'):
         tree = make_tree(args.work, args.dirs)
-        sh = shutil.which('sh')
-        compare('check', [BIN, 'check', tree], [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
-    if args.only in (None, 'check-ignore'):
+        compare('check', [agentctx, 'check', tree], [sh, '-c', f'find "{tree}" -type d | wc -l'],
+                args.runs)
+    if run('check-ignore'):
         tree = make_ignore_tree(args.work, args.dirs)
-        sh = shutil.which('sh')
-        compare('check-ignore', [BIN, 'check', tree],
+        compare('check-ignore', [agentctx, 'check', tree],
                 [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
-    if args.only in (None, 'check-base'):
+    if run('check-base'):
         tree = make_base_repo(args.work, args.dirs)
-        sh = shutil.which('sh')
-        ours = [sh, '-c', f'cd "{tree}" && "{BIN}" check --base HEAD~1']
+        ours = [sh, '-c', f'cd "{tree}" && "{agentctx}" check --base HEAD~1']
         # The work tree must be walked and REV listed: find + ls-tree is the
         # floor of the whole; ls-tree alone is the floor of reading REV.
         compare('check-base', ours, [sh, '-c', f'find "{tree}" -type d | wc -l; '
                                               f'git -C "{tree}" ls-tree -r HEAD~1 | wc -l'], args.runs)
         compare('ls-tree', ours, [sh, '-c', f'git -C "{tree}" ls-tree -r HEAD~1 | wc -l'], args.runs)
-        compare('check-git', [sh, '-c', f'cd "{tree}" && "{BIN}" check'],
+        compare('check-git', [sh, '-c', f'cd "{tree}" && "{agentctx}" check'],
                 [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
-    if args.only in (None, 'render-codex'):
+    if run('render-codex'):
         trivial = make_trivial(args.work)
         _, cwd = make_deep(args.work)
-        compare('render-codex', [BIN, 'render', '--profile', 'codex', '--cwd', cwd], [trivial],
+        compare('render-codex', [agentctx, 'render', '--profile', 'codex', '--cwd', cwd], [trivial],
                 args.runs * 10)
-    if args.only in (None, 'render-config'):
+    if run('render-config'):
         _, cwd = make_deep(args.work)
         layered = os.path.join(args.work, 'home-layered', '.dsh')
         os.makedirs(os.path.join(layered, 'profiles', 'headless'), exist_ok=True)
@@ -267,13 +367,12 @@ def main():
         os.makedirs(plain, exist_ok=True)
         env_bin = shutil.which('env')
         compare('render-config',
-                [env_bin, f'DSH_HOME={layered}', BIN, 'render', '--dsh-profile', 'headless', '--cwd', cwd],
-                [env_bin, f'DSH_HOME={plain}', BIN, 'render', '--dsh-profile', 'headless', '--cwd', cwd],
+                [env_bin, f'DSH_HOME={layered}', agentctx, 'render', '--dsh-profile', 'headless', '--cwd', cwd],
+                [env_bin, f'DSH_HOME={plain}', agentctx, 'render', '--dsh-profile', 'headless', '--cwd', cwd],
                 args.runs * 10)
-    if args.only in (None, 'check-all'):
+    if run('check-all'):
         tree = make_tree(args.work, args.dirs)
-        sh = shutil.which('sh')
-        compare('check-all', [BIN, 'check', '--profile', 'all', tree],
+        compare('check-all', [agentctx, 'check', '--profile', 'all', tree],
                 [sh, '-c', f'find "{tree}" -type d | wc -l'], args.runs)
 
 

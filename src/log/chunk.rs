@@ -60,32 +60,115 @@ pub struct Mode {
 /// A buffer smaller than this is read on one thread.
 const PARALLEL_MIN: usize = if cfg!(test) { 4 << 10 } else { 256 << 10 };
 
-/// Reads `region` (whole lines, starting at a line's start; only the last may
-/// lack its newline) in one or two parts, in log order.
-pub fn read(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Vec<Part> {
-    let split = (region.len() >= PARALLEL_MIN)
-        .then(|| {
-            let mid = region.len() / 2;
-            memchr::memchr(b'\n', &region[mid..]).map(|i| mid + i + 1)
+/// A buffer of whole lines, shared with the [`Helper`] while it reads its
+/// part (then the reader has it to itself again and refills it).
+pub type Shared = std::sync::Arc<Vec<u8>>;
+
+/// A later part of a buffer for the helper: `buf[from..to]`.
+struct Job {
+    buf: Shared,
+    from: usize,
+    to: usize,
+    mode: Mode,
+}
+
+/// A second thread that reads the later part of each buffer of lines while
+/// the reader's own thread reads the earlier part and the next bytes from
+/// the log (issue 28: one thread for the whole log, not one per buffer, and
+/// the `read` of the next buffer no longer waits for this one's lines).
+///
+/// How much of a buffer the helper takes adapts: the reader's thread also
+/// reads the log and folds the records, so the split that leaves neither
+/// thread waiting is found by moving it a step each buffer.
+#[derive(Debug)]
+pub struct Helper {
+    jobs: std::sync::mpsc::SyncSender<Job>,
+    done: std::sync::mpsc::Receiver<Part>,
+    /// The helper's share of a buffer, in 64ths.
+    share: usize,
+}
+
+impl Helper {
+    /// Starts the helper in `scope`; `None` when no thread can be had (a
+    /// process limit), and the reader reads alone.
+    pub fn start<'scope>(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        markers: &'scope MarkerSearch,
+    ) -> Option<Helper> {
+        let (jobs, inbox) = std::sync::mpsc::sync_channel::<Job>(1);
+        let (outbox, done) = std::sync::mpsc::sync_channel(1);
+        std::thread::Builder::new()
+            .spawn_scoped(scope, move || {
+                for job in inbox {
+                    let read = part(&job.buf[job.from..job.to], markers, job.mode);
+                    // The buffer is the reader's again before it hears back.
+                    drop(job);
+                    if outbox.send(read).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Helper {
+            jobs,
+            done,
+            share: 32,
         })
-        .flatten()
-        .filter(|&s| s < region.len());
-    let Some(split) = split else {
-        return vec![part(region, markers, mode)];
+    }
+}
+
+/// Reads `buf[..end]` (whole lines, starting at a line's start; only the
+/// last may lack its newline) in one or two parts, in log order: the later
+/// part on the helper's thread, when there is one and the lines are many,
+/// while this thread runs `meanwhile` and then reads the earlier part.
+pub fn read<T>(
+    buf: &Shared,
+    end: usize,
+    markers: &MarkerSearch,
+    mode: Mode,
+    helper: Option<&mut Helper>,
+    meanwhile: impl FnOnce() -> T,
+) -> (Vec<Part>, T) {
+    let region = &buf[..end];
+    let split = helper
+        .filter(|_| region.len() >= PARALLEL_MIN)
+        .and_then(|h| {
+            let at = region.len() / 64 * (64 - h.share);
+            let split = memchr::memchr(b'\n', &region[at..]).map(|i| at + i + 1)?;
+            (split < region.len()).then_some((h, split))
+        });
+    let Some((helper, split)) = split else {
+        let then = meanwhile();
+        return (vec![part(region, markers, mode)], then);
     };
-    let (a, b) = region.split_at(split);
-    std::thread::scope(|scope| {
-        // No second thread to be had (a process limit): read in one.
-        let Ok(later) = std::thread::Builder::new().spawn_scoped(scope, || part(b, markers, mode))
-        else {
-            return vec![part(region, markers, mode)];
-        };
-        let first = part(a, markers, mode);
-        let later = later
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        vec![first, later]
-    })
+    let job = Job {
+        buf: std::sync::Arc::clone(buf),
+        from: split,
+        to: end,
+        mode,
+    };
+    if helper.jobs.send(job).is_err() {
+        let then = meanwhile();
+        return (vec![part(region, markers, mode)], then);
+    }
+    let then = meanwhile();
+    let first = part(&region[..split], markers, mode);
+    let later = match helper.done.try_recv() {
+        // The helper finished first: give it more of the next buffer.
+        Ok(later) => {
+            helper.share = (helper.share + 1).min(60);
+            later
+        }
+        Err(_) => {
+            helper.share = helper.share.saturating_sub(1).max(4);
+            match helper.done.recv() {
+                Ok(later) => later,
+                // The helper is gone (it panicked): read its part here.
+                Err(_) => part(&region[split..], markers, mode),
+            }
+        }
+    };
+    (vec![first, later], then)
 }
 
 /// Whether `b` is JSON whitespace.
@@ -219,6 +302,13 @@ fn count_row(count: &mut PackedCount, text: &[u8], strict: bool) -> Option<Strin
     }
 }
 
+/// Whether `bytes` are all ASCII (so UTF-8): one OR over them, with no
+/// early exit, which vectorises (most lines that matter are ASCII, and
+/// this is a fraction of `from_utf8`'s cost).
+fn is_ascii(bytes: &[u8]) -> bool {
+    bytes.iter().fold(0, |acc, &b| acc | b) < 0x80
+}
+
 /// Reads one line that matters (`text` trimmed, starting `offset` bytes
 /// into the line as written).
 fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
@@ -243,7 +333,9 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
         // modes (issue 21): the read checks the syntax of every value it
         // skips, and the line's bytes are checked for UTF-8 here; serde_json
         // says why when either fails.
-        Ok(record) if mode.strict || std::str::from_utf8(text).is_ok() => LineKind::Event(record),
+        Ok(record) if mode.strict || is_ascii(text) || std::str::from_utf8(text).is_ok() => {
+            LineKind::Event(record)
+        }
         Ok(record) => syntax(text).unwrap_or(LineKind::Event(record)),
         Err(_) => syntax(text).unwrap_or(LineKind::Malformed(
             None,

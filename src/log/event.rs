@@ -147,7 +147,7 @@ pub struct Extra {
     pub workspace: Option<Workspace>,
     pub not_workspace: Option<NotWorkspace>,
     pub prompt: Option<(PromptOrigin, String)>,
-    pub snapshot: Option<Vec<Section>>,
+    pub snapshot: Option<Sections>,
     /// The session header's `agentPreset`, or an `agent-preset/selected`
     /// event's `data.agentPreset` (CONFIG 11.1).
     pub preset: Option<Preset>,
@@ -160,6 +160,43 @@ pub enum Preset {
     Header(String),
     /// An `agent-preset/selected` event, with its preset when a string.
     Selected(Option<String>),
+}
+
+/// A runtime snapshot's sections. A log holds thousands of snapshots and
+/// the reader keeps only the latest (issue 28: decoding each one's texts was
+/// a tenth of `diff`'s work on real logs), so sections that cannot hold a
+/// lone surrogate (no `\u` in them: nothing to report while reading) stay
+/// their raw JSON until [`Sections::decode`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sections {
+    Decoded(Vec<Section>),
+    /// The raw `sections` array, already checked as JSON.
+    Raw(Box<[u8]>),
+}
+
+impl Sections {
+    /// The sections with a string name and text, in order.
+    #[must_use]
+    pub fn decode(self) -> Vec<Section> {
+        match self {
+            Sections::Decoded(kept) => kept,
+            // A lone surrogate needs a `\u`, which a raw array lacks.
+            Sections::Raw(raw) => sections(&raw, &mut false).unwrap_or_default(),
+        }
+    }
+}
+
+/// The sections of the raw array `raw` that have a string name and text.
+fn sections(raw: &[u8], lone: &mut bool) -> Result<Vec<Section>, Bad> {
+    let mut kept = Vec::new();
+    for s in scan::elements(raw)? {
+        if let Some([name, body]) = object(Some(s), &["name", "text"])? {
+            if let (Some(name), Some(text)) = (text(name, lone), text(body, lone)) {
+                kept.push(Section { name, text });
+            }
+        }
+    }
+    Ok(kept)
 }
 
 /// What a session header says of its cwd.
@@ -176,6 +213,17 @@ pub enum SessionCwd {
 /// A string field decoded, noting lone surrogates.
 fn text(raw: Option<&[u8]>, lone: &mut bool) -> Option<String> {
     str_of(raw, lone).map(Cow::into_owned)
+}
+
+/// A string field as bytes to compare, noting lone surrogates: its text
+/// as written when it holds no escape (no decoding, no UTF-8 check: bytes
+/// that are not UTF-8 spell no word either), else decoded.
+fn word<'a>(raw: Option<&'a [u8]>, lone: &mut bool) -> Option<Cow<'a, [u8]>> {
+    let inner = raw?.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if !scan::has_backslash(inner) {
+        return Some(Cow::Borrowed(inner));
+    }
+    str_of(raw, lone).map(|s| Cow::Owned(s.into_owned().into_bytes()))
 }
 
 /// A string field decoded without copying when it holds no escape.
@@ -208,13 +256,19 @@ fn array(raw: Option<&[u8]>) -> Result<Option<Vec<&[u8]>>, Bad> {
 /// Reads one event from its raw JSON (one object). `Err` when it is not an
 /// object or a value in it does not end.
 pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
-    let fields = scan::fields(raw, &["type", "seq", "data", "surfaceOp", "cwd"])?;
+    // `data`'s members are read in the same walk that checks it.
+    let (fields, within) = scan::fields_within(
+        raw,
+        &["type", "seq", "data", "surfaceOp", "cwd"],
+        2,
+        &["source", "content", "text", "header", "agentPreset"],
+    )?;
     // A null member is an absent one (`"seq":null` is no seq).
-    let [kind, seq, data, op, cwd] = fields.map(|f| f.filter(|v| *v != b"null"));
+    let [kind, seq, _, op, cwd] = fields.map(|f| f.filter(|v| *v != b"null"));
     let mut r = Record::default();
     let mut lone = false;
-    let kind = str_of(kind, &mut lone);
-    if kind.as_deref() == Some("session") {
+    let kind = word(kind, &mut lone);
+    if kind.as_deref() == Some(b"session") {
         let mut cwd_lone = false;
         let cwd = text(cwd, &mut cwd_lone);
         r.extra().session_cwd = Some(match cwd {
@@ -229,31 +283,22 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
     }
     r.seq = seq.map(|s| scan::seq(s).ok_or_else(|| String::from_utf8_lossy(s).into_owned()));
     r.op = op.map(|op| surface_op(op, &mut lone));
-    match kind.as_deref() {
-        Some("user/message") => {
-            if let Some([source]) = object(data, &["source"])? {
-                user_message(&mut r, source, &mut lone)?;
-            }
+    match (kind.as_deref(), within) {
+        (Some(b"user/message"), Some([source, ..])) => {
+            user_message(&mut r, source, &mut lone)?;
         }
-        Some("agent-preset/selected") => {
-            let preset = match object(data, &["agentPreset"])? {
-                Some([preset]) => text(preset, &mut lone),
-                None => None,
-            };
+        (Some(b"agent-preset/selected"), within) => {
+            let preset = within.and_then(|[.., preset]| text(preset, &mut lone));
             r.extra().preset = Some(Preset::Selected(preset));
         }
-        Some("system/message") if needs.prompts => {
-            if let Some([content, body]) = object(data, &["content", "text"])? {
-                r.extra().prompt = message_text(content, body, &mut lone)?
-                    .map(|t| (PromptOrigin::SystemMessage, t));
-            }
+        (Some(b"system/message"), Some([_, content, body, _, _])) if needs.prompts => {
+            r.extra().prompt =
+                message_text(content, body, &mut lone)?.map(|t| (PromptOrigin::SystemMessage, t));
         }
-        Some("request/header") if needs.prompts => {
-            if let Some([header]) = object(data, &["header"])? {
-                if let Some([system]) = object(header, &["system"])? {
-                    r.extra().prompt =
-                        text(system, &mut lone).map(|t| (PromptOrigin::RequestHeader, t));
-                }
+        (Some(b"request/header"), Some([_, _, _, header, _])) if needs.prompts => {
+            if let Some([system]) = object(header, &["system"])? {
+                r.extra().prompt =
+                    text(system, &mut lone).map(|t| (PromptOrigin::RequestHeader, t));
             }
         }
         _ => {}
@@ -263,6 +308,10 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
 }
 
 fn surface_op(raw: &[u8], lone: &mut bool) -> Op {
+    // What dsh writes on nearly every surface line.
+    if raw == b"\"append\"" {
+        return Op::Append;
+    }
     let unknown = || Op::Unknown(String::from_utf8_lossy(raw).into_owned());
     if let Some(name) = str_of(Some(raw), lone) {
         return match name.as_ref() {
@@ -322,22 +371,20 @@ fn user_message(r: &mut Record, source: Option<&[u8]>, lone: &mut bool) -> Resul
     else {
         return Ok(());
     };
-    let kind = text(kind, lone);
-    if text(form, lone).as_deref() == Some("snapshot") {
-        if let Some(list) = array(sections)? {
-            let mut kept = Vec::new();
-            for s in list {
-                if let Some([name, body]) = object(Some(s), &["name", "text"])? {
-                    if let (Some(name), Some(text)) = (text(name, lone), text(body, lone)) {
-                        kept.push(Section { name, text });
-                    }
-                }
-            }
-            r.extra().snapshot = Some(kept);
+    let kind = word(kind, lone);
+    if word(form, lone).as_deref() == Some(b"snapshot") {
+        if let Some(raw) = sections.filter(|r| r.first() == Some(&b'[')) {
+            r.extra().snapshot = Some(if memchr::memmem::find(raw, b"\\u").is_some() {
+                Sections::Decoded(self::sections(raw, lone)?)
+            } else {
+                Sections::Raw(raw.into())
+            });
         }
     }
-    let Some(kind @ ("workspace-instructions" | "agent-instructions")) = kind.as_deref() else {
-        return Ok(());
+    let kind = match kind.as_deref() {
+        Some(b"workspace-instructions") => "workspace-instructions",
+        Some(b"agent-instructions") => "agent-instructions",
+        _ => return Ok(()),
     };
     let not_workspace = |why| {
         Some(NotWorkspace {

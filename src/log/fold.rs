@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::io;
 
 use crate::log::chunk::{self, LineKind};
-use crate::log::event::{self, Needs, Op, Record, SessionCwd};
+use crate::log::event::{self, Needs, Op, Record, Sections, SessionCwd};
 use crate::log::keep::{self, Sorter};
 use crate::log::records::{PromptOrigin, Snapshot, SystemVersion};
 use crate::log::{HELD_EVENTS, Log, LogError, PROMPT_VERSIONS_KEPT, WorkspaceEvent, scan};
@@ -57,6 +57,8 @@ pub(super) struct Fold {
     packed: crate::logfile::packed::PackedCount,
     /// Whether the first record was a session header.
     header: bool,
+    /// The latest runtime snapshot (seq, line, sections), decoded at the end.
+    latest_snapshot: Option<(Option<u64>, u64, Sections)>,
 }
 
 impl Fold {
@@ -73,6 +75,7 @@ impl Fold {
             not_workspace: None,
             packed: crate::logfile::packed::PackedCount::default(),
             header: false,
+            latest_snapshot: None,
         }
     }
 
@@ -269,11 +272,7 @@ impl Fold {
         }
         if let Some(sections) = extra.snapshot {
             self.log.snapshots += 1;
-            self.log.latest_snapshot = Some(Snapshot {
-                seq,
-                line,
-                sections,
-            });
+            self.latest_snapshot = Some((seq, line, sections));
         }
         match extra.preset {
             // A header that is not the first record is no header.
@@ -390,6 +389,13 @@ impl Fold {
     }
 
     pub(super) fn finish(mut self) -> Log {
+        if let Some((seq, line, sections)) = self.latest_snapshot.take() {
+            self.log.latest_snapshot = Some(Snapshot {
+                seq,
+                line,
+                sections: sections.decode(),
+            });
+        }
         if self.needs.packed_rows {
             self.log.storage.packed = Some(self.packed);
         }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde_json::value::RawValue;
 
-use crate::log::chunk::{self, is_ws};
+use crate::log::chunk::{self, Shared, is_ws};
 use crate::log::fold::{At, Fold};
 use crate::log::markers::MarkerSearch;
 use crate::log::scan::strip_position;
@@ -102,94 +102,182 @@ struct Buffered {
 }
 
 fn read_lines<R: LogSource>(
-    mut reader: R,
-    mut buf: Vec<u8>,
+    reader: R,
+    buf: Vec<u8>,
     at: Buffered,
     fold: &mut Fold,
     opts: ReadOptions,
 ) -> Result<(), LogError> {
-    let Buffered {
-        mut len,
-        mut eof,
-        mut offset,
-    } = at;
     let markers = MarkerSearch::new(fold.needs.prompts);
-    let mut hot: Vec<usize> = Vec::new();
-    // `buf[..searched]` is known to hold no newline: searching only the new
-    // bytes keeps a long line arriving in small pipe reads linear.
-    let mut searched = 0;
-    // `offset`: the stream offset of `buf[0]`, always the start of a line.
-    // The line at `buf[0]` holds a marker: it must be held and parsed.
-    let mut must_parse = opts.strict;
-    let can_rewind = reader.can_rewind();
-    loop {
-        reader.mark(offset);
-        // Complete lines are those up to the last newline in the buffer.
-        let complete = match memchr::memrchr(b'\n', &buf[searched..len]) {
-            Some(i) => searched + i + 1,
-            None if eof => len,
-            None => 0,
+    std::thread::scope(|scope| {
+        let mut helper = chunk::Helper::start(scope, &markers);
+        let lines = Lines {
+            reader,
+            buf: Shared::new(buf),
+            next: Shared::default(),
+            markers: &markers,
         };
-        if complete > 0 {
-            let mode = chunk::Mode {
-                strict: opts.strict,
-                needs: fold.needs,
+        lines.read(at, fold, opts, helper.as_mut())
+    })
+}
+
+/// The state of [`read_lines`]: the log, its buffer, and the spare buffer
+/// the next bytes are read into while the buffer's lines are read.
+struct Lines<'m, R> {
+    reader: R,
+    buf: Shared,
+    next: Shared,
+    markers: &'m MarkerSearch,
+}
+
+impl<R: LogSource> Lines<'_, R> {
+    fn read(
+        mut self,
+        at: Buffered,
+        fold: &mut Fold,
+        opts: ReadOptions,
+        mut helper: Option<&mut chunk::Helper>,
+    ) -> Result<(), LogError> {
+        let Buffered {
+            mut len,
+            mut eof,
+            mut offset,
+        } = at;
+        let markers = self.markers;
+        let mut hot: Vec<usize> = Vec::new();
+        // `buf[..searched]` is known to hold no newline: searching only the new
+        // bytes keeps a long line arriving in small pipe reads linear.
+        let mut searched = 0;
+        // `offset`: the stream offset of `buf[0]`, always the start of a line.
+        // The line at `buf[0]` holds a marker: it must be held and parsed.
+        let mut must_parse = opts.strict;
+        let can_rewind = self.reader.can_rewind();
+        let mode = chunk::Mode {
+            strict: opts.strict,
+            needs: fold.needs,
+        };
+        // The parts of the buffer before, read and not folded yet.
+        let mut pending: Vec<chunk::Part> = Vec::new();
+        loop {
+            self.reader.mark(offset);
+            // Complete lines are those up to the last newline in the buffer.
+            let complete = match memchr::memrchr(b'\n', &self.buf[searched..len]) {
+                Some(i) => searched + i + 1,
+                None if eof => len,
+                None => 0,
             };
-            for part in chunk::read(&buf[..complete], &markers, mode) {
-                fold.apply(part)?;
-            }
-            buf.copy_within(complete..len, 0);
-            len -= complete;
-            offset += complete as u64;
-            must_parse = opts.strict;
-        }
-        searched = len;
-        if eof {
-            return Ok(());
-        }
-        // Once per long line (a pipe cannot rewind: there the line is held).
-        if can_rewind && len >= LONG_LINE && !must_parse {
-            markers.find(&buf[..len], &mut hot);
-            let row = fold.needs.packed_rows
-                && memchr::memmem::find(&buf[..len], crate::logfile::packed::ROW_NEEDLE).is_some();
-            if hot.is_empty() && !row {
-                match stream_line(&mut reader, &mut buf, &mut len, &markers, fold)? {
-                    Streamed::Done { bytes } => offset += bytes,
-                    Streamed::MustParse => {
-                        fold.log.reread += 1;
-                        reader.rewind_to(offset).map_err(|e| fold.io(&e))?;
-                        len = 0;
-                        eof = false;
-                        must_parse = true;
+            // While the helper reads the later lines of this buffer, this
+            // thread folds the previous buffer's lines (`pending`), reads
+            // the next bytes into the spare buffer (of the usual size,
+            // whatever a long line made this one: what the loop below would
+            // read next, in the same order), then reads its own lines.
+            if complete > 0 && !eof && len - complete < CHUNK {
+                let rest = len - complete;
+                let next_offset = offset + complete as u64;
+                let Lines {
+                    reader, buf, next, ..
+                } = &mut self;
+                let (parts, more) =
+                    chunk::read(buf, complete, markers, mode, helper.as_deref_mut(), || {
+                        for part in pending.drain(..) {
+                            fold.apply(part)?;
+                        }
+                        let next = Shared::make_mut(next);
+                        next.resize(CHUNK, 0);
+                        next.shrink_to(CHUNK);
+                        next[..rest].copy_from_slice(&buf[complete..len]);
+                        reader.mark(next_offset);
+                        Ok(read_some(reader, &mut next[rest..]))
+                    });
+                pending = parts;
+                // These lines come before a failed read: their error first.
+                let n = match more? {
+                    Ok(n) => n,
+                    Err(e) => {
+                        for part in pending.drain(..) {
+                            fold.apply(part)?;
+                        }
+                        return Err(fold.io(&e));
                     }
-                    Streamed::Eof => return Ok(()),
-                }
-                searched = 0;
+                };
+                std::mem::swap(&mut self.buf, &mut self.next);
+                eof = n == 0;
+                len = rest + n;
+                offset = next_offset;
+                searched = rest;
+                must_parse = opts.strict;
                 continue;
             }
-            must_parse = true;
-        }
-        if len == buf.len() {
-            // A line is not an event once its first non-blank byte is not
-            // `{`: reject it before holding more of it (`--log /dev/zero`).
-            match buf[..len].iter().find(|b| !is_ws(**b)) {
-                Some(b'{') => buf.resize(buf.len() * 2, 0),
-                Some(_) => {
-                    let at = At::Line(fold.log.lines + 1);
-                    return Err(fold.err(at, None, "malformed line: not a JSON object"));
+            for part in pending.drain(..) {
+                fold.apply(part)?;
+            }
+            if complete > 0 {
+                let (parts, ()) = chunk::read(
+                    &self.buf,
+                    complete,
+                    markers,
+                    mode,
+                    helper.as_deref_mut(),
+                    || {},
+                );
+                for part in parts {
+                    fold.apply(part)?;
                 }
-                // Blanks cost nothing.
-                None => {
-                    len = 0;
+                Shared::make_mut(&mut self.buf).copy_within(complete..len, 0);
+                len -= complete;
+                offset += complete as u64;
+                must_parse = opts.strict;
+            }
+            searched = len;
+            if eof {
+                return Ok(());
+            }
+            let buf = Shared::make_mut(&mut self.buf);
+            // Once per long line (a pipe cannot rewind: there the line is held).
+            if can_rewind && len >= LONG_LINE && !must_parse {
+                markers.find(&buf[..len], &mut hot);
+                let row = fold.needs.packed_rows
+                    && memchr::memmem::find(&buf[..len], crate::logfile::packed::ROW_NEEDLE)
+                        .is_some();
+                if hot.is_empty() && !row {
+                    match stream_line(&mut self.reader, buf, &mut len, markers, fold)? {
+                        Streamed::Done { bytes } => offset += bytes,
+                        Streamed::MustParse => {
+                            fold.log.reread += 1;
+                            self.reader.rewind_to(offset).map_err(|e| fold.io(&e))?;
+                            len = 0;
+                            eof = false;
+                            must_parse = true;
+                        }
+                        Streamed::Eof => return Ok(()),
+                    }
                     searched = 0;
+                    continue;
+                }
+                must_parse = true;
+            }
+            if len == buf.len() {
+                // A line is not an event once its first non-blank byte is not
+                // `{`: reject it before holding more of it (`--log /dev/zero`).
+                match buf[..len].iter().find(|b| !is_ws(**b)) {
+                    Some(b'{') => buf.resize(buf.len() * 2, 0),
+                    Some(_) => {
+                        let at = At::Line(fold.log.lines + 1);
+                        return Err(fold.err(at, None, "malformed line: not a JSON object"));
+                    }
+                    // Blanks cost nothing.
+                    None => {
+                        len = 0;
+                        searched = 0;
+                    }
                 }
             }
+            let n = read_some(&mut self.reader, &mut buf[len..]).map_err(|e| fold.io(&e))?;
+            if n == 0 {
+                eof = true;
+            }
+            len += n;
         }
-        let n = read_some(&mut reader, &mut buf[len..]).map_err(|e| fold.io(&e))?;
-        if n == 0 {
-            eof = true;
-        }
-        len += n;
     }
 }
 
@@ -514,5 +602,114 @@ mod tests {
         let log = trickle(&text, 4099, false).unwrap();
         assert_eq!((log.reread, log.lines, log.records), (1, 10_002, 2));
         assert_eq!(log.workspace.len(), 2);
+    }
+
+    /// A log of many buffers reads the same in one-byte reads (a line to a
+    /// buffer, one thread) as in large ones (the helper thread, the next
+    /// bytes read while the lines are): the same log, or the same first
+    /// error, wherever the buffers and their parts split it.
+    #[test]
+    fn buffers_and_their_parts_do_not_change_what_is_read() {
+        let mut lines = vec![r#"{"type":"session","cwd":"/x"}"#.to_owned()];
+        for seq in 0..3000u64 {
+            lines.push(match seq % 7 {
+                0 => format!(
+                    r#"{{"type":"user/message","seq":{seq},"data":{{"source":{{"kind":"agent-instructions","changes":[{{"action":"set","scope":"s{}","path":"AGENTS.md","digest":"d{seq}"}}]}}}},"surfaceOp":"append"}}"#,
+                    seq % 5
+                ),
+                1 | 2 => format!(r#"{{"type":"assistant/chunk","seq":{seq},"data":{{"text":"{}"}}}}"#, "w".repeat((seq % 300) as usize)),
+                3 => format!(r#"{{"type":"tool/result","seq":{seq},"data":{{"text":"a\nb \"c\""}},"surfaceOp":"append"}}"#),
+                4 => String::new(),
+                5 => format!(r#"{{"type":"step/end","seq":{seq},"data":{{"x":"\u00e9 é"}}}}"#),
+                _ => format!(r#"{{"type":"assistant/message","seq":{seq},"data":{{"n":[1,2.5e3,-0]}},"surfaceOp":"append"}}"#),
+            });
+        }
+        let text = lines.join("\n") + "\n";
+        assert!(text.len() > 20 * CHUNK, "{}", text.len());
+        let one = trickle(&text, 1, false).unwrap();
+        for step in [CHUNK, 3 * CHUNK + 17, 1 << 30] {
+            let big = trickle(&text, step, false).unwrap();
+            assert_eq!(format!("{big:?}"), format!("{one:?}"), "step {step}");
+        }
+        assert_eq!(one.lines, 3001);
+        assert_eq!(one.workspace.len(), 429);
+        // A bad line anywhere is the first error, named by its line.
+        for bad in [2, 1500, 2999] {
+            let mut broken = lines.clone();
+            broken[bad] = r#"{"type":"user/message","seq":1,"data":tru}"#.to_owned();
+            let text = broken.join("\n") + "\n";
+            let want = trickle(&text, 1, false).unwrap_err();
+            assert!(
+                want.message.starts_with(&format!("t.jsonl:{}:", bad + 1)),
+                "{}",
+                want.message
+            );
+            for step in [CHUNK, 1 << 30] {
+                assert_eq!(
+                    trickle(&text, step, false).unwrap_err(),
+                    want,
+                    "step {step}"
+                );
+            }
+        }
+    }
+
+    /// A source that fails after `fail_at` bytes, in reads of `step`.
+    struct Failing {
+        data: Vec<u8>,
+        pos: usize,
+        step: usize,
+        fail_at: usize,
+    }
+
+    impl Read for Failing {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if self.pos >= self.fail_at {
+                return Err(io::Error::other("disk on fire"));
+            }
+            let n = self.step.min(out.len()).min(self.fail_at - self.pos);
+            out[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    impl LogSource for Failing {}
+
+    /// A read that fails while earlier lines are still being read: a bad
+    /// line among those is the error said, else the failed read.
+    #[test]
+    fn a_failed_read_comes_after_the_lines_before_it() {
+        let line = |seq: u64| {
+            format!(r#"{{"type":"tool/result","seq":{seq},"data":{{}},"surfaceOp":"append"}}"#)
+        };
+        let mut lines: Vec<String> = (0..4000).map(line).collect();
+        let text = lines.join("\n") + "\n";
+        let fail_at = text.len() - 1000;
+        for step in [CHUNK / 3, CHUNK, 1 << 30] {
+            let read = |text: &str| {
+                let reader = Failing {
+                    data: text.as_bytes().to_vec(),
+                    pos: 0,
+                    step,
+                    fail_at,
+                };
+                read_from(reader, "t.jsonl".into(), ReadOptions::default())
+            };
+            assert_eq!(
+                read(&text).unwrap_err().message,
+                "t.jsonl: disk on fire",
+                "step {step}"
+            );
+            lines[3000] = r#"{"type":"tool/result","seq":3000,"surfaceOp":"append",}"#.to_owned();
+            let broken = lines.join("\n") + "\n";
+            let err = read(&broken).unwrap_err();
+            assert!(
+                err.message.starts_with("t.jsonl:3001:"),
+                "step {step}: {}",
+                err.message
+            );
+            lines[3000] = line(3000);
+        }
     }
 }

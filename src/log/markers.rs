@@ -1,22 +1,29 @@
 //! The search for the SPEC 5.1 markers: the bytes whose presence makes a
 //! JSONL line worth parsing ([`MARKERS`]).
 
+#[cfg(test)]
 use crate::log::MARKERS;
+use crate::log::chunk::is_ws;
 
 /// Finds where the SPEC 5.1 markers occur in a buffer of whole lines.
 ///
 /// One SIMD multi-pattern pass (Teddy, via `aho_corasick::packed`) looks for
 /// a distinctive tail of each quoted marker, every hit is completed against
-/// the marker's full spelling, and one `memchr` pass finds the backslashes of
-/// `\u` and `\/`. That is two passes over the bytes instead of eight.
+/// the marker's full spelling, and a `memmem` pass each finds `\u` and `\/`
+/// (its two-byte prefilter stops only where both bytes match). That is three
+/// passes over the bytes instead of eight.
 #[derive(Debug)]
 pub(crate) struct MarkerSearch {
     words: Option<aho_corasick::packed::Searcher>,
+    /// The `TAILS` searched, by the searcher's pattern number.
+    tails: Vec<usize>,
     /// Whether `"system/message"` and `"request/header"` mark a line (only
     /// when system prompts are needed).
     prompts: bool,
-    /// The markers that count, for a line's first and last bytes.
-    quick: Vec<memchr::memmem::Finder<'static>>,
+    /// `\u` and `\/`: a two-byte search reports only true hits, where
+    /// stopping at every backslash (`\n` and `\"` are common in tool
+    /// output) cost a call each.
+    escapes: [memchr::memmem::Finder<'static>; 2],
 }
 
 /// Each searched tail and the prefixes that complete it into a marker.
@@ -31,36 +38,41 @@ const TAILS: [(&str, &[&str]); 6] = [
 
 impl MarkerSearch {
     pub(super) fn new(prompts: bool) -> Self {
+        // Only the tails that can complete a marker that counts.
+        let tails: Vec<usize> = (0..TAILS.len())
+            .filter(|&t| prompts || TAILS[t].0 != "/header\"")
+            .collect();
         let words = aho_corasick::packed::Config::new()
             .builder()
-            .extend(TAILS.iter().map(|(tail, _)| tail))
+            .extend(tails.iter().map(|&t| TAILS[t].0))
             .build();
-        let quick = MARKERS
-            .iter()
-            .filter(|m| prompts || !matches!(**m, "\"system/message\"" | "\"request/header\""))
-            .map(|m| memchr::memmem::Finder::new(m.as_bytes()))
-            .collect();
         MarkerSearch {
             words,
+            tails,
             prompts,
-            quick,
+            escapes: [
+                memchr::memmem::Finder::new(b"\\u"),
+                memchr::memmem::Finder::new(b"\\/"),
+            ],
         }
     }
 
-    /// Fills `out`, ascending, with where markers occur in `hay` (which
-    /// starts at a line boundary, so no marker begins before it): at least
-    /// one position in every line that holds a marker, and at most one per
-    /// line and pass, so a line of a million `\/` costs no memory.
-    /// Whether a line's first or last 64 bytes hold a marker (most surface
-    /// and user message lines show theirs there: `{"type":"user/message"`,
-    /// `"surfaceOp":"append"}`), which spares searching the whole line.
+    /// Whether a line shows a marker where dsh writes it: a surface line
+    /// ends `"surfaceOp":"append"}`, a user message (or, when prompts are
+    /// read, a request header or system message) begins
+    /// `{"type":"user/message"`. That spares searching the line whole; a
+    /// line this says nothing of is searched with the rest.
     pub(crate) fn quick_hit(&self, line: &[u8]) -> bool {
-        const WINDOW: usize = 64;
-        let head = &line[..line.len().min(WINDOW)];
-        let tail = &line[line.len().saturating_sub(WINDOW)..];
-        self.quick
-            .iter()
-            .any(|f| f.find(head).is_some() || f.find(tail).is_some())
+        let end = line.iter().rposition(|b| !is_ws(*b)).map_or(0, |i| i + 1);
+        if line[..end].ends_with(b"\"surfaceOp\":\"append\"}") {
+            return true;
+        }
+        let Some(kind) = line.strip_prefix(b"{\"type\":\"") else {
+            return false;
+        };
+        kind.starts_with(b"user/message\"")
+            || (self.prompts
+                && (kind.starts_with(b"request/header\"") || kind.starts_with(b"system/message\"")))
     }
 
     /// Whether one line (no newline in it) holds a marker.
@@ -71,10 +83,12 @@ impl MarkerSearch {
         self.quick_hit(line) || !hits.is_empty()
     }
 
+    /// Fills `out`, ascending, with where markers occur in `hay` (which
+    /// starts at a line boundary, so no marker begins before it): at least
+    /// one position in every line that holds a marker, and at most one per
+    /// line and pass, so a line of a million `\/` costs no memory.
     pub(crate) fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
         out.clear();
-        // Each marked line: where its marker is and where the next line starts.
-        let mut marked: Vec<(usize, usize)> = Vec::new();
         let next_line =
             |from: usize| memchr::memchr(b'\n', &hay[from..]).map_or(hay.len(), |i| from + i + 1);
         let completes = |at: usize, tail: usize| {
@@ -90,23 +104,22 @@ impl MarkerSearch {
             Some(words) => {
                 let mut at = 0;
                 while let Some(m) = words.find_in(hay, aho_corasick::Span::from(at..hay.len())) {
-                    if completes(m.start(), m.pattern().as_usize()) {
+                    if completes(m.start(), self.tails[m.pattern().as_usize()]) {
+                        out.push(m.start());
                         at = next_line(m.start());
-                        marked.push((m.start(), at));
                     } else {
                         at = m.start() + 1;
                     }
                 }
             }
             None => {
-                for (tail, (word, _)) in TAILS.iter().enumerate() {
-                    let finder = memchr::memmem::Finder::new(word.as_bytes());
+                for &tail in &self.tails {
+                    let finder = memchr::memmem::Finder::new(TAILS[tail].0.as_bytes());
                     let mut at = 0;
                     while let Some(i) = finder.find(&hay[at..]) {
                         if completes(at + i, tail) {
-                            let hit = at + i;
-                            at = next_line(hit);
-                            marked.push((hit, at));
+                            out.push(at + i);
+                            at = next_line(at + i);
                         } else {
                             at += i + 1;
                         }
@@ -114,29 +127,12 @@ impl MarkerSearch {
                 }
             }
         }
-        // Backslashes, in lines not marked already: escapes such as `\n`
-        // and `\"` are common in tool output, and each costs a call.
-        marked.sort_unstable();
-        out.extend(marked.iter().map(|&(hit, _)| hit));
-        let mut m = 0;
-        let mut at = 0;
-        while let Some(i) = memchr::memchr(b'\\', &hay[at..]) {
-            let p = at + i;
-            while m < marked.len() && marked[m].1 <= p {
-                m += 1;
-            }
-            if let Some(&(hit, end)) = marked.get(m) {
-                // The next marked line holds p when no newline lies between.
-                if hit <= p || memchr::memchr(b'\n', &hay[p..hit]).is_none() {
-                    at = end;
-                    continue;
-                }
-            }
-            if matches!(hay.get(p + 1), Some(b'u' | b'/')) {
-                out.push(p);
-                at = next_line(p);
-            } else {
-                at = p + 1;
+        // The escape markers, one position per line and pass.
+        for finder in &self.escapes {
+            let mut at = 0;
+            while let Some(i) = finder.find(&hay[at..]) {
+                out.push(at + i);
+                at = next_line(at + i);
             }
         }
         out.sort_unstable();
@@ -148,6 +144,40 @@ mod tests {
     use super::*;
 
     use proptest::prelude::*;
+
+    /// The quick look says yes only for a line that holds a marker, and
+    /// for the shapes dsh writes.
+    #[test]
+    fn the_quick_look_sees_what_dsh_writes_and_nothing_else() {
+        let diff = MarkerSearch::new(false);
+        let explain = MarkerSearch::new(true);
+        for (line, for_diff, for_explain) in [
+            (
+                r#"{"type":"tool/result","data":{},"surfaceOp":"append"}"#,
+                true,
+                true,
+            ),
+            ("{\"type\":\"x\",\"surfaceOp\":\"append\"} \r", true, true),
+            (r#"{"type":"user/message","seq":1}"#, true, true),
+            (r#"{"type":"request/header","seq":1}"#, false, true),
+            (r#"{"type":"system/message","seq":1}"#, false, true),
+            (r#"{"type":"user/messages","seq":1}"#, false, false),
+            (r#"{"type":"x","surfaceOp":"append" }"#, false, false),
+            (r#"{"type":"x","surfaceOp":"appendix"}"#, false, false),
+            (r#" {"type":"user/message"}"#, false, false),
+            (
+                r#"{"type":"assistant/chunk","data":{"text":"surfaceOp"}}"#,
+                false,
+                false,
+            ),
+        ] {
+            assert_eq!(diff.quick_hit(line.as_bytes()), for_diff, "{line}");
+            assert_eq!(explain.quick_hit(line.as_bytes()), for_explain, "{line}");
+            if for_explain {
+                assert!(MARKERS.iter().any(|m| line.contains(m)), "{line}");
+            }
+        }
+    }
 
     proptest! {
         /// The grouped search marks exactly the lines that contain a marker.

@@ -400,6 +400,45 @@ mod tests {
         assert_eq!(log.warnings.len(), 1);
     }
 
+    /// Snapshots are kept raw until the end unless a `\u` in them could be
+    /// a lone surrogate to report: either way the latest one reads the same.
+    #[test]
+    fn the_latest_snapshot_reads_the_same_raw_or_decoded() {
+        let snapshot = |seq: u64, text: &str| {
+            format!(
+                r#"{{"type":"user/message","seq":{seq},"data":{{"source":{{"kind":"plugin","form":"snapshot","sections":[{{"name":"a","text":"{text}"}},{{"name":1,"text":"x"}},{{"name":"b","text":"line\nnext \"q\""}}]}}}},"surfaceOp":"append"}}"#
+            )
+        };
+        let header = r#"{"type":"session","cwd":"/x"}"#;
+        for (first, latest, want, lone) in [
+            ("plain", "also plain", "also plain", false),
+            ("lone \\ud800", "plain", "plain", true),
+            (
+                "plain",
+                "lone \\ud800 \\u00e9",
+                "lone \u{FFFD} \u{e9}",
+                true,
+            ),
+        ] {
+            let text = format!(
+                "{header}\n{}\n{}\n",
+                snapshot(1, first),
+                snapshot(2, latest)
+            );
+            let log = read_str(&text).unwrap();
+            let got = log.latest_snapshot.unwrap();
+            assert_eq!(log.snapshots, 2);
+            assert_eq!((got.seq, got.line), (Some(2), 3));
+            let sections: Vec<(&str, &str)> = got
+                .sections
+                .iter()
+                .map(|s| (s.name.as_str(), s.text.as_str()))
+                .collect();
+            assert_eq!(sections, [("a", want), ("b", "line\nnext \"q\"")]);
+            assert_eq!(log.warnings.len(), usize::from(lone), "{:?}", log.warnings);
+        }
+    }
+
     #[test]
     fn unparsed_lines_are_only_brace_checked() {
         let log = read_str("{\"type\":\"assistant/chunk\",\"seq\":\"x\"}\n").unwrap();

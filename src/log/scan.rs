@@ -5,12 +5,13 @@
 //! wanted ones, the last occurrence of a duplicated key winning. Every other
 //! value is skipped by [`skip_value`], which checks it as it goes, by the
 //! grammar `JSON.parse` accepts (issue 21: a line that matters is read as
-//! `JSON.parse` reads it with or without `--strict`): `memchr` (SIMD inside,
-//! no `unsafe` here) jumps through string text to the next quote or
-//! backslash, the span jumped is checked for raw control characters in a
-//! loop that vectorises, each escape is checked, and only the few bytes
-//! between strings are looked at one by one. Nesting is tracked in bits,
-//! iteratively: depth has no limit and costs no recursion.
+//! `JSON.parse` reads it with or without `--strict`). String text and digits
+//! are scanned eight bytes at a time in a `u64` (no `unsafe`, no SIMD
+//! intrinsics): a log line's keys and values are short, and a word test
+//! beats a `memchr` call's set-up there (issue 28). Each escape is checked,
+//! and only the few bytes between strings are looked at one by one. Nesting
+//! is tracked in bits, iteratively: depth has no limit and costs no
+//! recursion.
 //!
 //! Strings decode as JavaScript decodes them: a lone surrogate escape
 //! (`\ud800`) becomes U+FFFD and is reported, never an error. Numbers are
@@ -26,7 +27,13 @@ pub struct Bad;
 /// it), which must be valid JSON (see [`is_valid`]): the skip checks what
 /// it skips, so a line read is a line checked.
 pub fn skip_value(s: &[u8], i: usize) -> Result<usize, Bad> {
-    value_end(s, i).ok_or(Bad)
+    // Most members' values are strings or numbers: no container walk.
+    match s.get(i) {
+        Some(b'"') => valid_string_end(s, i + 1),
+        Some(b'-' | b'0'..=b'9') => number_end(s, i),
+        _ => value_end(s, i),
+    }
+    .ok_or(Bad)
 }
 
 fn skip_ws(s: &[u8], mut i: usize) -> usize {
@@ -40,53 +47,115 @@ fn skip_ws(s: &[u8], mut i: usize) -> usize {
 /// around it allowed) and returns the raw value of each key in `names`: the
 /// last one where a key repeats, as `JSON.parse` keeps it. `Err` when `s`
 /// is not an object or a value does not end.
-pub fn fields<'a, const N: usize>(
+pub fn fields<'a, const N: usize>(s: &'a [u8], names: &[&str; N]) -> Result<Raw<'a, N>, Bad> {
+    let mut out = [None; N];
+    let end = members(s, skip_ws(s, 0), names, |k, v| {
+        let end = skip_value(s, v)?;
+        if let Some(k) = k {
+            out[k] = Some(&s[v..end]);
+        }
+        Ok(end)
+    })?;
+    whole(s, end)?;
+    Ok(out)
+}
+
+/// The raw values of the members asked for, by position (`None`: absent).
+pub type Raw<'a, const N: usize> = [Option<&'a [u8]>; N];
+
+/// [`fields`], and when the value of `names[at]` (the last one) is an
+/// object, its members `inner` as [`fields`] reads them, from the same
+/// walk: a line's `data` is checked and read once, not skipped and then
+/// walked again.
+pub fn fields_within<'a, const N: usize, const M: usize>(
     s: &'a [u8],
     names: &[&str; N],
-) -> Result<[Option<&'a [u8]>; N], Bad> {
+    at: usize,
+    inner: &[&str; M],
+) -> Result<(Raw<'a, N>, Option<Raw<'a, M>>), Bad> {
     let mut out = [None; N];
-    walk(s, b'{', b'}', |i| {
+    let mut within = None;
+    let end = members(s, skip_ws(s, 0), names, |k, v| {
+        let end = if k == Some(at) && s.get(v) == Some(&b'{') {
+            let mut sub = [None; M];
+            let end = members(s, v, inner, |j, w| {
+                let end = skip_value(s, w)?;
+                if let Some(j) = j {
+                    sub[j] = Some(&s[w..end]);
+                }
+                Ok(end)
+            })?;
+            within = Some(sub);
+            end
+        } else {
+            if k == Some(at) {
+                within = None;
+            }
+            skip_value(s, v)?
+        };
+        if let Some(k) = k {
+            out[k] = Some(&s[v..end]);
+        }
+        Ok(end)
+    })?;
+    whole(s, end)?;
+    Ok((out, within))
+}
+
+/// Walks the members of the object at `s[i]`: `value` is given which of
+/// `names` each key spells and where its value starts, and returns the
+/// index past that value. Returns the index past the object.
+fn members<const N: usize>(
+    s: &[u8],
+    i: usize,
+    names: &[&str; N],
+    mut value: impl FnMut(Option<usize>, usize) -> Result<usize, Bad>,
+) -> Result<usize, Bad> {
+    container(s, i, b'{', b'}', |i| {
         if s.get(i) != Some(&b'"') {
             return Err(Bad);
         }
         let key_end = valid_string_end(s, i + 1).ok_or(Bad)?;
-        let key = &s[i..key_end];
         let colon = skip_ws(s, key_end);
         if s.get(colon) != Some(&b':') {
             return Err(Bad);
         }
-        let v = skip_ws(s, colon + 1);
-        let v_end = skip_value(s, v)?;
-        if let Some(k) = which(key, names) {
-            out[k] = Some(&s[v..v_end]);
-        }
-        Ok(v_end)
-    })?;
-    Ok(out)
+        value(which(&s[i..key_end], names), skip_ws(s, colon + 1))
+    })
 }
 
 /// The elements of the array `s`; `Err` when it is not an array.
 pub fn elements(s: &[u8]) -> Result<Vec<&[u8]>, Bad> {
     let mut out = Vec::new();
-    walk(s, b'[', b']', |i| {
+    let end = container(s, skip_ws(s, 0), b'[', b']', |i| {
         let end = skip_value(s, i)?;
         out.push(&s[i..end]);
         Ok(end)
     })?;
+    whole(s, end)?;
     Ok(out)
 }
 
-/// Walks the one container `s` (whitespace around it allowed) that `open`
-/// and `close` delimit: `member` reads the member starting at the index it
-/// is given and returns the index past it. `Err` when `s` is not one such
-/// container or a member does not end.
-fn walk(
+/// `Ok` when only whitespace follows `s[end..]`.
+fn whole(s: &[u8], end: usize) -> Result<(), Bad> {
+    if skip_ws(s, end) == s.len() {
+        Ok(())
+    } else {
+        Err(Bad)
+    }
+}
+
+/// Walks the container at `s[i]` that `open` and `close` delimit: `member`
+/// reads the member starting at the index it is given and returns the
+/// index past it. Returns the index past the container; `Err` when there
+/// is no such container or a member does not end.
+fn container(
     s: &[u8],
+    mut i: usize,
     open: u8,
     close: u8,
     mut member: impl FnMut(usize) -> Result<usize, Bad>,
-) -> Result<(), Bad> {
-    let mut i = skip_ws(s, 0);
+) -> Result<usize, Bad> {
     if s.get(i) != Some(&open) {
         return Err(Bad);
     }
@@ -101,18 +170,30 @@ fn walk(
             }
         }
     }
-    if skip_ws(s, i + 1) == s.len() {
-        Ok(())
-    } else {
-        Err(Bad)
-    }
+    Ok(i + 1)
+}
+
+/// Whether the short text `b` (a key, a kind) holds a backslash: a loop in
+/// line, where `contains` calls `memchr`, whose set-up costs more than such
+/// a text (issue 28, callgrind).
+#[allow(clippy::manual_contains)]
+pub fn has_backslash(b: &[u8]) -> bool {
+    b.iter().any(|&c| c == b'\\')
 }
 
 /// Which of `names` the raw key (quotes included) spells, escapes decoded.
 fn which<const N: usize>(key: &[u8], names: &[&str; N]) -> Option<usize> {
     let inner = &key[1..key.len() - 1];
-    if !inner.contains(&b'\\') {
-        return names.iter().position(|n| n.as_bytes() == inner);
+    // No name holds a backslash: a key spelt as one is that name, and only
+    // a key that spells none may be escaped.
+    // Compared byte by byte in line: the names are a few bytes long, and
+    // a `memcmp` call for each costs more than the comparison.
+    let spells = |n: &str| n.len() == inner.len() && n.bytes().zip(inner).all(|(a, b)| a == *b);
+    if let Some(k) = names.iter().position(|n| spells(n)) {
+        return Some(k);
+    }
+    if !has_backslash(inner) {
+        return None;
     }
     let (decoded, _) = string(key)?;
     names.iter().position(|n| *n == decoded)
@@ -279,70 +360,81 @@ pub fn serialize_opt_seq<S: serde::Serializer>(key: &Option<u64>, s: S) -> Resul
 /// doubled commas (issue 21: a line that matters is read as `JSON.parse`
 /// reads it in both modes). A lone surrogate escape is valid (it reads as
 /// U+FFFD). `s` must be valid UTF-8 (checked before). Iterative: nesting
-/// depth costs two bits a level beyond the first 128, no recursion.
+/// depth costs a bit a level beyond the first 64, no recursion.
 #[cfg(test)]
 pub fn is_valid(s: &[u8]) -> bool {
     value_end(s, skip_ws(s, 0)).is_some_and(|end| skip_ws(s, end) == s.len())
 }
 
 /// The index past the valid JSON value that starts at `s[i]`.
+///
+/// Containers are walked iteratively: `object` says whether the innermost
+/// open one is an object, `outer` keeps the kinds of the ones around it.
 fn value_end(s: &[u8], mut i: usize) -> Option<usize> {
-    let mut stack = Stack::default();
+    let mut outer = Kinds::default();
+    let mut depth = 0usize;
+    let mut object = false;
     'value: loop {
         // A value starts at s[i].
-        match s.get(i) {
-            Some(b'{') => {
+        match *s.get(i)? {
+            b'"' => i = valid_string_end(s, i + 1)?,
+            open @ (b'{' | b'[') => {
+                let close = if open == b'{' { b'}' } else { b']' };
                 i = skip_ws(s, i + 1);
-                if s.get(i) == Some(&b'}') {
+                if s.get(i) == Some(&close) {
                     i += 1;
                 } else {
-                    stack.push(true);
-                    i = key(s, i)?;
+                    if depth > 0 {
+                        outer.push(object);
+                    }
+                    depth += 1;
+                    object = open == b'{';
+                    if object {
+                        i = key(s, i)?;
+                    }
                     continue 'value;
                 }
             }
-            Some(b'[') => {
-                i = skip_ws(s, i + 1);
-                if s.get(i) == Some(&b']') {
-                    i += 1;
-                } else {
-                    stack.push(false);
-                    continue 'value;
-                }
-            }
-            Some(b'"') => i = valid_string_end(s, i + 1)?,
-            Some(b't') if s[i..].starts_with(b"true") => i += 4,
-            Some(b'f') if s[i..].starts_with(b"false") => i += 5,
-            Some(b'n') if s[i..].starts_with(b"null") => i += 4,
-            Some(b'-' | b'0'..=b'9') => i = number_end(s, i)?,
+            b't' if s[i..].starts_with(b"true") => i += 4,
+            b'f' if s[i..].starts_with(b"false") => i += 5,
+            b'n' if s[i..].starts_with(b"null") => i += 4,
+            b'-' | b'0'..=b'9' => i = number_end(s, i)?,
             _ => return None,
         }
         // After a value: close containers, or go on to the next member.
         loop {
-            let Some(object) = stack.top() else {
+            if depth == 0 {
                 return Some(i);
-            };
-            i = skip_ws(s, i);
-            match s.get(i) {
-                Some(b',') => {
+            }
+            // Compact JSON has no whitespace here: look once, skip if any.
+            let mut b = *s.get(i)?;
+            if is_ws(b) {
+                i = skip_ws(s, i);
+                b = *s.get(i)?;
+            }
+            match b {
+                b',' => {
                     i = skip_ws(s, i + 1);
                     if object {
                         i = key(s, i)?;
                     }
                     continue 'value;
                 }
-                Some(b'}') if object => {
-                    stack.pop();
-                    i += 1;
-                }
-                Some(b']') if !object => {
-                    stack.pop();
-                    i += 1;
-                }
+                b'}' if object => {}
+                b']' if !object => {}
                 _ => return None,
+            }
+            i += 1;
+            depth -= 1;
+            if depth > 0 {
+                object = outer.pop();
             }
         }
     }
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
 /// A member's key and colon at `s[i]`: the index of its value.
@@ -350,94 +442,154 @@ fn key(s: &[u8], i: usize) -> Option<usize> {
     if s.get(i) != Some(&b'"') {
         return None;
     }
-    let colon = skip_ws(s, valid_string_end(s, i + 1)?);
-    (s.get(colon) == Some(&b':')).then(|| skip_ws(s, colon + 1))
+    let mut colon = valid_string_end(s, i + 1)?;
+    if s.get(colon) != Some(&b':') {
+        colon = skip_ws(s, colon);
+        if s.get(colon) != Some(&b':') {
+            return None;
+        }
+    }
+    Some(skip_ws(s, colon + 1))
 }
 
 /// The index past the valid string whose body starts at `s[i]`.
+#[inline(always)]
 fn valid_string_end(s: &[u8], mut i: usize) -> Option<usize> {
     loop {
-        let rest = s.get(i..)?;
-        let k = memchr::memchr2(b'"', b'\\', rest)?;
-        // No early exit: a fold over the span vectorises (valid text is the
-        // common case, and has to be read whole anyway).
-        if rest[..k]
-            .iter()
-            .fold(0u8, |acc, &b| acc | u8::from(b < 0x20))
-            != 0
-        {
-            return None;
-        }
-        i += k;
-        if s[i] == b'"' {
-            return Some(i + 1);
-        }
-        match s.get(i + 1)? {
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-            b'u' => {
-                let digits = s.get(i + 2..i + 6)?;
-                if !digits.iter().all(u8::is_ascii_hexdigit) {
-                    return None;
+        i = special(s, i)?;
+        match s[i] {
+            b'"' => return Some(i + 1),
+            b'\\' => match s.get(i + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                b'u' => {
+                    let digits = s.get(i + 2..i + 6)?;
+                    if !digits.iter().all(u8::is_ascii_hexdigit) {
+                        return None;
+                    }
+                    i += 6;
                 }
-                i += 6;
-            }
+                _ => return None,
+            },
+            // A raw control character.
             _ => return None,
         }
     }
 }
 
-/// The index past the JSON number at `s[i]`.
-fn number_end(s: &[u8], mut i: usize) -> Option<usize> {
-    let digits = |i: &mut usize| {
-        let from = *i;
-        while s.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
+/// Each byte of a word, as one bit: the low one, and the high one.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `w` that a string's text cannot hold raw
+/// (a quote, a backslash, a control character), and maybe of bytes above
+/// the first such, never below it: the lowest bit set is exactly the first
+/// one. `x - 0x01` per byte borrows (sets the high bit) where `x` is zero,
+/// `w - 0x20` where `w` is below 0x20; a borrow carries into the bytes
+/// above only, and bytes from 0x80 on (UTF-8) are masked off by `!w`.
+fn special_bytes(w: u64) -> u64 {
+    let quote = w ^ (LOW_BITS * u64::from(b'"'));
+    let backslash = w ^ (LOW_BITS * u64::from(b'\\'));
+    (quote.wrapping_sub(LOW_BITS)
+        | backslash.wrapping_sub(LOW_BITS)
+        | w.wrapping_sub(LOW_BITS * 0x20))
+        & !w
+        & HIGH_BITS
+}
+
+/// The index of the first byte from `s[i]` on that a string's text cannot
+/// hold raw: a quote, a backslash or a control character. Sixteen bytes at
+/// a time in two words (SWAR: no `unsafe`, no SIMD intrinsics), which for
+/// the short keys and values of a log line beats a `memchr` call's set-up.
+#[inline(always)]
+fn special(s: &[u8], i: usize) -> Option<usize> {
+    let mut at = i;
+    let mut pairs = s.get(i..)?.chunks_exact(16);
+    for pair in &mut pairs {
+        let (low, high) = pair.split_at(8);
+        let low = special_bytes(u64::from_le_bytes(low.try_into().ok()?));
+        let high = special_bytes(u64::from_le_bytes(high.try_into().ok()?));
+        if low | high != 0 {
+            let k = if low != 0 {
+                low.trailing_zeros() / 8
+            } else {
+                8 + high.trailing_zeros() / 8
+            };
+            return Some(at + k as usize);
         }
-        *i - from
-    };
+        at += 16;
+    }
+    let rest = pairs.remainder();
+    if let Some(word) = rest.first_chunk::<8>() {
+        let found = special_bytes(u64::from_le_bytes(*word));
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let k = s[at..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+    Some(at + k)
+}
+
+/// The index past the run of ASCII digits at `s[i]` (numbers in a log are
+/// short: a byte loop beats a word test here).
+fn digits_end(s: &[u8], mut i: usize) -> usize {
+    while let Some(b'0'..=b'9') = s.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The index past the JSON number at `s[i]`.
+#[inline]
+fn number_end(s: &[u8], mut i: usize) -> Option<usize> {
     if s.get(i) == Some(&b'-') {
         i += 1;
     }
-    let first = i;
-    match digits(&mut i) {
-        0 => return None,
-        n if n > 1 && s[first] == b'0' => return None,
-        _ => {}
+    // No leading zeros: `0`, or a digit 1-9 and any digits.
+    match s.get(i)? {
+        b'0' => i += 1,
+        b'1'..=b'9' => i = digits_end(s, i + 1),
+        _ => return None,
     }
     if s.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
+        let from = i + 1;
+        i = digits_end(s, from);
+        if i == from {
             return None;
         }
     }
-    if matches!(s.get(i), Some(b'e' | b'E')) {
+    if let Some(b'e' | b'E') = s.get(i) {
         i += 1;
-        if matches!(s.get(i), Some(b'+' | b'-')) {
+        if let Some(b'+' | b'-') = s.get(i) {
             i += 1;
         }
-        if digits(&mut i) == 0 {
+        let from = i;
+        i = digits_end(s, from);
+        if i == from {
             return None;
         }
     }
     Some(i)
 }
 
-/// The open containers of [`is_valid`], a bit each (object or array):
-/// inline for the first 128 levels, then in words on the heap.
+/// The kinds (object or array) of the open containers around the innermost
+/// one, a bit each: inline for the first 64, then in words on the heap.
 #[derive(Default)]
-struct Stack {
-    inline: u128,
+struct Kinds {
+    inline: u64,
     deep: Vec<u64>,
     depth: usize,
 }
 
-impl Stack {
+impl Kinds {
     fn push(&mut self, object: bool) {
         let d = self.depth;
-        if d < 128 {
-            self.inline = (self.inline & !(1 << d)) | (u128::from(object) << d);
+        if d < 64 {
+            self.inline = (self.inline & !(1 << d)) | (u64::from(object) << d);
         } else {
-            let (w, b) = ((d - 128) / 64, (d - 128) % 64);
+            let (w, b) = ((d - 64) / 64, (d - 64) % 64);
             if w == self.deep.len() {
                 self.deep.push(0);
             }
@@ -446,18 +598,16 @@ impl Stack {
         self.depth += 1;
     }
 
-    fn pop(&mut self) {
+    /// Takes off the kind pushed last, and returns it.
+    fn pop(&mut self) -> bool {
         self.depth -= 1;
-    }
-
-    fn top(&self) -> Option<bool> {
-        let d = self.depth.checked_sub(1)?;
-        Some(if d < 128 {
+        let d = self.depth;
+        if d < 64 {
             self.inline >> d & 1 == 1
         } else {
-            let (w, b) = ((d - 128) / 64, (d - 128) % 64);
+            let (w, b) = ((d - 64) / 64, (d - 64) % 64);
             self.deep[w] >> b & 1 == 1
-        })
+        }
     }
 }
 
@@ -537,12 +687,57 @@ mod tests {
             }
         }
 
+        /// The word scan finds what a byte loop finds, from any start, on
+        /// any bytes (those at and above 0x80 included).
+        #[test]
+        fn the_word_scan_finds_what_a_byte_loop_finds(
+            bytes in proptest::collection::vec(prop_oneof![
+                Just(b'"'), Just(b'\\'), Just(0x1f_u8), Just(0x20_u8), Just(b'0'), Just(b'9'),
+                Just(b'/'), Just(b':'), Just(0x80_u8), Just(0xa2_u8), Just(0xdc_u8), any::<u8>(),
+            ], 0..70),
+            from in any::<prop::sample::Index>(),
+        ) {
+            let i = from.index(bytes.len() + 1);
+            let want = bytes[i..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            prop_assert_eq!(special(&bytes, i), want.map(|k| i + k));
+        }
+
         #[test]
         fn strings_decode_as_serde_does_when_serde_can(s in "\\PC*") {
             let raw = serde_json::to_string(&s).unwrap();
             let (decoded, lone) = string(raw.as_bytes()).unwrap();
             prop_assert_eq!(decoded.as_ref(), s.as_str());
             prop_assert!(!lone);
+        }
+    }
+
+    /// Nesting past the inline bits (64 levels) and past serde_json's
+    /// recursion limit: every closer must match its opener at every depth.
+    #[test]
+    fn deep_nesting_is_checked_at_every_level() {
+        for depth in [1, 63, 64, 65, 66, 127, 128, 129, 200, 1000] {
+            // Alternating objects and arrays: {"a":[{"a":[ ... 1 ... ]}]}
+            let opens: Vec<bool> = (0..depth).map(|d| d % 3 != 1).collect();
+            let mut text = String::new();
+            for &object in &opens {
+                text.push_str(if object { "{\"a\":" } else { "[" });
+            }
+            text.push('1');
+            let closers: Vec<char> = opens
+                .iter()
+                .rev()
+                .map(|&o| if o { '}' } else { ']' })
+                .collect();
+            let good: String = text.clone() + &closers.iter().collect::<String>();
+            assert!(is_valid(good.as_bytes()), "depth {depth}");
+            assert_eq!(skip_value(good.as_bytes(), 0), Ok(good.len()));
+            for at in [0, depth / 2, depth - 1] {
+                let mut bad = closers.clone();
+                bad[at] = if bad[at] == '}' { ']' } else { '}' };
+                let bad: String = text.clone() + &bad.iter().collect::<String>();
+                assert!(!is_valid(bad.as_bytes()), "depth {depth}, closer {at}");
+            }
+            assert!(!is_valid(text.as_bytes()), "depth {depth} unclosed");
         }
     }
 
