@@ -83,12 +83,32 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__check)
-            opts="-q -h -V --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --exclude --no-ignore --format --deny-warnings --include-user-global --summary --warn-at --base --color --quiet --help --version"
+            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --cwd-as-given --claude-config-dir --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude all" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --dsh-home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -117,8 +137,28 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --dsh-profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dsh-preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings-from)
+                    COMPREPLY=($(compgen -W "config log" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json github sarif markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --warn-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -149,31 +189,15 @@ _agentctx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --opencode-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --instructions)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --claude-config-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --exclude)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json github sarif markdown" -- "${cur}"))
-                    return 0
-                    ;;
-                --warn-at)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --base)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -207,7 +231,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__diff)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --touch --runtime --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --source-kind --format --exit-code --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --touch --runtime --profile --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --exit-code --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -222,7 +246,7 @@ _agentctx() {
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
@@ -234,6 +258,14 @@ _agentctx() {
                     return 0
                     ;;
                 --runtime)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh" -- "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -265,12 +297,20 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --dsh-profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --source-kind)
+                --dsh-preset)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings-from)
+                    COMPREPLY=($(compgen -W "config log" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -289,25 +329,41 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --source-kind --full --format --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --claude-config-dir --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --log)
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -339,8 +395,24 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --dsh-profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dsh-preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings-from)
+                    COMPREPLY=($(compgen -W "config log" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -371,24 +443,16 @@ _agentctx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --opencode-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --instructions)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --claude-config-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --source-kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -515,25 +579,41 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --cwd --strict --session --sessions-root --log --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --profile --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --source-kind --check --format --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --claude-config-dir --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --sessions-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --log)
+                --profile)
+                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --help-profile)
+                    COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source-kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -565,8 +645,24 @@ _agentctx() {
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
                     return 0
                     ;;
-                --profile)
-                    COMPREPLY=($(compgen -W "dsh codex gemini opencode claude copilot all" -- "${cur}"))
+                --dsh-profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dsh-preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings-from)
+                    COMPREPLY=($(compgen -W "config log" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --codex-home)
@@ -597,24 +693,16 @@ _agentctx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --opencode-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --instructions)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --claude-config-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --source-kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -629,7 +717,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__sessions)
-            opts="-q -h -V --cwd --all --check-drift --sessions-root --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --format --color --quiet --help --version"
+            opts="-q -h -V --cwd --sessions-root --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --all --ids --check-drift --format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,6 +757,22 @@ _agentctx() {
                     ;;
                 --precedence)
                     COMPREPLY=($(compgen -W "first all" -- "${cur}"))
+                    return 0
+                    ;;
+                --dsh-profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dsh-preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settings-from)
+                    COMPREPLY=($(compgen -W "config log" -- "${cur}"))
                     return 0
                     ;;
                 --format)

@@ -2,6 +2,7 @@
 # Builds the demo repository of the README's examples: /tmp/acme, its home
 # directory /tmp/acme-home (with ~/.dsh/AGENTS.md) and /tmp/style, which a
 # symlink in the repository points to. Removes and recreates all three.
+# The files are committed (for `check --base HEAD`).
 # Then: export HOME=/tmp/acme-home; cd /tmp/acme/packages/app; agentctx render
 set -euo pipefail
 rm -rf /tmp/acme /tmp/acme-home /tmp/style
@@ -22,3 +23,5 @@ printf 'My local port is 5173.\n' > packages/app/AGENTS.local.md
 } > packages/api/AGENTS.md
 printf 'Write in plain English.\n' > /tmp/style/AGENTS.md
 ln -s ../../style/AGENTS.md docs/AGENTS.md
+git add -A
+git -c user.name=acme -c user.email=acme@example.com -c commit.gpgsign=false commit -qm acme

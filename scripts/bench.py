@@ -32,6 +32,9 @@ runs each command and its floor alternately, and prints medians and ratios:
                                     vs  the trivial binary (target <= 1.5x)
   check-all     agentctx check --profile all on the 50,000-directory tree
                                     vs  find TREE -type d | wc -l (target <= 2x)
+  render-config agentctx render --dsh-profile headless in the render directory
+          with a home layer ($DSH_HOME/cordis.patch.yml setting the row) and a
+          profile layer   vs  the same with no layer (target <= 1.1x)
 """
 import argparse
 import os
@@ -250,6 +253,22 @@ def main():
         trivial = make_trivial(args.work)
         _, cwd = make_deep(args.work)
         compare('render-codex', [BIN, 'render', '--profile', 'codex', '--cwd', cwd], [trivial],
+                args.runs * 10)
+    if args.only in (None, 'render-config'):
+        _, cwd = make_deep(args.work)
+        layered = os.path.join(args.work, 'home-layered', '.dsh')
+        os.makedirs(os.path.join(layered, 'profiles', 'headless'), exist_ok=True)
+        with open(os.path.join(layered, 'cordis.patch.yml'), 'w') as f:
+            f.write('# a user layer\n- id: agent-instructions\n  config:\n    maxBytes: 32768\n'
+                    '    instructionFileCandidates: [AGENTS.md, CLAUDE.md]\n')
+        with open(os.path.join(layered, 'profiles', 'headless', 'cordis.patch.yml'), 'w') as f:
+            f.write('- id: agent-instructions\n  config: {maxBytes: 65536}\n')
+        plain = os.path.join(args.work, 'home-plain', '.dsh')
+        os.makedirs(plain, exist_ok=True)
+        env_bin = shutil.which('env')
+        compare('render-config',
+                [env_bin, f'DSH_HOME={layered}', BIN, 'render', '--dsh-profile', 'headless', '--cwd', cwd],
+                [env_bin, f'DSH_HOME={plain}', BIN, 'render', '--dsh-profile', 'headless', '--cwd', cwd],
                 args.runs * 10)
     if args.only in (None, 'check-all'):
         tree = make_tree(args.work, args.dirs)

@@ -1,4 +1,6 @@
-//! The command line (SPEC 1), as clap derive types. Nothing here does work.
+//! The flag groups every command shares (SPEC 1), as clap derive types, and
+//! the manual text of the help and man pages. A leaf: it names only the
+//! plain settings types; `app` assembles the whole command line.
 // The doc comments of the flags are their --help text, read by people:
 // environment variables and names stay unquoted there.
 #![allow(clippy::doc_markdown)]
@@ -6,10 +8,10 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Args, ValueEnum};
 
-use crate::cmd;
-use crate::settings::{Overrides, Precedence};
+use crate::settings::{Overrides, Precedence, SettingsFrom};
 
 /// agentctx's own examples and exit codes (the short help of every
 /// command ends with these exit codes).
@@ -64,6 +66,14 @@ impl Manual {
     /// exit codes.
     #[must_use]
     pub fn short_help(&self) -> String {
+        let mut out = self.short_example();
+        out.push_str(&self.exit_help());
+        out
+    }
+
+    /// The first example, its comment above it, and a blank line.
+    #[must_use]
+    pub fn short_example(&self) -> String {
         let mut out = String::new();
         if let Some((command, what)) = self.examples.first() {
             out.push_str("Example:\n");
@@ -72,7 +82,6 @@ impl Manual {
             }
             let _ = writeln!(out, "  agentctx {command}\n");
         }
-        out.push_str(&self.exit_help());
         out
     }
 
@@ -87,11 +96,42 @@ impl Manual {
     }
 }
 
+/// The help headings (issue 27). Every command shows its flags under the
+/// same headings, in this order: its own options (with the global ones),
+/// then [`SESSION`](heading::SESSION), [`HARNESS`](heading::HARNESS),
+/// [`DSH`](heading::DSH), [`OUTPUT`](heading::OUTPUT). A profile's own
+/// settings sit under their profile's heading, hidden from `--help` and
+/// shown by `--help-profile P` (and in the man pages).
+pub mod heading {
+    /// Where the session runs and which log it is: `--cwd`, `--log`,
+    /// `--session`, `--sessions-root`, `--strict`.
+    pub const SESSION: &str = "Session";
+    /// Which harness, and which of its generations: `--profile`,
+    /// `--help-profile`, `--source-kind`.
+    pub const HARNESS: &str = "Harness";
+    /// The dsh settings (`ConfigArgs`): the values of dsh's configuration.
+    pub const DSH: &str = "dsh settings";
+    /// What is printed and the exit status: `--format`, `--check`, ...
+    pub const OUTPUT: &str = "Output";
+    /// The settings of `--profile codex`.
+    pub const CODEX: &str = "codex settings";
+    /// The settings of `--profile gemini`.
+    pub const GEMINI: &str = "gemini settings";
+    /// The settings of `--profile opencode`.
+    pub const OPENCODE: &str = "opencode settings";
+    /// The settings of `--profile claude`.
+    pub const CLAUDE: &str = "claude settings";
+}
+
 /// The environment variables agentctx reads (the man pages' ENVIRONMENT).
 pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "DSH_HOME",
-        "home of the user-global AGENTS.md when --dsh-home is not given and it is not blank",
+        "dsh's home when it is not blank [default: ~/.dsh]: its configuration layers (cordis.patch.yml, profiles/, .agent-presets/), its sessions, and the user-global AGENTS.md unless --dsh-home or the loader's dshHome says otherwise",
+    ),
+    (
+        "AGENTCTX_DSH_PROFILE",
+        "the dsh profile whose configuration decides the settings when --dsh-profile is not given and it is not empty (headless, web or a custom one)",
     ),
     (
         "HOME",
@@ -122,34 +162,34 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "--profile gemini: the system defaults file, when not empty",
     ),
     (
+        "GEMINI_MODEL",
+        "--profile gemini: the model when --model is not given and it is not empty (it picks the memory header)",
+    ),
+    (
         "XDG_CONFIG_HOME",
-        "--profile opencode: opencode's global config directory is $XDG_CONFIG_HOME/opencode when --opencode-config-dir is not given [default: ~/.config/opencode]",
+        "--profile opencode: opencode's global config directory is $XDG_CONFIG_HOME/opencode [default: ~/.config/opencode]",
     ),
     (
         "OPENCODE_CONFIG",
         "--profile opencode: one more config file, when not empty",
     ),
     (
+        "OPENCODE_CONFIG_DIR",
+        "--profile opencode: when not empty and --opencode-config-dir is not given, its AGENTS.md is the global file and its opencode.json(c) the last config layer",
+    ),
+    (
         "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
         "--profile opencode: 1 or true: no CLAUDE.md files, as --disable-claude-code-prompt",
+    ),
+    (
+        "CLAUDE_CONFIG_DIR",
+        "--profile claude: Claude Code's config directory when --claude-config-dir is not given and it is not empty [default: ~/.claude]",
     ),
     (
         "OPENCODE_DISABLE_PROJECT_CONFIG",
         "--profile opencode: 1 or true: no project files or project config, as --disable-project-config",
     ),
 ];
-
-/// Show, byte for byte, the workspace instructions a dsh session receives, and why.
-#[derive(Debug, Parser)]
-#[command(name = "agentctx", version, about, long_about = None, after_help = MANUAL.short_help(), after_long_help = MANUAL.help())]
-#[command(propagate_version = true, max_term_width = 100)]
-pub struct Cli {
-    #[command(flatten)]
-    pub global: GlobalArgs,
-
-    #[command(subcommand)]
-    pub command: Command,
-}
 
 /// The flags every subcommand takes.
 #[derive(Debug, Clone, Args)]
@@ -161,48 +201,6 @@ pub struct GlobalArgs {
     /// Print no warnings on stderr.
     #[arg(short, long, global = true)]
     pub quiet: bool,
-}
-
-impl Cli {
-    /// Parses the command line. `render` runs on every keystroke of an
-    /// editor integration, so a successful `render` command line is parsed
-    /// against that subcommand alone (building every subcommand's flags is
-    /// most of the start-up); anything else, and every error, help or
-    /// version request, goes through the whole definition, so what is
-    /// printed does not change.
-    ///
-    /// # Errors
-    /// clap's error for a bad command line, or its help or version text to print.
-    pub fn parse_args(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
-        if args.get(1).is_some_and(|a| a == "render") {
-            let root = GlobalArgs::augment_args(clap::Command::new("agentctx")).subcommand(
-                cmd::render::RenderArgs::augment_args(clap::Command::new("render")),
-            );
-            if let Ok(matches) = root.try_get_matches_from(&args) {
-                let global = GlobalArgs::from_arg_matches(&matches);
-                let render = matches
-                    .subcommand_matches("render")
-                    .map(cmd::render::RenderArgs::from_arg_matches);
-                if let (Ok(global), Some(Ok(render))) = (global, render) {
-                    return Ok(Cli {
-                        global,
-                        command: Command::Render(render),
-                    });
-                }
-            }
-        }
-        <Cli as Parser>::try_parse_from(args)
-    }
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    Render(cmd::render::RenderArgs),
-    Diff(cmd::diff::DiffArgs),
-    Explain(cmd::explain::ExplainArgs),
-    Check(cmd::check::CheckArgs),
-    Sessions(cmd::sessions::SessionsArgs),
-    Completions(cmd::completions::CompletionsArgs),
 }
 
 /// When to use colour.
@@ -228,20 +226,35 @@ impl ColorWhen {
     }
 }
 
-/// Output format of render, diff and explain.
+/// Output format of render, diff, explain and sessions; each command
+/// describes the two in its own terms ([`format_parser`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// The exact message bytes (render, diff) or a readable report (explain).
     Text,
-    /// One JSON document with stable field names.
     Json,
 }
 
-/// The settings that mirror the harness configuration (shared by every subcommand).
+/// `--format text|json` of a command, each value described as that
+/// command prints it.
+#[must_use]
+pub fn format_parser(
+    text: &'static str,
+    json: &'static str,
+) -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new([
+        PossibleValue::new("text").help(text),
+        PossibleValue::new("json").help(json),
+    ])
+    .try_map(|name| Format::from_str(&name, false))
+}
+
+/// The settings that mirror the harness configuration (shared by every
+/// subcommand but completions), under [`heading::DSH`]. A flag that sets a
+/// dsh setting belongs here.
 #[derive(Debug, Clone, Default, Args)]
-#[command(next_help_heading = "Harness settings")]
+#[command(next_help_heading = heading::DSH)]
 pub struct ConfigArgs {
-    /// Home of the user-global AGENTS.md [default: $DSH_HOME if non-blank, else ~/.dsh].
+    /// Home of the user-global AGENTS.md, as the loader's dshHome [default: dsh's configuration, else $DSH_HOME if non-blank, else ~/.dsh].
     #[arg(long, value_name = "DIR")]
     pub dsh_home: Option<String>,
 
@@ -268,10 +281,48 @@ pub struct ConfigArgs {
     /// How candidates of one directory compete [default: all; with --log, inferred from its scope keys].
     ///
     /// `all` is dsh since 2026-07-22 (9199cd532c): every present candidate
-    /// loads. `first` is design note 000 and earlier builds: the first
-    /// present name of each directory and tier wins.
+    /// loads. `first` is dsh builds before 2026-07-22: the first present
+    /// name of each directory and tier wins.
     #[arg(long, value_enum, value_name = "MODE")]
     pub precedence: Option<PrecedenceArg>,
+
+    /// The dsh profile whose configuration decides the settings, as `dsh --profile NAME` (`dsh web` is web) [default: $AGENTCTX_DSH_PROFILE, else web or headless from the log, else web].
+    #[arg(long, value_name = "NAME")]
+    pub dsh_profile: Option<String>,
+
+    /// dsh web's agent preset [default: the log's, else agent-presets.default in $DSH_HOME/settings.yaml, else standard].
+    #[arg(long, value_name = "ID")]
+    pub dsh_preset: Option<String>,
+
+    /// An extra configuration layer after the home layer, as `dsh --patch FILE` (repeatable, in order).
+    #[arg(long, value_name = "FILE")]
+    pub patch: Vec<PathBuf>,
+
+    /// Ignore every layer of dsh's configuration: what dsh ships only.
+    #[arg(long)]
+    pub no_dsh_config: bool,
+
+    /// Where settings not given as flags come from: dsh's configuration now, or the log's recorded identity [default: config; with --log, log].
+    #[arg(long, value_enum, value_name = "FROM")]
+    pub settings_from: Option<SettingsFromArg>,
+}
+
+/// `--settings-from`: where settings not given as flags come from (CONFIG 11.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SettingsFromArg {
+    /// dsh's configuration as it is now (the default, and with --session).
+    Config,
+    /// The identity the log recorded (the default with --log FILE).
+    Log,
+}
+
+impl From<SettingsFromArg> for SettingsFrom {
+    fn from(s: SettingsFromArg) -> Self {
+        match s {
+            SettingsFromArg::Config => SettingsFrom::Config,
+            SettingsFromArg::Log => SettingsFrom::Log,
+        }
+    }
 }
 
 /// `--max-bytes`: a number as dsh's YAML config writes one (SPEC 1).
@@ -298,7 +349,7 @@ impl ConfigArgs {
 /// `--precedence`: how candidates of one directory compete (SPEC 3.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PrecedenceArg {
-    /// Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins.
+    /// dsh before 2026-07-22: the first present candidate of each directory and tier wins.
     First,
     /// dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse.
     All,
@@ -325,6 +376,11 @@ impl ConfigArgs {
             ("--local-candidates", self.local_candidates.is_some()),
             ("--root-markers", self.root_markers.is_some()),
             ("--precedence", self.precedence.is_some()),
+            ("--dsh-profile", self.dsh_profile.is_some()),
+            ("--dsh-preset", self.dsh_preset.is_some()),
+            ("--patch", !self.patch.is_empty()),
+            ("--no-dsh-config", self.no_dsh_config),
+            ("--settings-from", self.settings_from.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, given)| given.then_some(name))
@@ -335,7 +391,7 @@ impl ConfigArgs {
 /// The harness whose context a command shows (SPEC 10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProfileName {
-    /// DeepSeek Harness (sections 1-9), the default.
+    /// DeepSeek Harness, the default.
     Dsh,
     /// OpenAI Codex CLI (exact).
     Codex,
@@ -345,71 +401,200 @@ pub enum ProfileName {
     Opencode,
     /// Claude Code 2.1.332 (exact).
     Claude,
-    /// GitHub Copilot CLI: documented behaviour, explain only.
+    /// GitHub Copilot CLI: documented behaviour, not byte-exact.
     Copilot,
-    /// Every exact profile (check only).
+    /// Every exact profile: codex, gemini and opencode.
     All,
 }
 
-/// `--profile` and the settings of the non-dsh profiles (SPEC 10.1).
-#[derive(Debug, Clone, Default, Args)]
-#[command(next_help_heading = "Profile settings")]
-pub struct ProfileArgs {
-    /// The harness to show: dsh, codex, gemini, opencode, claude; copilot with explain; all with check [default: dsh].
-    #[arg(long, value_enum, value_name = "P")]
-    pub profile: Option<ProfileName>,
+/// The profiles `render --profile` takes.
+pub const RENDER_PROFILES: &[ProfileName] = &[
+    ProfileName::Dsh,
+    ProfileName::Codex,
+    ProfileName::Gemini,
+    ProfileName::Opencode,
+    ProfileName::Claude,
+];
 
-    /// codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex].
-    #[arg(long, value_name = "DIR")]
+/// The profiles `explain --profile` takes.
+pub const EXPLAIN_PROFILES: &[ProfileName] = &[
+    ProfileName::Dsh,
+    ProfileName::Codex,
+    ProfileName::Gemini,
+    ProfileName::Opencode,
+    ProfileName::Claude,
+    ProfileName::Copilot,
+];
+
+/// The profiles `check --profile` takes.
+pub const CHECK_PROFILES: &[ProfileName] = &[
+    ProfileName::Dsh,
+    ProfileName::Codex,
+    ProfileName::Gemini,
+    ProfileName::Opencode,
+    ProfileName::Claude,
+    ProfileName::All,
+];
+
+/// The profiles `diff --profile` takes: diff replays dsh logs.
+pub const DIFF_PROFILES: &[ProfileName] = &[ProfileName::Dsh];
+
+/// `--profile` of a command that takes the profiles `offered`: help and
+/// completions offer only those, while every name still parses, so that
+/// the usage error says why one does not apply (`--profile claude is
+/// documented behaviour, not byte-exact: it works with explain only`).
+#[must_use]
+pub fn profile_parser(
+    offered: &'static [ProfileName],
+) -> impl TypedValueParser<Value = ProfileName> {
+    let values = ProfileName::value_variants().iter().filter_map(|p| {
+        let value = p.to_possible_value()?;
+        Some(value.hide(!offered.contains(p)))
+    });
+    PossibleValuesParser::new(values).try_map(|name| ProfileName::from_str(&name, false))
+}
+
+/// The profiles that have settings of their own (`--help-profile P`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SettingsProfile {
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Google Gemini CLI.
+    Gemini,
+    /// opencode.
+    Opencode,
+    /// Claude Code.
+    Claude,
+}
+
+impl SettingsProfile {
+    /// The help heading its settings sit under.
+    #[must_use]
+    pub fn heading(self) -> &'static str {
+        match self {
+            SettingsProfile::Codex => heading::CODEX,
+            SettingsProfile::Gemini => heading::GEMINI,
+            SettingsProfile::Opencode => heading::OPENCODE,
+            SettingsProfile::Claude => heading::CLAUDE,
+        }
+    }
+
+    /// Its `--profile` value.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            SettingsProfile::Codex => "codex",
+            SettingsProfile::Gemini => "gemini",
+            SettingsProfile::Opencode => "opencode",
+            SettingsProfile::Claude => "claude",
+        }
+    }
+}
+
+/// The settings of the non-dsh profiles (SPEC 10.1), each under its
+/// profile's heading: hidden from `--help`, shown by `--help-profile P`
+/// ([`profile_help`]), the man pages and the completions.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ProfileArgs {
+    /// Print the settings of --profile P (codex, gemini, opencode, claude) and exit.
+    #[arg(long, value_enum, value_name = "P", hide_possible_values = true, help_heading = heading::HARNESS)]
+    pub help_profile: Option<SettingsProfile>,
+
+    /// The Codex home [default: $CODEX_HOME if non-empty, else ~/.codex].
+    #[arg(long, value_name = "DIR", hide = true, help_heading = heading::CODEX)]
     pub codex_home: Option<PathBuf>,
 
-    /// codex: byte budget of the project docs, 0 disables them [default: config.toml, else 32768].
-    #[arg(long, value_name = "N")]
+    /// Byte budget of Codex's project docs; 0 disables them [default: config.toml, else 32768].
+    #[arg(long, value_name = "N", hide = true, help_heading = heading::CODEX)]
     pub project_doc_max_bytes: Option<u64>,
 
-    /// codex: names tried after AGENTS.md, comma separated [default: config.toml, else none].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    /// Names Codex tries after AGENTS.md, comma separated [default: config.toml, else none].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::CODEX)]
     pub project_doc_fallback_filenames: Option<String>,
 
-    /// codex: names marking the project root [default: config.toml, else .git].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    /// Names marking Codex's project root [default: config.toml, else .git].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::CODEX)]
     pub project_root_markers: Option<String>,
 
-    /// gemini: context file names [default: settings context.fileName, else GEMINI.md].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    /// Gemini CLI's context file names [default: settings context.fileName, else GEMINI.md].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::GEMINI)]
     pub context_filename: Option<String>,
 
-    /// gemini: names marking the memory boundary [default: settings, else .git].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    /// Names marking Gemini CLI's memory boundary [default: settings, else .git].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::GEMINI)]
     pub memory_boundary_markers: Option<String>,
 
-    /// gemini: the workspace is not trusted (no project memory, no workspace settings).
-    #[arg(long)]
+    /// The workspace is not trusted: no project memory, no workspace settings.
+    #[arg(long, hide = true, help_heading = heading::GEMINI)]
     pub untrusted: bool,
 
-    /// gemini: a path a tool touched, for its just-in-time context (repeatable).
-    #[arg(long, value_name = "PATH")]
+    /// A path a Gemini CLI tool touched, for its just-in-time context (repeatable).
+    #[arg(long, value_name = "PATH", hide = true, help_heading = heading::GEMINI)]
     pub touch: Vec<String>,
 
-    /// opencode: its config directory [default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode].
-    #[arg(long, value_name = "DIR")]
+    /// The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto].
+    #[arg(long, value_name = "M", hide = true, help_heading = heading::GEMINI)]
+    pub model: Option<String>,
+
+    /// opencode's config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR].
+    #[arg(long, value_name = "DIR", hide = true, help_heading = heading::OPENCODE)]
     pub opencode_config_dir: Option<PathBuf>,
 
-    /// opencode: instruction entries, comma separated; replaces the config files' [default: config].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    /// opencode's instruction entries, comma separated; replaces the config files' [default: config].
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::OPENCODE)]
     pub instructions: Option<String>,
 
-    /// opencode: no CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true).
-    #[arg(long)]
+    /// No CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true).
+    #[arg(long, hide = true, help_heading = heading::OPENCODE)]
     pub disable_claude_code_prompt: bool,
 
-    /// opencode: no project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true).
-    #[arg(long)]
+    /// No project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true).
+    #[arg(long, hide = true, help_heading = heading::OPENCODE)]
     pub disable_project_config: bool,
 
-    /// claude: its config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude].
-    #[arg(long, value_name = "DIR")]
+    /// --cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved].
+    #[arg(long, help_heading = heading::HARNESS)]
+    pub cwd_as_given: bool,
+
+    /// Claude Code's config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude].
+    #[arg(long, value_name = "DIR", hide = true, help_heading = heading::CLAUDE)]
     pub claude_config_dir: Option<PathBuf>,
+}
+
+/// The help of `agentctx COMMAND --help-profile P`: the settings of one
+/// profile, alone, as `--help` would show them were they not hidden; `root`
+/// is the whole command line (`app` owns it).
+#[must_use]
+pub fn profile_help(
+    mut root: clap::Command,
+    command: &str,
+    profile: SettingsProfile,
+) -> clap::builder::StyledStr {
+    let name = profile.name();
+    let Some(sub) = root.find_subcommand_mut(command) else {
+        return clap::builder::StyledStr::new();
+    };
+    let mut page = sub
+        .clone()
+        .about(format!(
+            "The settings of --profile {name}, for agentctx {command}: each applies only with --profile {name}."
+        ))
+        .long_about(None)
+        .override_usage(format!("agentctx {command} --profile {name} [OPTIONS]"))
+        .after_help(None::<&str>)
+        .after_long_help(format!(
+            "`agentctx {command} --help` shows every other option."
+        ))
+        .disable_help_flag(true)
+        .max_term_width(100);
+    let ids: Vec<clap::Id> = page.get_arguments().map(|a| a.get_id().clone()).collect();
+    for id in ids {
+        page = page.mut_arg(id, |a| {
+            let mine = a.get_help_heading() == Some(profile.heading());
+            a.hide(!mine)
+        });
+    }
+    page.render_long_help()
 }
 
 impl ProfileArgs {
@@ -446,6 +631,7 @@ impl ProfileArgs {
             ),
             ("--untrusted", Gemini, self.untrusted),
             ("--touch", Gemini, !self.touch.is_empty()),
+            ("--model", Gemini, self.model.is_some()),
             (
                 "--opencode-config-dir",
                 Opencode,
@@ -474,23 +660,25 @@ impl ProfileArgs {
     }
 }
 
-/// Where the session runs: `--cwd`, and an optional log.
+/// Where the session runs: `--cwd`, and an optional log, under
+/// [`heading::SESSION`] (the command's `--log` goes there too).
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = heading::SESSION)]
 pub struct SessionArgs {
     /// The session's working directory [default: the log header's cwd, else the current directory].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = heading::SESSION)]
     pub cwd: Option<PathBuf>,
 
     /// Parse every log line fully instead of only the lines that can matter.
-    #[arg(long)]
+    #[arg(long, help_heading = heading::SESSION)]
     pub strict: bool,
 
     /// Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log.
-    #[arg(long, value_name = "ID|latest", conflicts_with = "log")]
+    #[arg(long, value_name = "ID|latest", conflicts_with = "log", value_hint = clap::ValueHint::Other, help_heading = heading::SESSION)]
     pub session: Option<String>,
 
     /// Where dsh stores session logs [default: $DSH_HOME/sessions].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = heading::SESSION)]
     pub sessions_root: Option<PathBuf>,
 }
 
@@ -522,12 +710,6 @@ pub fn split_list(raw: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn cli_definition_is_consistent() {
-        Cli::command().debug_assert();
-    }
 
     #[test]
     fn list_flags_split_verbatim() {
@@ -536,68 +718,5 @@ mod tests {
             split_list(" a,,b"),
             vec![" a".to_owned(), String::new(), "b".to_owned()]
         );
-    }
-
-    /// The `render` fast path reads a command line exactly as the whole
-    /// definition does, and leaves errors, help and version to it.
-    #[test]
-    fn the_render_fast_path_parses_as_the_whole_definition() {
-        let lines: [&[&str]; 4] = [
-            &["agentctx", "render"],
-            &[
-                "agentctx",
-                "render",
-                "--cwd",
-                "x",
-                "--max-bytes",
-                "-1",
-                "--color",
-                "never",
-                "-q",
-            ],
-            &[
-                "agentctx",
-                "render",
-                "--profile",
-                "codex",
-                "--project-doc-max-bytes",
-                "7",
-                "--format",
-                "json",
-            ],
-            &[
-                "agentctx",
-                "render",
-                "--precedence",
-                "first",
-                "--candidates",
-                "",
-                "--check",
-            ],
-        ];
-        for line in lines {
-            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
-            let fast = Cli::parse_args(args.clone()).unwrap();
-            let whole = <Cli as Parser>::try_parse_from(args).unwrap();
-            assert_eq!(format!("{fast:?}"), format!("{whole:?}"), "{line:?}");
-        }
-        for line in [
-            &["agentctx", "render", "--help"][..],
-            &["agentctx", "render", "--bogus"],
-        ] {
-            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
-            let fast = Cli::parse_args(args.clone()).unwrap_err();
-            let whole = <Cli as Parser>::try_parse_from(args).unwrap_err();
-            assert_eq!(fast.render().to_string(), whole.render().to_string());
-        }
-    }
-
-    #[test]
-    fn negative_numbers_are_values() {
-        let cli = Cli::try_parse_from(["agentctx", "render", "--max-bytes", "-1"]).unwrap();
-        let Command::Render(args) = cli.command else {
-            panic!("render expected")
-        };
-        assert_eq!(args.config.max_bytes, Some(-1.0));
     }
 }

@@ -1,6 +1,7 @@
 //! The process environment, read once, and the settings resolved from it,
 //! the flags and a log (SPEC 1, 9).
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -22,7 +23,7 @@ pub struct Env {
     pub stderr_tty: bool,
     /// Every environment variable (lossy UTF-8), for the harness profiles'
     /// settings and `$VAR` expansion (SPEC 10.1).
-    pub vars: crate::profile::Vars,
+    pub vars: Vars,
 }
 
 impl Env {
@@ -41,7 +42,7 @@ impl Env {
                 .is_some_and(|v| !v.is_empty() && v != "0"),
             stdout_tty: std::io::stdout().is_terminal(),
             stderr_tty: std::io::stderr().is_terminal(),
-            vars: crate::profile::Vars(
+            vars: Vars(
                 std::env::vars_os()
                     .map(|(k, v)| {
                         (
@@ -105,7 +106,7 @@ pub(crate) mod tests {
             clicolor_force: false,
             stdout_tty: false,
             stderr_tty: false,
-            vars: crate::profile::Vars::default(),
+            vars: Vars::default(),
         }
     }
 
@@ -120,5 +121,23 @@ pub(crate) mod tests {
         e.clicolor_force = true;
         assert!(e.color(None, false));
         assert!(!e.color(Some(false), true));
+    }
+}
+
+/// The process environment a profile reads, looked up once by the caller.
+#[derive(Debug, Clone, Default)]
+pub struct Vars(pub BTreeMap<String, String>);
+
+impl Vars {
+    /// The value when set (possibly empty).
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    /// The value when set and non-empty.
+    #[must_use]
+    pub fn nonempty(&self, name: &str) -> Option<&str> {
+        self.get(name).filter(|v| !v.is_empty())
     }
 }

@@ -10,6 +10,10 @@
 //!    shadowed siblings are probed and read too; each candidate gets one
 //!    outcome, its bytes and digest when read, and its symlink target.
 //! 4. **Budget**: the fresh baseline rendered under max-bytes.
+//!    **Not in the baseline**: inside a project, the candidates below the
+//!    cwd, each of which loads once the session touches its directory (a
+//!    walk as bounded as [`BELOW_DIRS`]); with no root marker found, the
+//!    candidates of the directories above the cwd the chain skipped.
 //! 5. **Session** (with a log): the visible baseline, the visible scopes with
 //!    the seq that set them, the workspace events compaction shadowed, and the
 //!    decision `diff` would make with the parts it would send.
@@ -45,11 +49,45 @@ pub struct Report {
     pub budget: BudgetReport,
     /// The baseline identity of a session in this cwd (SPEC 2.5).
     pub identity: String,
+    /// Instruction files that are not in the baseline.
+    pub not_loaded: NotLoaded,
     /// The session view, with `--log`.
     pub session: Option<SessionReport>,
     /// System prompt stability and runtime context (SPEC 8), with `--log`.
     pub prompt: Option<PromptReport>,
+    /// dsh's configuration (CONFIG 11.7), filled in by the command.
+    pub dsh_config: Option<crate::dshconfig::report::Report>,
 }
+
+/// Instruction files a person may expect in the baseline that are not in
+/// it (issue 27).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotLoaded {
+    /// Inside a project: the candidates in the directories below the cwd,
+    /// in walk order. Each loads only once the session reads, writes or
+    /// edits a file in its directory (SPEC 6, `--touch`).
+    pub below: Vec<Nested>,
+    /// Whether the walk below the cwd stopped at [`BELOW_DIRS`] directories
+    /// (more may exist).
+    pub below_stopped: bool,
+    /// With no root marker found (the chain is the cwd alone): the
+    /// candidates of the directories above the cwd, nearest first.
+    pub above: Vec<String>,
+}
+
+/// A candidate below the cwd.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Nested {
+    /// Its display path (root-relative, as messages name it).
+    pub path: String,
+    /// The directory whose touch loads it, root-relative, with a final `/`.
+    pub touch: String,
+}
+
+/// The most directories the walk below the cwd visits.
+pub const BELOW_DIRS: usize = 10_000;
 
 /// The resolved settings, each with where it came from.
 #[derive(Debug, Clone, Serialize)]
@@ -80,7 +118,7 @@ impl ListSetting {
         ListSetting {
             value: s.value.names.clone(),
             ignored: s.value.ignored.clone(),
-            origin: s.origin,
+            origin: s.origin.clone(),
         }
     }
 }
@@ -475,9 +513,76 @@ pub fn gather(settings: &Settings, log: Option<&Log>, kind: &str) -> Report {
         directories,
         budget: budget_report(settings, &fresh),
         identity: fresh.identity.clone(),
+        not_loaded: not_loaded(settings, &ws),
         session,
         prompt: log.map(prompt::analyze),
+        dsh_config: None,
     }
+}
+
+/// The candidates below the cwd (inside a project) and above it (with no
+/// root marker found).
+fn not_loaded(settings: &Settings, ws: &discovery::Workspace) -> NotLoaded {
+    let names: Vec<&str> = settings
+        .candidates
+        .value
+        .names
+        .iter()
+        .chain(&settings.local_candidates.value.names)
+        .map(String::as_str)
+        .collect();
+    let cwd = &settings.cwd.value;
+    let mut report = NotLoaded::default();
+    if ws.search.marker.is_none() {
+        for dir in ws.search.walked.iter().skip(1) {
+            for name in &names {
+                let path = dir.join(name);
+                if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
+                    report.above.push(lossy(&path));
+                }
+            }
+        }
+        return report;
+    }
+    let walk = ignore::WalkBuilder::new(cwd)
+        .standard_filters(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .parents(true)
+        .require_git(true)
+        .add_custom_ignore_filename(crate::check::AGENTCTX_IGNORE)
+        .filter_entry(|e| e.file_name() != ".git")
+        .sort_by_file_name(std::cmp::Ord::cmp)
+        .build();
+    let mut dirs = 0usize;
+    for entry in walk.flatten() {
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if is_dir {
+            dirs += 1;
+            if dirs > BELOW_DIRS {
+                report.below_stopped = true;
+                break;
+            }
+            continue;
+        }
+        // Files of the cwd itself are the chain's.
+        if entry.depth() < 2 {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        if !names.contains(&name.as_ref()) {
+            continue;
+        }
+        let Some(dir) = entry.path().parent() else {
+            continue;
+        };
+        let shown = crate::paths::dir_display(ws.root(), dir);
+        report.below.push(Nested {
+            path: crate::paths::file_display(&shown, &name),
+            touch: format!("{shown}/"),
+        });
+    }
+    report
 }
 
 fn lossy(p: &Path) -> String {
@@ -485,7 +590,7 @@ fn lossy(p: &Path) -> String {
 }
 
 fn settings_report(s: &Settings) -> SettingsReport {
-    let path = |p: &Setting<std::path::PathBuf>| Setting::new(lossy(&p.value), p.origin);
+    let path = |p: &Setting<std::path::PathBuf>| Setting::new(lossy(&p.value), p.origin.clone());
     SettingsReport {
         cwd: path(&s.cwd),
         dsh_home: path(&s.dsh_home),

@@ -3,7 +3,7 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 
-use agentctx::cli::Cli;
+use agentctx::app::Cli;
 use agentctx::env::Env;
 use agentctx::output::PipeOut;
 
@@ -42,12 +42,16 @@ fn fail(message: &str) -> ExitCode {
 /// Help and version print as clap renders them (a closed pipe is no error,
 /// a failed write is); a usage error becomes one escaped line (SPEC 1), exit 2.
 fn usage_error(e: &clap::Error) -> ExitCode {
+    // `agentctx` alone (or with only global flags): a short usage on
+    // stderr, not the whole help.
     if matches!(
         e.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand
     ) {
+        let _ = io::stderr().write_all(agentctx::app::short_usage().as_bytes());
+        return ExitCode::from(2);
+    }
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         let mut out = PipeOut::new(io::stdout().lock());
         // Styled on a terminal, as clap itself would print it.
         let text = if io::stdout().is_terminal() {

@@ -25,6 +25,23 @@ pub fn normalize(base: &Path, path: &Path) -> PathBuf {
     out
 }
 
+/// An absolute, lexically normalised `path` with its links resolved, as
+/// `realpath` does, for the longest prefix that exists; the components
+/// after it (missing, or past a dangling link) are kept as written. This is
+/// the directory `cd path` leaves a process in (SPEC 10.1).
+#[must_use]
+pub fn physical(path: &Path) -> PathBuf {
+    for prefix in path.ancestors() {
+        if let Ok(real) = std::fs::canonicalize(prefix) {
+            return match path.strip_prefix(prefix) {
+                Ok(rest) if !rest.as_os_str().is_empty() => real.join(rest),
+                _ => real,
+            };
+        }
+    }
+    path.to_path_buf()
+}
+
 /// Expands a leading `~` or `~/` against the home directory.
 #[must_use]
 pub fn expand_tilde(raw: &str, home: Option<&Path>) -> PathBuf {
@@ -117,6 +134,19 @@ pub fn relative(base: &Path, path: &Path) -> String {
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
+
+    #[test]
+    fn physical_resolves_links_and_keeps_missing_components() {
+        let t = tempfile::tempdir().unwrap();
+        let top = std::fs::canonicalize(t.path()).unwrap();
+        std::fs::create_dir(top.join("real")).unwrap();
+        std::os::unix::fs::symlink("real", top.join("ln")).unwrap();
+        std::os::unix::fs::symlink("nowhere", top.join("dangling")).unwrap();
+        assert_eq!(physical(&top.join("ln")), top.join("real"));
+        assert_eq!(physical(&top.join("ln/x/y")), top.join("real/x/y"));
+        assert_eq!(physical(&top.join("dangling/z")), top.join("dangling/z"));
+        assert_eq!(physical(Path::new("/")), Path::new("/"));
+    }
 
     #[test]
     fn normalize_removes_dots_lexically() {

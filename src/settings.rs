@@ -9,11 +9,11 @@ use serde::Serialize;
 
 use anyhow::{Result, bail};
 
-use crate::discovery::js_trim;
+use crate::dshconfig;
 use crate::env::Env;
 use crate::jsnum::MaxBytes;
-use crate::log::Log;
 use crate::paths;
+use crate::text::js_trim;
 
 pub const DEFAULT_MAX_BYTES: MaxBytes = MaxBytes(65_536.0);
 pub const DEFAULT_MAX_SOURCE_BYTES: i64 = 1_048_576;
@@ -23,13 +23,15 @@ pub const DEFAULT_ROOT_MARKERS: [&str; 1] = [".git"];
 pub const USER_GLOBAL_FILE: &str = "AGENTS.md";
 
 /// Where a setting's value came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
     Flag,
     Env,
     Log,
     Default,
+    /// dsh's configuration (CONFIG 11.6): `config:PATH`, `bundle:NAME` or
+    /// `preset:PATH`, as [`crate::dshconfig::Origin`] prints it.
+    Config(String),
 }
 
 impl fmt::Display for Origin {
@@ -39,8 +41,53 @@ impl fmt::Display for Origin {
             Origin::Env => "env",
             Origin::Log => "log",
             Origin::Default => "default",
+            Origin::Config(from) => from,
         })
     }
+}
+
+impl Serialize for Origin {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Origin {
+    /// A configuration origin as settings name it: a file of the user's
+    /// (`config:PATH`, `preset:PATH`); what dsh ships (the schema default,
+    /// an in-box bundle, a shipped preset) is `default`.
+    #[must_use]
+    pub fn of_config(origin: &dshconfig::Origin) -> Self {
+        match origin {
+            dshconfig::Origin::Default | dshconfig::Origin::Bundle(_) => Origin::Default,
+            dshconfig::Origin::Preset(id) if dshconfig::builtin::preset(id).is_some() => {
+                Origin::Default
+            }
+            other => Origin::Config(other.to_string()),
+        }
+    }
+}
+
+/// The four facts of a session log that settings read (SPEC 1): the log's
+/// name for messages, its header cwd, the identity of its latest baseline,
+/// and the scope key of its last change (for the precedence it was written
+/// under). `crate::log::Log` gives them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogFacts<'a> {
+    pub name: &'a str,
+    pub header_cwd: Option<&'a str>,
+    pub latest_identity: Option<&'a str>,
+    pub last_change_scope: Option<&'a str>,
+}
+
+/// Where settings not given as flags come from (CONFIG 11.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SettingsFrom {
+    /// dsh's configuration as it is now (`--session`, no log).
+    Config,
+    /// The log's recorded identity (`--log FILE`).
+    Log,
 }
 
 /// A value and its origin.
@@ -79,7 +126,7 @@ impl Precedence {
     #[must_use]
     pub fn generation(self) -> &'static str {
         match self {
-            Precedence::First => "design note 000 and dsh before 2026-07-22",
+            Precedence::First => "dsh before 2026-07-22",
             Precedence::All => "dsh since 2026-07-22",
         }
     }
@@ -90,7 +137,7 @@ impl Precedence {
 pub fn kind_generation(kind: &str) -> Option<&'static str> {
     match kind {
         "agent-instructions" => Some("dsh since 2026-08-13"),
-        "workspace-instructions" => Some("design note 000 and dsh before 2026-08-13"),
+        "workspace-instructions" => Some("dsh before 2026-08-13"),
         _ => None,
     }
 }
@@ -185,56 +232,78 @@ impl Settings {
 }
 
 impl Settings {
-    /// Resolves the settings for one run: the flags (`overrides`), the
-    /// environment, the log's recorded identity and cwd (when given), then the
-    /// defaults, each value with its origin.
+    /// Resolves the settings for one run without dsh's configuration: the
+    /// flags (`overrides`), the environment, the log's recorded identity and
+    /// cwd (when given), then the defaults, each value with its origin.
     ///
     /// # Errors
-    /// An unusable cwd, no home directory for the default dsh home, or a
-    /// max-source-bytes below 1 (each naming the flag or log it came from).
+    /// As [`Settings::resolve_from`].
     pub fn resolve(
         env: &Env,
         config: &Overrides,
         cwd: Option<&Path>,
-        log: Option<&Log>,
+        log: Option<LogFacts<'_>>,
+    ) -> Result<Settings> {
+        Self::resolve_from(env, config, cwd, log, None)
+    }
+
+    /// Resolves the settings for one run (SPEC 1, CONFIG 11.6): a flag wins;
+    /// else, with [`SettingsFrom::Config`], the loaded row's value (its schema
+    /// default when the key is absent); else the log's recorded identity;
+    /// else the default. A value set by a `!!js` expression falls through to
+    /// the log, then the default. The row's `dshHome` applies in both modes:
+    /// no log records it.
+    ///
+    /// # Errors
+    /// An unusable cwd, no home directory for the default dsh home, or a
+    /// max-source-bytes below 1 (each naming the flag or log it came from).
+    pub fn resolve_from(
+        env: &Env,
+        flags: &Overrides,
+        cwd: Option<&Path>,
+        log: Option<LogFacts<'_>>,
+        dsh: Option<(&dshconfig::Effective, SettingsFrom)>,
     ) -> Result<Settings> {
         let logged = log
-            .and_then(|l| l.latest_baseline_identity.as_deref())
+            .and_then(|l| l.latest_identity)
             .map(LoggedSettings::from_identity)
             .unwrap_or_default();
+        let row = dsh.and_then(|(e, from)| (from == SettingsFrom::Config).then_some(e));
 
-        let cwd = resolve_cwd(env, cwd, log)?;
-        let dsh_home = resolve_dsh_home(env, config)?;
+        let cwd = session_cwd(env, cwd, log)?;
+        let dsh_home = match (flags.dsh_home.is_some(), dsh) {
+            (false, Some((e, _)))
+                if e.dsh_home.origin != dshconfig::Origin::Default
+                    && e.dsh_home.expression.is_none() =>
+            {
+                Setting::new(
+                    e.dsh_home.value.clone(),
+                    Origin::of_config(&e.dsh_home.origin),
+                )
+            }
+            _ => resolve_dsh_home(env, flags)?,
+        };
 
-        let int = |flag: Option<i64>, logged: Option<i64>, default: i64| match (flag, logged) {
-            (Some(v), _) => Setting::new(v, Origin::Flag),
-            (None, Some(v)) => Setting::new(v, Origin::Log),
-            (None, None) => Setting::new(default, Origin::Default),
-        };
-        let max_bytes = match (config.max_bytes, logged.max_bytes) {
-            (Some(v), _) => Setting::new(MaxBytes(v), Origin::Flag),
-            (None, Some(v)) => Setting::new(MaxBytes(v), Origin::Log),
-            (None, None) => Setting::new(DEFAULT_MAX_BYTES, Origin::Default),
-        };
-        let list =
-            |flag: &Option<Vec<String>>, logged: &Option<Vec<String>>, default: &[&str]| match (
-                flag, logged,
-            ) {
-                (Some(v), _) => Setting::new(v.clone(), Origin::Flag),
-                (None, Some(v)) => Setting::new(v.clone(), Origin::Log),
-                (None, None) => Setting::new(
-                    default.iter().map(|s| (*s).to_owned()).collect(),
-                    Origin::Default,
-                ),
-            };
-        let max_source_bytes = int(
-            config.max_source_bytes,
+        let max_bytes = pick(
+            flags.max_bytes.map(MaxBytes),
+            row.map(|e| &e.max_bytes),
+            |v| MaxBytes(*v),
+            logged.max_bytes.map(MaxBytes),
+            DEFAULT_MAX_BYTES,
+        );
+        let max_source_bytes = pick(
+            flags.max_source_bytes,
+            row.map(|e| &e.max_source_bytes),
+            // Validated as an integer >= 1; a larger one than i64 holds is
+            // as unlimited as i64::MAX.
+            #[allow(clippy::cast_possible_truncation)]
+            |v| v.min(9.0e18) as i64,
             logged.max_source_bytes,
             DEFAULT_MAX_SOURCE_BYTES,
         );
         if max_source_bytes.value < 1 {
             let got = max_source_bytes.value;
-            match (max_source_bytes.origin, log) {
+            match (&max_source_bytes.origin, log) {
                 (Origin::Log, Some(log)) => bail!(
                     "{}: the latest baseline identity records maxSourceBytes {got}, but it must be at least 1 (override it with --max-source-bytes)",
                     log.name
@@ -242,15 +311,27 @@ impl Settings {
                 _ => bail!("--max-source-bytes must be at least 1, got {got}"),
             }
         }
+        let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let list = |flag: &Option<Vec<String>>,
+                    row: Option<&dshconfig::Setting<Vec<String>>>,
+                    logged: &Option<Vec<String>>,
+                    default: &[&str]| {
+            pick(
+                flag.clone(),
+                row,
+                Clone::clone,
+                logged.clone(),
+                strings(default),
+            )
+        };
         let names = |s: Setting<Vec<String>>| Setting::new(NameList::filter(&s.value), s.origin);
 
-        let precedence = match (config.precedence, log) {
+        let precedence = match (flags.precedence, log) {
             (Some(p), _) => Setting::new(p, Origin::Flag),
             // A log with no change entry infers nothing: the default applies.
-            (None, Some(log)) if log.last_change_scope.is_some() => Setting::new(
-                infer_precedence(log.last_change_scope.as_deref()),
-                Origin::Log,
-            ),
+            (None, Some(log)) if log.last_change_scope.is_some() => {
+                Setting::new(infer_precedence(log.last_change_scope), Origin::Log)
+            }
             (None, _) => Setting::new(Precedence::All, Origin::Default),
         };
 
@@ -261,17 +342,20 @@ impl Settings {
             max_bytes,
             max_source_bytes,
             candidates: names(list(
-                &config.candidates,
+                &flags.candidates,
+                row.map(|e| &e.instruction_file_candidates),
                 &logged.candidates,
                 &DEFAULT_CANDIDATES,
             )),
             local_candidates: names(list(
-                &config.local_candidates,
+                &flags.local_candidates,
+                row.map(|e| &e.local_instruction_file_candidates),
                 &logged.local_candidates,
                 &DEFAULT_LOCAL_CANDIDATES,
             )),
             root_markers: list(
-                &config.root_markers,
+                &flags.root_markers,
+                row.map(|e| &e.project_root_markers),
                 &logged.root_markers,
                 &DEFAULT_ROOT_MARKERS,
             ),
@@ -280,10 +364,38 @@ impl Settings {
     }
 }
 
-/// The cwd: the flag, else the log header's, else the process's; it must
-/// be a directory.
-fn resolve_cwd(env: &Env, cwd: Option<&Path>, log: Option<&Log>) -> Result<Setting<PathBuf>> {
-    let cwd = match (cwd, log.and_then(|l| l.header_cwd.as_deref())) {
+/// One setting: the flag, else the configuration's value (unless an
+/// expression set it), else the log's, else the default.
+fn pick<T, C>(
+    flag: Option<T>,
+    row: Option<&dshconfig::Setting<C>>,
+    convert: impl Fn(&C) -> T,
+    logged: Option<T>,
+    default: T,
+) -> Setting<T> {
+    if let Some(v) = flag {
+        return Setting::new(v, Origin::Flag);
+    }
+    if let Some(c) = row.filter(|c| c.expression.is_none()) {
+        return Setting::new(convert(&c.value), Origin::of_config(&c.origin));
+    }
+    match logged {
+        Some(v) => Setting::new(v, Origin::Log),
+        None => Setting::new(default, Origin::Default),
+    }
+}
+
+/// The session cwd: the flag, else the log header's, else the process's; it
+/// must be a directory.
+///
+/// # Errors
+/// The cwd is unusable (naming the flag or log it came from).
+pub fn session_cwd(
+    env: &Env,
+    cwd: Option<&Path>,
+    log: Option<LogFacts<'_>>,
+) -> Result<Setting<PathBuf>> {
+    let cwd = match (cwd, log.and_then(|l| l.header_cwd)) {
         (Some(flag), _) => Setting::new(env.absolute(flag)?, Origin::Flag),
         (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
         (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
@@ -295,7 +407,7 @@ fn resolve_cwd(env: &Env, cwd: Option<&Path>, log: Option<&Log>) -> Result<Setti
     };
     if let Some(problem) = problem {
         let shown = cwd.value.display();
-        match (cwd.origin, log) {
+        match (&cwd.origin, log) {
             (Origin::Log, Some(log)) => bail!(
                 "{}: the session cwd {shown} from its header is unusable: {problem} (pass --cwd)",
                 log.name

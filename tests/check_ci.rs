@@ -250,7 +250,7 @@ fn sarif_output_validates_and_fingerprints_are_stable_across_runs() {
     let run0 = &first["runs"][0];
     assert_eq!(
         run0["tool"]["driver"]["rules"].as_array().unwrap().len(),
-        17
+        19
     );
     assert_eq!(run0["tool"]["driver"]["rules"][0]["id"], json!("AGX001"));
     let results: Vec<(String, String, String, Value)> = run0["results"]
@@ -332,7 +332,7 @@ fn sarif_whole_document_for_one_finding() {
         .collect();
     assert_eq!(
         ids,
-        (1..=17).map(|i| format!("AGX{i:03}")).collect::<Vec<_>>()
+        (1..=19).map(|i| format!("AGX{i:03}")).collect::<Vec<_>>()
     );
     assert_eq!(
         rules[8],

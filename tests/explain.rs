@@ -244,7 +244,14 @@ fn first_mode_text_shows_every_outcome() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
+
+dsh configuration
+  profile    web  (default)
+  preset     standard  (agent-presets row (bundle:@deepseek-ai/dsh-web-app))
+  dsh home   @T/home/.dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from config  (default)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -342,8 +349,10 @@ fn first_mode_json_carries_the_same_facts() {
             "files": 4, "sent": true, "step": "whole", "omitted": [], "truncated": null,
         },
         "identity": IDENTITY_UP1,
+        "notLoaded": {"below": [], "belowStopped": false, "above": []},
         "session": null,
         "prompt": null,
+        "dshConfig": web_config("@T/home/.dsh"),
     });
     assert_eq!(v, expected);
 }
@@ -392,9 +401,10 @@ fn a_shadowed_file_with_the_winners_content_is_marked_same() {
     );
 }
 
-/// A chain directory where every candidate is missing takes one line.
+/// A run of chain directories where every candidate is missing takes one
+/// line, which names each directory once.
 #[test]
-fn a_directory_with_every_candidate_missing_is_one_line() {
+fn a_run_of_directories_with_every_candidate_missing_is_one_line() {
     let t = Tree::new();
     t.dir("home")
         .file("proj/.git", "gitdir: ../elsewhere\n")
@@ -409,10 +419,7 @@ fn a_directory_with_every_candidate_missing_is_one_line() {
 Files  (precedence first: per directory and tier the first present name wins)
   user-global  @T/home/.dsh
     user   AGENTS.md        missing
-  .  @T/proj
-    all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
-  mid  @T/proj/mid
-    all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
+  ., mid  all missing  AGENTS.md, CLAUDE.md, AGENTS.local.md, CLAUDE.local.md
   mid/app  @T/proj/mid/app
     base   AGENTS.md        loaded       4 bytes  8d494114
            CLAUDE.md        missing
@@ -470,6 +477,13 @@ fn all_mode_text_shows_duplicates_and_the_same_path() {
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
   precedence        flag     all  (dsh since 2026-07-22)
+
+dsh configuration
+  profile    web  (default)
+  preset     standard  (agent-presets row (bundle:@deepseek-ai/dsh-web-app))
+  dsh home   @T/home/.dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from config  (default)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -620,7 +634,14 @@ fn oversized_text_names_sizes_and_the_blocked_tier() {
   candidates        default  AGENTS.md, CLAUDE.md
   local candidates  default  AGENTS.local.md, CLAUDE.local.md
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
+
+dsh configuration
+  profile    web  (default)
+  preset     standard  (agent-presets row (bundle:@deepseek-ai/dsh-web-app))
+  dsh home   @T/home/.dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from config  (default)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
@@ -925,7 +946,14 @@ fn no_marker_ignored_entries_and_escaped_names_in_text() {
                              ignored "", "../x": not a plain file name (empty, ".", "..", or holding "/" or "\")
   local candidates  flag     none
   root markers      default  .git
-  precedence        flag     first  (design note 000 and dsh before 2026-07-22)
+  precedence        flag     first  (dsh before 2026-07-22)
+
+dsh configuration
+  profile    web  (default)
+  preset     standard  (agent-presets row (bundle:@deepseek-ai/dsh-web-app))
+  dsh home   @T/dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from config  (default)
 
 Root search  (markers: .git; from the cwd upward)
   project root  @T/w/\x1b[31mred  (no marker found: root = cwd)
@@ -1091,6 +1119,12 @@ fn a_baseline_shadowed_by_compaction_in_text() {
   root markers      log      .git
   precedence        log      all  (inferred from the log's scope keys)
 
+dsh configuration
+  profile    headless  (the log)
+  dsh home   @T/home/.dsh  (no layer there: what dsh ships applies)
+  outcome    loaded
+  settings   from log  (--log names a file, which may come from another machine)
+
 Root search  (markers: .git; from the cwd upward)
   project root  @T/proj  (.git directory found there)
   walked        @T/proj
@@ -1104,6 +1138,9 @@ Files  (precedence all: every present name loads; same trimmed content loads onc
     local  AGENTS.local.md  missing
            CLAUDE.local.md  missing
 
+Not in the baseline
+  lib/AGENTS.md  loads when the session touches lib/
+
 Budget
   used       312 of 65536 bytes (0.5%), headroom 65224 bytes, 1 file
   omitted    none
@@ -1115,7 +1152,7 @@ Identity
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           6, 2 workspace events
-  source kind       workspace-instructions  (design note 000 and dsh before 2026-08-13)
+  source kind       workspace-instructions  (dsh before 2026-08-13)
   visible baseline  none: compaction shadowed the baseline
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1241,7 +1278,7 @@ fn an_incompatible_identity_in_text_with_full_parts() {
 Session  @T/session.jsonl
   header cwd        @T/proj
   records           3, 1 workspace event
-  source kind       workspace-instructions  (design note 000 and dsh before 2026-08-13)
+  source kind       workspace-instructions  (dsh before 2026-08-13)
   visible baseline  seq 0, identity differs: maxBytes
 
 Visible scopes  (last change per scope, in first-set order)
@@ -1629,7 +1666,7 @@ fn the_precedence_row_names_its_generation_and_origin() {
     );
     assert_eq!(
         row(&explain(&t, &["--cwd", "proj", "--precedence", "first"])),
-        "  precedence        flag     first  (design note 000 and dsh before 2026-07-22)"
+        "  precedence        flag     first  (dsh before 2026-07-22)"
     );
     assert_eq!(
         row(&explain(&t, &["--cwd", "proj", "--precedence", "all"])),
@@ -1734,4 +1771,42 @@ fn prompt_versions_are_bounded_unless_full() {
     let full = explain_json(&t, &["--log", &log, "--full"]);
     assert_eq!(full["prompt"]["versions"].as_array().unwrap().len(), 1000);
     assert_eq!(full["prompt"]["versionsNotKept"], 0);
+}
+
+/// The `dshConfig` of a dsh home holding no layer, for `dsh web` (the default
+/// without a log): what dsh ships, its standard preset.
+fn web_config(home: &str) -> serde_json::Value {
+    let key = |key: &str, value: serde_json::Value, origin: &str| json!({"key": key, "value": value, "origin": origin, "line": null, "expression": null});
+    json!({
+        "profile": "web",
+        "profileFrom": "default",
+        "preset": "standard",
+        "presetFrom": "agent-presets row (bundle:@deepseek-ai/dsh-web-app)",
+        "dshHome": home,
+        "layers": [
+            {"layer": "bundle @deepseek-ai/dsh-base", "file": "bundle:@deepseek-ai/dsh-base", "status": "built in"},
+            {"layer": "bundle @deepseek-ai/dsh-web-app", "file": "bundle:@deepseek-ai/dsh-web-app", "status": "built in"},
+            {"layer": "profile", "file": format!("{home}/profiles/web/cordis.patch.yml"), "status": "absent"},
+            {"layer": "home", "file": format!("{home}/cordis.patch.yml"), "status": "absent"},
+            {"layer": "preset standard", "file": "preset:standard", "status": "built in"},
+        ],
+        "outcome": "loaded",
+        "file": null,
+        "line": null,
+        "message": null,
+        "row": [
+            key("maxBytes", json!(65536), "preset:standard"),
+            key("maxSourceBytes", json!(1_048_576), "default"),
+            key("projectRootMarkers", json!([".git"]), "default"),
+            key("instructionFileCandidates", json!(["AGENTS.md", "CLAUDE.md"]), "default"),
+            key("localInstructionFileCandidates", json!(["AGENTS.local.md", "CLAUDE.local.md"]), "default"),
+            key("dshHome", json!(home), "default"),
+        ],
+        "ignoredKeys": [],
+        "warnings": [],
+        "sessionsRoot": null,
+        "settingsFrom": "config",
+        "settingsFromOrigin": "default",
+        "differsFromLog": null,
+    })
 }

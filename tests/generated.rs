@@ -10,7 +10,7 @@ const REFRESH: &str = "AGENTCTX_REGENERATE=1 cargo test --test generated";
 #[test]
 fn committed_completions_and_man_pages_are_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = agentctx::cmd::completions::artifacts().unwrap();
+    let files = agentctx::app::artifacts().unwrap();
     assert!(files.iter().any(|(p, _)| p == "man/agentctx.1"));
     assert!(files.iter().any(|(p, _)| p == "completions/agentctx.bash"));
     if std::env::var_os("AGENTCTX_REGENERATE").is_some() {

@@ -1344,7 +1344,7 @@ fn usage_errors_are_one_line() {
         ),
         (
             &["diff"],
-            "the following required arguments were not provided: --log <FILE>; try '--help'",
+            "the following required arguments were not provided: <--log <FILE>|--session <ID|latest>>; try '--help'",
         ),
         (
             &["render", "--format", "xml"],

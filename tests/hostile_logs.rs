@@ -65,7 +65,11 @@ fn a_torn_final_row_after_a_form_feed_does_not_underflow_events() {
         r#"{"type":"assistant/message","seq":1,"time":1,"data":{}}"#
     );
     store(&t, &p, "s1", "session.jsonl", text.as_bytes());
-    let out = bounded::run(t.cmd().args(["sessions", "--cwd", "p", "--format", "json"]));
+    // Blank (no turn yet), so listed with --all.
+    let out = bounded::run(
+        t.cmd()
+            .args(["sessions", "--cwd", "p", "--all", "--format", "json"]),
+    );
     assert_eq!((out.stderr.as_str(), out.code), ("", 0));
     let v = out.json();
     assert_eq!(v[0]["events"], json!(1), "{v}");
@@ -416,8 +420,10 @@ fn sessions_bounds_what_it_decodes_to_count_events() {
     let mut small = zstd_frame(head, 1);
     small.extend(zstd_frame(std::iter::once(b"{}\n{}\n".to_vec()), 1));
     store(&t, &p, "small", "session.jsonl.zstd", &small);
+    // "small" is blank (no turn yet), so both are listed with --all; the
+    // bomb is past the summary's cap too (unread, so not known blank).
     let mut cmd = t.cmd();
-    cmd.args(["sessions", "--cwd", "p", "--format", "json"]);
+    cmd.args(["sessions", "--cwd", "p", "--all", "--format", "json"]);
     let (out, kb) = peak_rss(&t, cmd);
     assert_eq!((out.stderr.as_str(), out.code), ("", 0));
     let v = out.json();
@@ -435,6 +441,20 @@ fn sessions_bounds_what_it_decodes_to_count_events() {
             ("bomb".to_owned(), json!(null)),
             ("small".to_owned(), json!(2))
         ]
+    );
+    let summarised: Vec<&serde_json::Value> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["summarised"])
+        .collect();
+    assert_eq!(summarised.len(), 2);
+    assert!(
+        v.as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["id"] == "bomb" && r["summarised"] == false && r["hidden"].is_null()),
+        "{v}"
     );
     assert!(kb < 64 << 10, "peak RSS {kb} KiB");
 }

@@ -289,8 +289,7 @@ fn profile_configs_that_pull_secrets_are_errors_and_warnings() {
 opencode: error: /proc/self/environ: reads a secret: in /proc, /sys or /dev, so opencode sends what it holds to the model
 opencode: error: {home}/.ssh/id_rsa: reads a secret: in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), so opencode sends what it holds to the model
 opencode: error: instructions entry ~/.aws/*: a glob into a secret: in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), so opencode sends what it matches to the model
-opencode: warning: instructions entry ~/.aws/*: a glob; opencode expands it, agentctx does not (output not exact)
-opencode: 1 directory checked; 3 errors, 1 warning
+opencode: 1 directory checked; 3 errors, 0 warnings
 "
             )
             .as_str(),

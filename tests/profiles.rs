@@ -89,14 +89,14 @@ fn codex_empty_override_hides_agents_md() {
 }
 
 #[test]
-fn codex_global_only_keeps_the_cwd_in_the_frame() {
+fn codex_global_only_drops_the_cwd_from_the_frame() {
     let t = Tree::new();
     t.file("home/.codex/AGENTS.md", "\n  global rules \n")
         .dir("w");
     let cwd = &t.path_str("w");
     assert_eq!(
         render_profile(&t, "codex", cwd, &[]),
-        ok(&codex_part(cwd, "global rules"))
+        ok("# AGENTS.md instructions\n\n<INSTRUCTIONS>\nglobal rules\n</INSTRUCTIONS>")
     );
 }
 
@@ -141,6 +141,7 @@ fn codex_settings_name_their_origins() {
             "project_doc_max_bytes": {"value": 100, "origin": config},
             "project_doc_fallback_filenames": {"value": ["README.md"], "origin": config},
             "project_root_markers": {"value": [".hg"], "origin": "flag"},
+            "trust": {"value": null, "origin": "default"},
         })
     );
 }
@@ -427,7 +428,8 @@ fn explain_lists_files_with_status_and_why() {
          \x20 codex_home                      {home}/.codex  (default)\n\
          \x20 project_doc_max_bytes           4  (flag)\n\
          \x20 project_doc_fallback_filenames  [\"README.md\"]  (flag)\n\
-         \x20 project_root_markers            [\".git\"]  (default)\n\n\
+         \x20 project_root_markers            [\".git\"]  (default)\n\
+         \x20 trust                           null  (default)\n\n\
          Files (load order):\n\
          \x20 truncated       {r}/AGENTS.md  (10 bytes, 4 kept)\n\
          \x20                 codex cuts it silently to the bytes left: project_doc_max_bytes is 4\n\

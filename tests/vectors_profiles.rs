@@ -29,7 +29,7 @@ fn subst(v: &Value, tree: &str) -> Value {
 }
 
 /// `files` reduced to the compared keys (path, bytes, included, truncated);
-/// for claude only the included files, in part order.
+/// for claude only the included files are compared, as run.py does.
 fn norm_files(files: &Value, profile: &str) -> Value {
     let items = files.as_array().cloned().unwrap_or_default();
     Value::Array(
@@ -103,11 +103,44 @@ fn run_case(dir: &Path) -> Option<String> {
     None
 }
 
+/// Cases where the pinned real agent disagrees with the vector (the real
+/// agent wins, PROFILES.md 10): agentctx does what the agent does, so these
+/// are checked to fail that way instead.
+const REAL_AGENT_WINS: [(&str, &str); 2] = [
+    // codex 0.171.0 refuses a trust_level other than trusted/untrusted
+    // ("unknown variant `maybe`"; realagents case cx-trust-other-value).
+    (
+        "cx-h46-trust-other-level",
+        ".trust_level must be \"trusted\" or \"untrusted\", got \"maybe\"",
+    ),
+    // opencode 1.18.33 refuses a config whose {file:...} names a missing
+    // file ("bad file reference"; realagents case oc-file-ref).
+    (
+        "oc-h31-file-ref-inexact",
+        "bad file reference: \"{file:./y}\"",
+    ),
+];
+
 #[test]
 fn profile_conformance_vectors_pass() {
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors-profiles/cases");
-    let (count, failures) = run_cases(&cases, run_case);
-    assert_eq!(count, 150, "expected the 150 profile vector cases");
+    let (count, failures) = run_cases(&cases, |dir| {
+        let name = dir.file_name().unwrap().to_str().unwrap();
+        let got = run_case(dir);
+        match REAL_AGENT_WINS.iter().find(|(case, _)| *case == name) {
+            Some((_, refusal)) => match got {
+                Some(ref why) if why.starts_with("exit Some(2): ") && why.contains(refusal) => None,
+                other => Some(format!(
+                    "expected exit 2 with {refusal:?} (the real agent refuses), got {other:?}"
+                )),
+            },
+            None => got,
+        }
+    });
+    assert_eq!(
+        count, 196,
+        "expected the 196 codex, gemini and opencode cases (claude's 62 are in tests/vectors-profiles-claude)"
+    );
     assert!(
         failures.is_empty(),
         "{} of {count} profile vectors failed:\n{}",

@@ -96,3 +96,25 @@ config_case("c24-dshhome-rel", "dshHome 'rel/dir': relative to the cwd", None, h
 config_case("c24-dshhome-empty", "dshHome '': the cwd", None, home_layer=layer([("maxBytes", "1000"), ("dshHome", "''")]))
 config_case("c24-maxbytes-neg-inf", "maxBytes -.inf: loaded, disabled", None, home_layer=layer([("maxBytes", "-.inf")]))
 config_case("c24-anchor", "anchors and aliases resolve", None, home_layer="- id: agent-instructions\n  config: &c\n    maxBytes: 700\n- id: agent-instructions\n  config: *c\n")
+
+# ---------------------------------------------------------------- config as the commands read it (issue 24)
+config_case("c24-dshhome-tilde", "dshHome '~/altdsh': the user-global file from ~/altdsh", None,
+            home_layer=layer(M(1000) + [("dshHome", "'~/altdsh'")]))
+config_case("c24-dshhome-abs", "dshHome absolute: the user-global file from there", None,
+            home_layer=layer(M(1000) + [("dshHome", "'{C}/home/altdsh'")]))
+config_case("c24-dshhome-tilde-alone", "dshHome '~': the home itself (no AGENTS.md there)", None,
+            home_layer=layer(M(1000) + [("dshHome", "'~'")]))
+config_case("c24-profile-disabled-home-enables", "the profile layer disables, the home layer sets disabled: false", None,
+            profile_layer=layer(disabled="true"), home_layer=layer(M(900), disabled="false"))
+config_case("c24-home-disables-patch-config", "the home layer disables; a --patch sets only config: still disabled", None,
+            home_layer=layer(disabled="true"), patches=[layer(M(900))])
+config_case("c24-patch-replaces-home", "home sets candidates, a --patch sets only maxBytes: candidates back to default", None,
+            home_layer=layer(M(500) + [("instructionFileCandidates", "[CLAUDE.md]")]), patches=[layer(M(800))])
+config_case("c24-local-cands-empty", "localInstructionFileCandidates []: no overlay", None,
+            home_layer=layer(M(2000) + [("localInstructionFileCandidates", "[]")]))
+config_case("c24-markers-custom", "projectRootMarkers [.hg]: the root is the cwd's chain up to .hg (none: cwd)", None,
+            home_layer=layer(M(2000) + [("projectRootMarkers", "[.hg]")]))
+config_case("c24-maxsource-small", "maxSourceBytes 100: the 180-byte files are oversized", None,
+            home_layer=layer(M(2000) + [("maxSourceBytes", "100")]))
+config_case("c24-null-disabled", "disabled: ~ is enabled", None,
+            home_layer=layer(M(700), disabled="~"))

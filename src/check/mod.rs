@@ -268,6 +268,14 @@ pub enum Detail {
     /// A symlinked candidate whose real file also loads under another name
     /// in the same baseline: the same bytes twice.
     LoadsTwice { same_as: String, bytes: usize },
+    /// dsh's configuration makes dsh refuse to start (CONFIG 11.5): the
+    /// finding is on the layer file, with dsh's message.
+    DshConfigRefused {
+        line: Option<usize>,
+        dsh_message: String,
+    },
+    /// dsh's configuration mounts no loader: sessions get no instructions.
+    DshConfigNotMounted { line: Option<usize>, reason: String },
 }
 
 impl Detail {
@@ -278,7 +286,8 @@ impl Detail {
             | Detail::Oversized { .. }
             | Detail::SecretSymlink { .. }
             | Detail::InvalidUtf8 { .. }
-            | Detail::Binary { .. } => Severity::Error,
+            | Detail::Binary { .. }
+            | Detail::DshConfigRefused { .. } => Severity::Error,
             _ => Severity::Warning,
         }
     }
@@ -294,6 +303,9 @@ impl Detail {
     pub fn line(&self) -> Option<usize> {
         match self {
             Detail::SystemReminder { line } => Some(*line),
+            Detail::DshConfigRefused { line, .. } | Detail::DshConfigNotMounted { line, .. } => {
+                *line
+            }
             _ => None,
         }
     }
@@ -391,6 +403,62 @@ impl Report {
     #[must_use]
     pub fn failed(&self, deny_warnings: bool) -> bool {
         self.errors > 0 || (deny_warnings && self.warnings > 0)
+    }
+}
+
+impl Report {
+    /// Puts what dsh's configuration says first (CONFIG 11.7): a refusal is
+    /// an error on the layer file, a loader that is not mounted a warning.
+    /// Files are shown relative to `base` when under it.
+    pub fn add_dsh_config(&mut self, config: &crate::dshconfig::DshConfig, base: &Path) {
+        let shown = |file: &str| {
+            let path = Path::new(file);
+            match path.strip_prefix(base) {
+                Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().into_owned(),
+                _ => file.to_owned(),
+            }
+        };
+        let finding = match &config.outcome {
+            crate::dshconfig::Outcome::Loaded(_) => return,
+            crate::dshconfig::Outcome::Refused {
+                file,
+                line,
+                message,
+            } => Finding::new(
+                ".".to_owned(),
+                shown(file),
+                Detail::DshConfigRefused {
+                    line: *line,
+                    dsh_message: message.clone(),
+                },
+                match line {
+                    Some(line) => format!("dsh would refuse to start (line {line}): {message}"),
+                    None => format!("dsh would refuse to start: {message}"),
+                },
+            ),
+            crate::dshconfig::Outcome::NotMounted { file, line, reason } => Finding::new(
+                ".".to_owned(),
+                if file.is_empty() {
+                    config.dsh_home.to_string_lossy().into_owned()
+                } else {
+                    shown(file)
+                },
+                Detail::DshConfigNotMounted {
+                    line: *line,
+                    reason: reason.clone(),
+                },
+                format!(
+                    "{reason}{}: a dsh --profile {} session receives no agent instructions",
+                    line.map(|l| format!(" (line {l})")).unwrap_or_default(),
+                    config.profile
+                ),
+            ),
+        };
+        match finding.severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+        }
+        self.findings.insert(0, finding);
     }
 }
 

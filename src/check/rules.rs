@@ -40,7 +40,7 @@ const fn rule(
 }
 
 /// Every rule, in id order.
-pub const RULES: [Rule; 17] = [
+pub const RULES: [Rule; 19] = [
     rule(
         "AGX001",
         "overBudget",
@@ -177,6 +177,22 @@ pub const RULES: [Rule; 17] = [
         "Remove the NUL bytes (the finding names the offset of the first), or save the file as UTF-8 text.",
         "error",
     ),
+    rule(
+        "AGX018",
+        "dshConfigRefused",
+        "dsh would refuse to start",
+        "dsh's own configuration (a patch layer, the profile, the preset) fails as dsh reads it: dsh exits at boot, so no session starts.",
+        "Fix the layer file at the line the finding names (dsh's own message says what it expects; maxBytes is required whenever a patch sets config).",
+        "error",
+    ),
+    rule(
+        "AGX019",
+        "dshConfigNotMounted",
+        "No instruction loader mounted",
+        "dsh's configuration mounts no agent-instructions row (it is disabled, or the web preset has none): sessions receive no instruction files at all.",
+        "Remove the `disabled: true` the finding names, or choose a preset that mounts the loader.",
+        "warning",
+    ),
 ];
 
 /// The index in [`RULES`] of a finding's rule.
@@ -199,6 +215,8 @@ pub(super) fn index(detail: &Detail) -> usize {
         Detail::NearBudget { .. } => 14,
         Detail::LoadsTwice { .. } => 15,
         Detail::Binary { .. } => 16,
+        Detail::DshConfigRefused { .. } => 17,
+        Detail::DshConfigNotMounted { .. } => 18,
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::impact::Impact;
 use super::{Finding, RULES, Report, Severity};
-use crate::discovery::sha1_hex;
+use crate::text::sha1_hex;
 
 /// The SARIF schema the output follows.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -55,8 +55,11 @@ fn result(f: &Finding, impact: Option<&Impact>) -> Value {
     let index = RULES.iter().position(|r| r.id == f.rule).unwrap_or(0);
     let mut artifact = json!({"uri": encode(&f.file)});
     // Paths inside the start directory are relative to it; others (`../x`,
-    // the user-global `~/.dsh/AGENTS.md`) cannot be and carry no base.
-    if !(f.file.starts_with("..") || f.file.starts_with('~') || f.file.starts_with('$')) {
+    // the user-global `~/.dsh/AGENTS.md`) cannot be and carry no base; an
+    // absolute one (a layer of dsh's configuration) is a `file://` URI.
+    if f.file.starts_with('/') {
+        artifact["uri"] = json!(format!("file://{}", encode(&f.file)));
+    } else if !(f.file.starts_with("..") || f.file.starts_with('~') || f.file.starts_with('$')) {
         artifact["uriBaseId"] = json!("SRCROOT");
     }
     let mut physical = json!({"artifactLocation": artifact});
@@ -167,6 +170,15 @@ mod tests {
             Detail::LoadsTwice {
                 same_as: ".agents/AGENTS.md".into(),
                 bytes: 4,
+            },
+            Detail::DshConfigRefused {
+                line: Some(2),
+                dsh_message: "invalid config: - $.maxBytes missing required value (at maxBytes)"
+                    .into(),
+            },
+            Detail::DshConfigNotMounted {
+                line: None,
+                reason: "preset minimal has no agent-instructions row".into(),
             },
         ]
     }

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use super::Ctx;
 use crate::check::impact;
 use crate::check::{self, Options, sarif, summary};
-use crate::cli::ConfigArgs;
+use crate::cli::{CHECK_PROFILES, ConfigArgs, ProfileArgs, ProfileName, heading, profile_parser};
 use crate::output;
 use crate::output::check::{View, github, markdown, text};
 use crate::output::palette::Palette;
@@ -101,12 +101,6 @@ pub struct CheckArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    #[command(flatten)]
-    pub config: ConfigArgs,
-
-    #[command(flatten)]
-    pub profile: crate::cli::ProfileArgs,
-
     /// Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable).
     #[arg(long, help_heading = "What to check", value_name = "NAME|PATH")]
     pub exclude: Vec<String>,
@@ -115,38 +109,66 @@ pub struct CheckArgs {
     #[arg(long, help_heading = "What to check")]
     pub no_ignore: bool,
 
-    /// Output format: text, json, github (workflow commands), sarif (SARIF 2.1.0) or markdown (a pull-request comment).
-    #[arg(long, help_heading = "Output", value_enum, default_value_t = CheckFormat::Text)]
-    pub format: CheckFormat,
-
-    /// Exit 1 on warnings too, not only on errors.
-    #[arg(long, help_heading = "Output")]
-    pub deny_warnings: bool,
-
     /// Include the user-global AGENTS.md in every baseline (and check it).
     #[arg(long, help_heading = "What to check")]
     pub include_user_global: bool,
 
-    /// Also list every directory that loads anything: bytes, share of max-bytes, largest file, headroom.
-    #[arg(long, help_heading = "Output")]
-    pub summary: bool,
-
-    /// Warn about a baseline that reaches PCT percent of max-bytes.
-    #[arg(long, help_heading = "Output", value_name = "PCT", value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub warn_at: Option<u32>,
-
     /// Compare with git revision REV: what the change does to each directory's baseline.
     #[arg(long, help_heading = "What to check", value_name = "REV")]
     pub base: Option<String>,
+
+    /// The harness to check for [default: dsh]; a profile's own settings: --help-profile P.
+    #[arg(long, value_name = "P", value_parser = profile_parser(CHECK_PROFILES), help_heading = heading::HARNESS)]
+    pub profile: Option<ProfileName>,
+
+    #[command(flatten)]
+    pub profiles: ProfileArgs,
+
+    #[command(flatten)]
+    pub config: ConfigArgs,
+
+    /// Output format: text, json, github (workflow commands), sarif (SARIF 2.1.0) or markdown (a pull-request comment).
+    #[arg(long, help_heading = heading::OUTPUT, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+
+    /// Exit 1 on warnings too, not only on errors.
+    #[arg(long, help_heading = heading::OUTPUT)]
+    pub deny_warnings: bool,
+
+    /// Also list every directory that loads anything: bytes, share of max-bytes, largest file, headroom.
+    #[arg(long, help_heading = heading::OUTPUT)]
+    pub summary: bool,
+
+    /// Warn about a baseline that reaches PCT percent of max-bytes.
+    #[arg(long, help_heading = heading::OUTPUT, value_name = "PCT", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub warn_at: Option<u32>,
 }
 
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
+    if let Some(p) = args.profiles.help_profile {
+        return super::profile::help(ctx, "check", p);
+    }
     if let Some(profiles) = profile_selected(args)? {
         return super::profile::check::run(ctx, args, &profiles);
     }
-    let settings =
-        crate::settings::Settings::resolve(ctx.env, &args.config.overrides(), None, None)?;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
+    // Budgets use the settings dsh's configuration gives a session (CONFIG 11.7).
+    let dsh = super::dsh_config(
+        ctx.env,
+        &args.config,
+        &base,
+        None,
+        crate::settings::SettingsFrom::Config,
+        "default",
+    )?;
+    let settings = crate::settings::Settings::resolve_from(
+        ctx.env,
+        &args.config.overrides(),
+        None,
+        None,
+        dsh.effective()
+            .map(|e| (e, crate::settings::SettingsFrom::Config)),
+    )?;
     let selection = check::targets(&settings, &base, &args.paths)?;
     let opts = Options {
         settings: &settings,
@@ -158,7 +180,8 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         directories: args.format != CheckFormat::Text || args.summary || args.base.is_some(),
         warn_at: args.warn_at,
     };
-    let report = check::check(&opts)?;
+    let mut report = check::check(&opts)?;
+    report.add_dsh_config(&dsh.config, &base);
     let mut base_warnings = Vec::new();
     let impact = match &args.base {
         Some(rev) => {
@@ -222,7 +245,7 @@ fn profile_selected(args: &CheckArgs) -> Result<Option<Vec<crate::profile::Profi
     dsh_only.extend(args.warn_at.map(|_| "--warn-at"));
     dsh_only.extend(args.base.as_ref().map(|_| "--base"));
     dsh_only.extend((args.paths.len() > 1).then_some("several PATHs"));
-    if args.profile.profile.is_some() {
+    if args.profile.is_some() {
         match args.format {
             CheckFormat::Github => dsh_only.push("--format github"),
             CheckFormat::Sarif => dsh_only.push("--format sarif"),
@@ -230,5 +253,10 @@ fn profile_selected(args: &CheckArgs) -> Result<Option<Vec<crate::profile::Profi
             CheckFormat::Text | CheckFormat::Json => {}
         }
     }
-    super::profile::select(super::profile::Command::Check, &args.profile, &dsh_only)
+    super::profile::select(
+        super::profile::Command::Check,
+        args.profile,
+        &args.profiles,
+        &dsh_only,
+    )
 }

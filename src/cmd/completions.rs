@@ -5,17 +5,19 @@ use std::fmt::Write as _;
 use std::io;
 
 use anyhow::Result;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::{Generator, Shell};
 
 use super::Ctx;
 use roff::{Roff, bold, roman};
 
-use crate::cli::{Cli, ENVIRONMENT, Manual};
+use crate::cli::{ENVIRONMENT, Manual};
 
 /// Print a shell completion script.
 ///
 /// The scripts are also committed under completions/ in the source tree.
+/// In bash, zsh and fish, --session completes `latest` and the ids of the
+/// current directory's sessions (the script runs `agentctx sessions --ids`).
 #[derive(Debug, Args)]
 #[command(after_long_help = MANUAL.help())]
 pub struct CompletionsArgs {
@@ -40,22 +42,65 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
     exit: &[(0, "success"), (2, "bad usage")],
 };
 
-pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs) -> Result<u8> {
-    // clap_complete panics on a failed write: generate into memory, then
-    // write it as every command does.
-    let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "agentctx", &mut script);
-    ctx.out.write_all(&script)?;
+/// Prints the script for the whole command line `cli` (`app` passes its
+/// reference definition).
+pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs, cli: clap::Command) -> Result<u8> {
+    ctx.out.write_all(&script(args.shell, cli))?;
     Ok(0)
+}
+
+/// The completion script for `shell`: clap_complete's, from the whole
+/// definition (every profile setting included), with `--session`
+/// completing dynamically where the shell can run a command for it.
+#[must_use]
+pub fn script(shell: Shell, mut cli: clap::Command) -> Vec<u8> {
+    // clap_complete panics on a failed write: generate into memory.
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cli, "agentctx", &mut buf);
+    let text = String::from_utf8_lossy(&buf);
+    match session_completion(shell) {
+        Some((static_, dynamic)) => text.replace(static_, dynamic).into_bytes(),
+        None => buf,
+    }
+}
+
+/// What clap_complete writes for `--session` (a value with no hint), and
+/// what completes `latest` and the session ids of the current directory
+/// instead. The bash one needs nothing beyond bash itself (no
+/// bash-completion package). `None`: the shell keeps clap_complete's.
+fn session_completion(shell: Shell) -> Option<(&'static str, &'static str)> {
+    match shell {
+        Shell::Bash => Some((
+            r#"                --session)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0"#,
+            r#"                --session)
+                    COMPREPLY=($(compgen -W "latest $("$1" sessions --ids 2>/dev/null)" -- "${cur}"))
+                    return 0"#,
+        )),
+        Shell::Zsh => Some((
+            r":ID|latest:' \",
+            r#":ID|latest:{compadd -- latest ${(f)"$(agentctx sessions --ids 2>/dev/null)"}}' \"#,
+        )),
+        Shell::Fish => Some((
+            "-l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r -f",
+            "-l session -d 'Read the log dsh stored for session ID of the cwd (`latest`: the newest) instead of --log' -r -f -a 'latest (agentctx sessions --ids 2>/dev/null)'",
+        )),
+        _ => None,
+    }
 }
 
 /// Every generated file the repository commits, as (path relative to the
 /// crate root, bytes): one completion script per shell and one man page per
-/// command (`man/agentctx.1`, `man/agentctx-render.1`, ...).
+/// command (`man/agentctx.1`, `man/agentctx-render.1`, ...), from the whole
+/// command line `cli`.
 ///
 /// # Errors
 /// Whatever rendering a man page into memory returns.
-pub fn artifacts() -> io::Result<Vec<(String, Vec<u8>)>> {
+pub fn artifacts(cli: &clap::Command) -> io::Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
     for shell in [
         Shell::Bash,
@@ -64,11 +109,12 @@ pub fn artifacts() -> io::Result<Vec<(String, Vec<u8>)>> {
         Shell::PowerShell,
         Shell::Elvish,
     ] {
-        let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut Cli::command(), "agentctx", &mut buf);
-        files.push((format!("completions/{}", shell.file_name("agentctx")), buf));
+        files.push((
+            format!("completions/{}", shell.file_name("agentctx")),
+            script(shell, cli.clone()),
+        ));
     }
-    let mut cmd = Cli::command().disable_help_subcommand(true);
+    let mut cmd = cli.clone().disable_help_subcommand(true);
     cmd.build();
     let mut pages = vec![cmd.clone()];
     pages.extend(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());

@@ -8,7 +8,10 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::baseline::Source;
-use crate::cli::{ConfigArgs, Format, SessionArgs};
+use crate::cli::{
+    ConfigArgs, DIFF_PROFILES, Format, ProfileName, SessionArgs, format_parser, heading,
+    profile_parser,
+};
 use crate::discovery;
 use crate::output;
 use crate::reconcile::{self, Decision, Request};
@@ -23,43 +26,46 @@ use crate::render::Truncation;
 /// baseline (the settings changed).
 #[derive(Debug, Args)]
 #[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
+#[command(group(clap::ArgGroup::new("which_log").args(["log", "session"]).required(true)))]
 pub struct DiffArgs {
     /// The session's JSON event log, plain or dsh's zstd container (`-` reads stdin).
-    #[arg(long, value_name = "FILE", required_unless_present = "session")]
+    #[arg(long, value_name = "FILE", help_heading = heading::SESSION)]
     pub log: Option<PathBuf>,
 
     #[command(flatten)]
     pub session: SessionArgs,
 
     /// Simulate a successful structured read/write/edit of PATH (repeatable).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = None::<&str>)]
     pub touch: Vec<PathBuf>,
 
     /// A runtime-context section value NAME=TEXT to compare with the latest snapshot (repeatable).
-    #[arg(long, value_name = "NAME=TEXT")]
+    #[arg(long, value_name = "NAME=TEXT", help_heading = None::<&str>)]
     pub runtime: Vec<String>,
 
-    #[command(flatten)]
-    pub config: ConfigArgs,
-
     /// The harness profile; diff replays dsh logs, so only dsh [default: dsh].
-    #[arg(long, value_enum, value_name = "P")]
-    pub profile: Option<crate::cli::ProfileName>,
+    #[arg(long, value_name = "P", value_parser = profile_parser(DIFF_PROFILES), hide_possible_values = true, help_heading = heading::HARNESS)]
+    pub profile: Option<ProfileName>,
+
     /// The generation that resumes the log and the kind it persists [default: agent-instructions].
     ///
     /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
     /// `workspace-instructions` is dsh builds before 2026-08-13. A build reads
     /// only events of its own kind, so the current dsh resuming a
     /// `workspace-instructions` log sends a complete fresh baseline.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", help_heading = heading::HARNESS)]
     pub source_kind: Option<String>,
 
-    /// Output format: text (the exact message bytes) or json (decision, reason, parts, source, budget records).
-    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
+    #[command(flatten)]
+    pub config: ConfigArgs,
+
+    /// Output format.
+    #[arg(long, help_heading = heading::OUTPUT, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser("The exact message bytes", "One JSON document: decision, reason, parts, source, budget records"))]
     pub format: Format,
 
     /// Exit 1 when something would be sent.
-    #[arg(long, help_heading = "Output")]
+    #[arg(long, help_heading = heading::OUTPUT)]
     pub exit_code: bool,
 }
 
@@ -87,6 +93,15 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
         ),
     ],
 };
+
+/// A resumed session under a configuration that mounts no loader.
+#[derive(Serialize)]
+struct NotMounted {
+    decision: Decision,
+    reason: &'static str,
+    #[serde(flatten)]
+    rest: super::render::NotMounted,
+}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -141,7 +156,21 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     let runtime_values = crate::prompt::parse_values(&args.runtime)?;
     let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
         .resumed_by(args.source_kind.as_deref());
-    let (log, settings) = super::state_of(ctx, from)?;
+    let session = super::state_of(ctx, from)?;
+    if !super::mounted(ctx, &session.dsh)? {
+        if args.format == Format::Json {
+            output::json(
+                ctx.out,
+                &NotMounted {
+                    decision: Decision::None,
+                    reason: "dsh mounts no agent-instructions loader",
+                    rest: super::render::NotMounted::new(&session.dsh.config),
+                },
+            )?;
+        }
+        return Ok(0);
+    }
+    let (log, settings) = (session.log, session.settings);
     let log = log.unwrap_or_default();
     let kind = from.kind();
     let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);

@@ -9,11 +9,72 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Ctx;
-use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
+use crate::cli::{
+    ConfigArgs, EXPLAIN_PROFILES, Format, ProfileArgs, ProfileName, SessionArgs, format_parser,
+    heading, profile_parser,
+};
 use crate::explain;
 use crate::output::explain::{TextOptions, text};
 use crate::output::palette::Palette;
 use crate::output::{self};
+use crate::settings::{Settings, SettingsFrom};
+
+/// With settings from the log: the first setting dsh's current configuration
+/// would change, worded `KEY: LOGGED in the log, NOW now` (CONFIG 11.6).
+fn differs_from_log(
+    env: &crate::env::Env,
+    config: &ConfigArgs,
+    dsh: &super::Dsh,
+    settings: &Settings,
+    log: Option<&crate::log::Log>,
+) -> Result<Option<String>> {
+    let (Some(log), Some(effective), SettingsFrom::Log) = (log, dsh.effective(), dsh.settings_from)
+    else {
+        return Ok(None);
+    };
+    if log.latest_baseline_identity.is_none() {
+        return Ok(None);
+    }
+    let now = Settings::resolve_from(
+        env,
+        &config.overrides(),
+        Some(&settings.cwd.value),
+        Some(log.into()),
+        Some((effective, SettingsFrom::Config)),
+    )?;
+    let list = |v: &[String]| format!("[{}]", v.join(", "));
+    let pairs = [
+        (
+            "maxBytes",
+            settings.max_bytes.value.to_string(),
+            now.max_bytes.value.to_string(),
+        ),
+        (
+            "maxSourceBytes",
+            settings.max_source_bytes.value.to_string(),
+            now.max_source_bytes.value.to_string(),
+        ),
+        (
+            "projectRootMarkers",
+            list(&settings.root_markers.value),
+            list(&now.root_markers.value),
+        ),
+        (
+            "instructionFileCandidates",
+            list(&settings.candidates.value.names),
+            list(&now.candidates.value.names),
+        ),
+        (
+            "localInstructionFileCandidates",
+            list(&settings.local_candidates.value.names),
+            list(&now.local_candidates.value.names),
+        ),
+    ];
+    Ok(pairs
+        .into_iter()
+        .find(|(_, a, b)| a != b)
+        .map(|(key, logged, now)| format!("{key}: {logged} in the log, {now} now")))
+}
 
 /// Explain which instruction files a session gets, and why.
 ///
@@ -38,33 +99,39 @@ use crate::output::{self};
 #[derive(Debug, Args)]
 #[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct ExplainArgs {
-    #[command(flatten)]
-    pub session: SessionArgs,
-
     /// Also explain this session log (plain or zstd): what a resumed session receives and why (`-` reads stdin).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = heading::SESSION)]
     pub log: Option<PathBuf>,
 
     #[command(flatten)]
-    pub config: ConfigArgs,
+    pub session: SessionArgs,
+
+    /// The harness to explain [default: dsh]; a profile's own settings: --help-profile P.
+    #[arg(long, value_name = "P", value_parser = profile_parser(EXPLAIN_PROFILES), help_heading = heading::HARNESS)]
+    pub profile: Option<ProfileName>,
 
     #[command(flatten)]
-    pub profile: ProfileArgs,
+    pub profiles: ProfileArgs,
+
     /// The generation that resumes the log and the kind it persists [default: agent-instructions].
     ///
     /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
     /// `workspace-instructions` is dsh builds before 2026-08-13. A build reads
     /// only events of its own kind, so the current dsh resuming a
     /// `workspace-instructions` log sends a complete fresh baseline.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", help_heading = heading::HARNESS)]
     pub source_kind: Option<String>,
 
+    #[command(flatten)]
+    pub config: ConfigArgs,
+
     /// With --log, print the parts diff would send whole instead of their first lines.
-    #[arg(long, help_heading = "Output")]
+    #[arg(long, help_heading = heading::OUTPUT)]
     pub full: bool,
 
-    /// Output format: a readable report, or one JSON document.
-    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
+    /// Output format.
+    #[arg(long, help_heading = heading::OUTPUT, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser("A readable report", "One JSON document (its fields: docs/JSON.md)"))]
     pub format: Format,
 }
 
@@ -83,13 +150,18 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
 };
 
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
+    if let Some(p) = args.profiles.help_profile {
+        return super::profile::help(ctx, "explain", p);
+    }
     let mut dsh_only = args.config.given();
     dsh_only.extend(args.log.as_ref().map(|_| "--log"));
     dsh_only.extend(args.full.then_some("--full"));
     dsh_only.extend(args.source_kind.as_ref().map(|_| "--source-kind"));
     dsh_only.extend(args.session.given());
     let command = super::profile::Command::Explain;
-    if let Some(profiles) = super::profile::select(command, &args.profile, &dsh_only)? {
+    if let Some(profiles) =
+        super::profile::select(command, args.profile, &args.profiles, &dsh_only)?
+    {
         return super::profile::explain(ctx, args, profiles[0]);
     }
     let needs = if args.full {
@@ -99,8 +171,29 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     };
     let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
         .resumed_by(args.source_kind.as_deref());
-    let (log, settings) = super::session(ctx, from, needs, true)?;
+    let super::Session { log, settings, dsh } = super::session(ctx, from, needs, true)?;
     let mut report = explain::gather(&settings, log.as_ref(), &from.kind());
+    let differs = differs_from_log(ctx.env, &args.config, &dsh, &settings, log.as_ref())?;
+    if let (Some(what), Some(log)) = (&differs, &log) {
+        output::warnings(
+            ctx.err,
+            ctx.quiet,
+            &[output::differs_from_log(&log.name, what)],
+        )?;
+    }
+    let choices = crate::dshconfig::report::Choices {
+        profile_from: dsh.profile_from,
+        settings_from: match dsh.settings_from {
+            SettingsFrom::Config => "config",
+            SettingsFrom::Log => "log",
+        },
+        settings_from_origin: dsh.settings_from_origin,
+    };
+    report.dsh_config = Some(crate::dshconfig::report::Report::new(
+        &dsh.config,
+        choices,
+        differs,
+    ));
     report.prompt = report.prompt.map(output::prompt::with_warnings);
     // A candidate that points at a secret is said on stderr too (SPEC 7).
     let warnings: Vec<String> = report

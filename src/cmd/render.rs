@@ -8,7 +8,10 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::baseline::{self, Shape, Source};
-use crate::cli::{ConfigArgs, Format, ProfileArgs, SessionArgs};
+use crate::cli::{
+    ConfigArgs, Format, ProfileArgs, ProfileName, RENDER_PROFILES, SessionArgs, format_parser,
+    heading, profile_parser,
+};
 use crate::discovery;
 use crate::output;
 use crate::render;
@@ -22,33 +25,39 @@ use crate::render;
 #[derive(Debug, Args)]
 #[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct RenderArgs {
-    #[command(flatten)]
-    pub session: SessionArgs,
-
     /// Take the cwd and settings from this session log (`-` reads stdin).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = heading::SESSION)]
     pub log: Option<PathBuf>,
 
     #[command(flatten)]
-    pub config: ConfigArgs,
+    pub session: SessionArgs,
+
+    /// The harness whose baseline to print [default: dsh]; a profile's own settings: --help-profile P.
+    #[arg(long, value_name = "P", value_parser = profile_parser(RENDER_PROFILES), help_heading = heading::HARNESS)]
+    pub profile: Option<ProfileName>,
 
     #[command(flatten)]
-    pub profile: ProfileArgs,
+    pub profiles: ProfileArgs,
+
     /// The generation that resumes the log and the kind it persists [default: agent-instructions].
     ///
     /// `agent-instructions` is what dsh writes since 2026-08-13 (aacab0cafd);
     /// `workspace-instructions` is dsh builds before 2026-08-13. A build reads
     /// only events of its own kind, so the current dsh resuming a
     /// `workspace-instructions` log sends a complete fresh baseline.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", help_heading = heading::HARNESS)]
     pub source_kind: Option<String>,
 
+    #[command(flatten)]
+    pub config: ConfigArgs,
+
     /// Exit 1 when anything was omitted or truncated by the byte budget.
-    #[arg(long, help_heading = "Output")]
+    #[arg(long, help_heading = heading::OUTPUT)]
     pub check: bool,
 
-    /// Output format: text (the exact message bytes) or json (parts, source, files, budget records).
-    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
+    /// Output format.
+    #[arg(long, help_heading = heading::OUTPUT, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser("The exact message bytes", "One JSON document: parts, source, files, budget records"))]
     pub format: Format,
 }
 
@@ -81,17 +90,72 @@ struct Json<'a> {
     baseline: Shape,
 }
 
+/// The JSON of a session that receives nothing because dsh mounts no
+/// loader (CONFIG 11.7): no parts, no source, and what decides it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct NotMounted {
+    parts: [&'static str; 0],
+    source: Option<Source>,
+    not_mounted: NotMountedWhy,
+}
+
+#[derive(Serialize)]
+struct NotMountedWhy {
+    file: Option<String>,
+    line: Option<usize>,
+    reason: String,
+    profile: String,
+}
+
+impl NotMounted {
+    pub(crate) fn new(config: &crate::dshconfig::DshConfig) -> Self {
+        let (file, line, reason) = match &config.outcome {
+            crate::dshconfig::Outcome::NotMounted { file, line, reason } => (
+                Some(file.clone()).filter(|f| !f.is_empty()),
+                *line,
+                reason.clone(),
+            ),
+            _ => (None, None, String::new()),
+        };
+        NotMounted {
+            parts: [],
+            source: None,
+            not_mounted: NotMountedWhy {
+                file,
+                line,
+                reason,
+                profile: config.profile.clone(),
+            },
+        }
+    }
+}
+
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
+    if let Some(p) = args.profiles.help_profile {
+        return super::profile::help(ctx, "render", p);
+    }
     if let Some(profiles) = super::profile::select(
         super::profile::Command::Render,
-        &args.profile,
+        args.profile,
+        &args.profiles,
         &dsh_only(args),
     )? {
         return super::profile::render(ctx, args, profiles[0]);
     }
     let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
         .resumed_by(args.source_kind.as_deref());
-    let (_, settings) = super::state_of(ctx, from)?;
+    let session = super::state_of(ctx, from)?;
+    if !super::mounted(ctx, &session.dsh)? {
+        return match args.format {
+            Format::Text => Ok(0),
+            Format::Json => {
+                output::json(ctx.out, &NotMounted::new(&session.dsh.config))?;
+                Ok(0)
+            }
+        };
+    }
+    let settings = session.settings;
     let ws = discovery::discover(&settings, false);
     let mut warnings = output::ignored_entry_warnings(&settings);
     warnings.extend(output::discovery_warnings(

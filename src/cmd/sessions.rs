@@ -9,46 +9,54 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Ctx;
-use crate::cli::{ConfigArgs, Format};
+use crate::cli::{ConfigArgs, Format, format_parser, heading};
 use crate::logfile;
 use crate::output;
-use crate::output::sessions::{self as sessions_view, Columns, Row};
-use crate::sessions::{self, Scope, Stored};
+use crate::output::sessions::{self as sessions_view, Columns, Hidden, Row};
+use crate::sessions::{self, Listed, Scope};
 
-/// List the session logs dsh stored for the cwd.
+/// List the dsh sessions of the cwd, as dsh's web sidebar lists them.
 ///
 /// Looks under the sessions root ($DSH_HOME/sessions) in the directory dsh
-/// names after the cwd, and lists each session whose header cwd is the cwd:
-/// its id, when it was created (the header's createdAt), last modified, its
-/// size on disk, encoding (zstd or plain), and its event count when that is
-/// cheap to know (logs of at most 1 MiB on disk and 32 MiB decoded, or
-/// --check-drift; `?` otherwise).
+/// names after the cwd, and lists each session whose header cwd is the cwd,
+/// newest first: its id, when it was updated (the later of its creation and
+/// its latest prompt typed by a person), its agent preset, its workspace
+/// (the last segment of its cwd) and its title (the latest session/title).
+/// Blank sessions (no turn yet) and subagent sessions are hidden, as the
+/// sidebar hides them; --all lists every session of every project.
+/// --format json adds the rest: created, modified, size, encoding, event
+/// count (when cheap to know), cwd, path.
 /// --check-drift reads each log and says whether its visible baseline still
 /// matches the workspace, as `diff` decides it.
 #[derive(Debug, Args)]
 #[command(after_long_help = MANUAL.help(), after_help = MANUAL.short_help())]
 pub struct SessionsArgs {
     /// The directory whose sessions to list [default: the current directory].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = heading::SESSION)]
     pub cwd: Option<PathBuf>,
 
-    /// List the sessions of every project under the root, with their cwd.
-    #[arg(long, help_heading = "Output")]
-    pub all: bool,
-
-    /// Read each log and say whether its visible baseline matches the workspace.
-    #[arg(long, help_heading = "Output")]
-    pub check_drift: bool,
-
     /// Where dsh stores session logs [default: $DSH_HOME/sessions].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = heading::SESSION)]
     pub sessions_root: Option<PathBuf>,
 
     #[command(flatten)]
     pub config: ConfigArgs,
 
-    /// Output format: a table, or one JSON document.
-    #[arg(long, help_heading = "Output", value_enum, default_value_t = Format::Text)]
+    /// List every session of every project under the root, hidden ones too, with their cwd.
+    #[arg(long, help_heading = heading::OUTPUT)]
+    pub all: bool,
+
+    /// Print only the ids listed, one a line (for shell completion).
+    #[arg(long, hide = true)]
+    pub ids: bool,
+
+    /// Read each log and say whether its visible baseline matches the workspace.
+    #[arg(long, help_heading = heading::OUTPUT)]
+    pub check_drift: bool,
+
+    /// Output format.
+    #[arg(long, help_heading = heading::OUTPUT, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser("A table, newest first", "One JSON array, an object per session"))]
     pub format: Format,
 }
 
@@ -61,10 +69,10 @@ pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
         ("diff --session latest", "then look at one"),
     ],
     exit: &[
-        (0, "success"),
+        (0, "success, also when there is no session to list"),
         (
             2,
-            "bad usage, no session found, or a root holding both encodings",
+            "bad usage, an unreadable root, or a root holding both encodings",
         ),
     ],
 };
@@ -82,33 +90,65 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
         args.cwd.as_deref(),
         None,
     )?;
-    let root = super::sessions_root(ctx.env, args.sessions_root.as_deref(), &settings)?;
+    let dsh = super::dsh_config(
+        ctx.env,
+        &args.config,
+        &settings.cwd.value,
+        None,
+        crate::settings::SettingsFrom::Config,
+        "default",
+    )?;
+    let root = super::sessions_root(
+        ctx.env,
+        args.sessions_root.as_deref(),
+        &settings,
+        Some(&dsh.config),
+    )?;
+    let cwd = &settings.cwd.value;
     let scope = Scope {
         root: &root,
-        cwd: &settings.cwd.value,
+        cwd,
         all: args.all,
     };
-    let stored = sessions::list(scope).map_err(anyhow::Error::msg)?;
-    if stored.is_empty() {
-        anyhow::bail!(
-            "no dsh session of {} under {}",
-            if args.all {
-                "any project".to_owned()
-            } else {
-                settings.cwd.value.display().to_string()
-            },
-            root.display()
-        );
+    let listed = sessions::listing(scope).map_err(anyhow::Error::msg)?;
+    let hidden = listed.iter().filter(|l| !l.shown()).count();
+    let listed: Vec<&Listed> = listed.iter().filter(|l| args.all || l.shown()).collect();
+    if args.ids {
+        for l in &listed {
+            writeln!(ctx.out, "{}", l.stored.id)?;
+        }
+        return Ok(0);
     }
-    let rows: Vec<Row> = stored.iter().map(|s| row(ctx, args, s)).collect();
+    if listed.is_empty() {
+        let root_exists = std::fs::metadata(&root).is_ok_and(|m| m.is_dir());
+        let hint = if args.all {
+            sessions_view::none_at_all_hint(&root.display().to_string(), root_exists)
+        } else {
+            let below = if root_exists {
+                below(&root, cwd)
+            } else {
+                Vec::new()
+            };
+            sessions_view::none_hint(
+                &cwd.display().to_string(),
+                &root.display().to_string(),
+                root_exists,
+                hidden,
+                &below,
+            )
+        };
+        output::hint(ctx.err, ctx.quiet, &hint)?;
+    }
+    let rows: Vec<Row> = listed.iter().map(|l| row(ctx, args, l)).collect();
     let warnings: Vec<String> = rows.iter().filter_map(|r| r.unreadable.clone()).collect();
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     match args.format {
         Format::Json => output::json(ctx.out, &rows)?,
+        Format::Text if rows.is_empty() => {}
         Format::Text => {
             let columns = Columns {
                 drift: args.check_drift,
-                cwd: args.all,
+                all: args.all,
             };
             sessions_view::table(ctx.out, &rows, columns)?;
         }
@@ -116,10 +156,50 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &SessionsArgs) -> Result<u8> {
     Ok(0)
 }
 
+/// The directories below `cwd` that have stored sessions (their headers'
+/// cwds, relative to `cwd`), each with how many, sorted. A root that
+/// cannot be listed has none to show.
+fn below(root: &std::path::Path, cwd: &std::path::Path) -> Vec<(String, usize)> {
+    let scope = Scope {
+        root,
+        cwd,
+        all: true,
+    };
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    for s in sessions::list(scope).unwrap_or_default() {
+        let Some(dir) = s.cwd.as_deref() else {
+            continue;
+        };
+        let dir = crate::paths::normalize(std::path::Path::new("/"), std::path::Path::new(dir));
+        if let Ok(rel) = dir.strip_prefix(cwd) {
+            if !rel.as_os_str().is_empty() {
+                *counts.entry(rel.display().to_string()).or_default() += 1;
+            }
+        }
+    }
+    counts.into_iter().collect()
+}
+
 /// Lists one session, reading its log when that is cheap or asked for.
-fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
+fn row(ctx: &Ctx<'_>, args: &SessionsArgs, listed: &Listed) -> Row {
+    let s = &listed.stored;
+    let hidden = if listed.subagent() {
+        Some(Hidden::Subagent)
+    } else if listed.blank() {
+        Some(Hidden::Blank)
+    } else {
+        None
+    };
     let mut row = Row {
         id: s.id.clone(),
+        title: listed.title().map(str::to_owned),
+        workspace: listed.workspace().map(str::to_owned),
+        updated: listed
+            .updated_ms()
+            .map(|ms| output::utc(ms.div_euclid(1000))),
+        preset: listed.preset().map(str::to_owned),
+        hidden,
+        summarised: listed.summary.is_some(),
         created: s.created_ms.map(|ms| output::utc(ms.div_euclid(1000))),
         modified: s.modified.map(|t| {
             let secs = match t.duration_since(std::time::UNIX_EPOCH) {
@@ -132,6 +212,7 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         encoding: s.encoding,
         events: None,
         cwd: s.cwd.clone(),
+        parent: s.parent.clone(),
         path: s.path.display().to_string(),
         drift: None,
         unreadable: None,
@@ -170,8 +251,28 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, s: &Stored) -> Row {
         });
     if args.check_drift {
         let cwd = if args.all { None } else { args.cwd.as_deref() };
-        match crate::settings::Settings::resolve(ctx.env, &args.config.overrides(), cwd, Some(&log))
-        {
+        // A stored session is the user's own: settings from dsh's configuration
+        // as it is now (CONFIG 11.6), as `--session` reads them.
+        let resolved =
+            crate::settings::session_cwd(ctx.env, cwd, Some((&log).into())).and_then(|c| {
+                let dsh = super::dsh_config(
+                    ctx.env,
+                    &args.config,
+                    &c.value,
+                    Some(&log),
+                    crate::settings::SettingsFrom::Config,
+                    "default",
+                )?;
+                crate::settings::Settings::resolve_from(
+                    ctx.env,
+                    &args.config.overrides(),
+                    cwd,
+                    Some((&log).into()),
+                    dsh.effective()
+                        .map(|e| (e, crate::settings::SettingsFrom::Config)),
+                )
+            });
+        match resolved {
             Ok(settings) => {
                 let kind = super::source_kind(None);
                 let (outcome, _) = super::diff::outcome(&settings, &log, &[], &kind);

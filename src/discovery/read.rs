@@ -9,8 +9,6 @@ use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-use sha1::{Digest, Sha1};
-
 use super::os_error;
 
 /// How many leading raw bytes dsh samples for a NUL (its
@@ -130,40 +128,4 @@ fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Lowercase hex SHA-1.
-#[must_use]
-pub fn sha1_hex(bytes: &[u8]) -> String {
-    let digest = Sha1::digest(bytes);
-    let mut out = String::with_capacity(40);
-    for byte in &digest {
-        out.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
-        out.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
-    }
-    out
-}
-
-/// ECMAScript `String.prototype.trim` whitespace: `WhiteSpace` plus
-/// `LineTerminator`, which includes U+FEFF but not U+0085.
-#[must_use]
-pub fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0009}'
-            | '\u{000B}'
-            | '\u{000C}'
-            | '\u{0020}'
-            | '\u{00A0}'
-            | '\u{FEFF}'
-            | '\u{000A}'
-            | '\u{000D}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
-    )
-}
-
-/// `text.trim()` as ECMAScript defines it.
-pub fn js_trim(text: &str) -> &str {
-    text.trim_matches(is_js_whitespace)
-}
+pub use crate::text::{is_js_whitespace, js_trim, sha1_hex};

@@ -40,6 +40,7 @@
 
 pub mod builtin;
 pub mod patch;
+pub mod report;
 pub mod validate;
 pub mod yaml;
 
@@ -48,8 +49,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use crate::bounded;
 use crate::paths;
-use crate::profile::bounded;
 
 pub use validate::{Effective, Setting};
 use yaml::{Node, Value};
@@ -71,6 +72,8 @@ pub struct Input {
     pub profile: String,
     /// The web agent preset, when the caller knows it (flag or log).
     pub preset: Option<String>,
+    /// Where `preset` came from, as explain says it (`flag`, `log FILE`).
+    pub preset_from: String,
     /// `--patch` files, in order.
     pub patches: Vec<PathBuf>,
     /// `--no-dsh-config`: the shipped bundles only.
@@ -187,6 +190,11 @@ pub struct DshConfig {
     pub not_for_web: Vec<Origin>,
     pub warnings: Vec<Warning>,
     pub outcome: Outcome,
+    /// The `session-persistence-jsonl` row's literal `config.root` (CONFIG
+    /// 11.6), resolved, with the file and line that set it; `None` when the
+    /// row keeps dsh's `!!js dshHomePath('sessions')` (the dsh home's
+    /// `sessions`) or dsh would not start.
+    pub sessions_root: Option<(PathBuf, Origin, usize)>,
 }
 
 /// A profile name dsh accepts (dsh:packages/boot/app-boot/src/profile.ts:104-111).
@@ -433,6 +441,7 @@ pub fn read(input: &Input) -> DshConfig {
             line: None,
             reason: String::new(),
         },
+        sessions_root: None,
     };
     config.outcome = match compose(input, &home, &mut config) {
         Ok(outcome) => outcome,
@@ -447,6 +456,22 @@ pub fn read(input: &Input) -> DshConfig {
 
 fn compose(input: &Input, home: &Path, config: &mut DshConfig) -> Result<Outcome, Refusal> {
     let profile = input.profile.as_str();
+    // dsh creates `$DSH_HOME/profiles/node_modules` before anything else and
+    // dies when the home is a file (realdsh case r22-enotdir-dsh-home).
+    let not_a_dir = match std::fs::metadata(home) {
+        Ok(meta) => !meta.is_dir(),
+        Err(e) => e.raw_os_error() == Some(libc::ENOTDIR),
+    };
+    if not_a_dir {
+        return Err(Refusal {
+            origin: Origin::Config(home.to_path_buf()),
+            line: None,
+            message: format!(
+                "Error: ENOTDIR: not a directory, mkdir '{}'",
+                home.join("profiles").join("node_modules").display()
+            ),
+        });
+    }
     let mut stack: Vec<Node> = Vec::new();
     let mut user_from = 0;
     // Step 2: bundles.
@@ -460,17 +485,11 @@ fn compose(input: &Input, home: &Path, config: &mut DshConfig) -> Result<Outcome
                 &mut config.layers,
                 &mut stack,
             )?;
-        } else if let Some(text) = builtin::bundle_layer(&name) {
-            let origin = Rc::new(Origin::Bundle(name.clone()));
-            let entries = if text.is_empty() {
-                Vec::new()
-            } else {
-                parse_layer(text, &origin, "overlay")?
-            };
+        } else if let Some(entries) = builtin::bundle_entries(&name) {
             stack.extend(entries);
             config.layers.push(Layer {
+                origin: Origin::Bundle(name.clone()),
                 kind: LayerKind::Bundle(name),
-                origin: (*origin).clone(),
                 status: LayerStatus::BuiltIn,
             });
         } else {
@@ -537,6 +556,7 @@ fn compose(input: &Input, home: &Path, config: &mut DshConfig) -> Result<Outcome
     let mut warnings = Vec::new();
     let rows = patch::apply(&stack, &mut warnings);
     config.warnings.extend(warnings);
+    config.sessions_root = sessions_root(&rows, input);
     let host = patch::loader_rows(&rows, &mut config.warnings);
     // Step 6: web.
     if profile == "web" {
@@ -581,7 +601,8 @@ fn web_preset(
     let presets_row = patch::find_row(rows, "agent-presets");
     let row_config = presets_row.as_ref().and_then(|r| r.value.get("config"));
     let (id, from) = match &input.preset {
-        Some(id) => (id.clone(), "given".to_owned()),
+        Some(id) if input.preset_from.is_empty() => (id.clone(), "given".to_owned()),
+        Some(id) => (id.clone(), input.preset_from.clone()),
         None => match settings_default(home) {
             Some(id) => (id, format!("{}", home.join("settings.yaml").display())),
             None => match row_config.as_ref().and_then(|c| c.value.get("default")) {
@@ -604,13 +625,17 @@ fn web_preset(
             ..
         })
     );
-    let (origin, text, kind) = if let Some(text) = builtin::preset(&id) {
-        (
+    if let Some(entries) = builtin::preset_entries(&id) {
+        return Ok(mount_preset(
+            &id,
             Origin::Preset(id.clone()),
-            text.to_owned(),
+            &entries,
             LayerStatus::BuiltIn,
-        )
-    } else {
+            input,
+            config,
+        ));
+    }
+    let (origin, text, kind) = {
         let path = home
             .join(".agent-presets")
             .join(&id)
@@ -660,21 +685,44 @@ fn web_preset(
             });
         }
     };
+    Ok(mount_preset(&id, origin, &entries, kind, input, config))
+}
+
+/// A preset's entry list, mounted as is (no patches): its loader row decides.
+fn mount_preset(
+    id: &str,
+    origin: Origin,
+    entries: &[Node],
+    status: LayerStatus,
+    input: &Input,
+    config: &mut DshConfig,
+) -> Outcome {
     config.layers.push(Layer {
-        kind: LayerKind::Preset(id.clone()),
+        kind: LayerKind::Preset(id.to_owned()),
         origin: origin.clone(),
-        status: kind,
+        status,
     });
-    let rows = patch::detach(&entries);
+    let rows = patch::detach(entries);
     let found = patch::loader_rows(&rows, &mut config.warnings);
     if found.iter().all(|r| !r.enabled) && found.iter().all(|r| r.decided_by.is_none()) {
-        return Ok(Outcome::NotMounted {
+        return Outcome::NotMounted {
             file: origin.file(),
             line: None,
             reason: format!("preset {id} has no agent-instructions row"),
-        });
+        };
     }
-    Ok(validate::outcome(&found, input, &mut config.warnings, true))
+    validate::outcome(&found, input, &mut config.warnings, true)
+}
+
+/// The persistence row's literal `config.root`, resolved as dsh resolves a
+/// path (`~` against the home, else against the cwd).
+fn sessions_root(rows: &[Node], input: &Input) -> Option<(PathBuf, Origin, usize)> {
+    let row = patch::find_row(rows, "session-persistence-jsonl")?;
+    let root = row.value.get("config")?.value.get("root")?;
+    match &root.value {
+        Value::String(path) => Some((expand_home(path, input), (*root.origin).clone(), root.line)),
+        _ => None,
+    }
 }
 
 /// `$DSH_HOME/settings.yaml` `agent-presets.default`, a literal string.

@@ -10,8 +10,8 @@
 use std::borrow::Cow;
 
 use crate::baseline::{Action, Change};
+use crate::log::records::{PromptOrigin, Section};
 use crate::log::scan::{self, Bad};
-use crate::prompt::{PromptOrigin, Section};
 
 /// What the reader needs from a log, which decides what is read.
 #[derive(Debug, Clone, Copy)]
@@ -148,6 +148,18 @@ pub struct Extra {
     pub not_workspace: Option<NotWorkspace>,
     pub prompt: Option<(PromptOrigin, String)>,
     pub snapshot: Option<Vec<Section>>,
+    /// The session header's `agentPreset`, or an `agent-preset/selected`
+    /// event's `data.agentPreset` (CONFIG 11.1).
+    pub preset: Option<Preset>,
+}
+
+/// What a line says of the web agent preset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Preset {
+    /// The header's `agentPreset` (a string).
+    Header(String),
+    /// An `agent-preset/selected` event, with its preset when a string.
+    Selected(Option<String>),
 }
 
 /// What a session header says of its cwd.
@@ -210,6 +222,10 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
             Some(path) => SessionCwd::Path(path),
             None => SessionCwd::Missing,
         });
+        let [preset] = scan::fields(raw, &["agentPreset"])?;
+        if let Some(preset) = text(preset, &mut lone) {
+            r.extra().preset = Some(Preset::Header(preset));
+        }
     }
     r.seq = seq.map(|s| scan::seq(s).ok_or_else(|| String::from_utf8_lossy(s).into_owned()));
     r.op = op.map(|op| surface_op(op, &mut lone));
@@ -218,6 +234,13 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
             if let Some([source]) = object(data, &["source"])? {
                 user_message(&mut r, source, &mut lone)?;
             }
+        }
+        Some("agent-preset/selected") => {
+            let preset = match object(data, &["agentPreset"])? {
+                Some([preset]) => text(preset, &mut lone),
+                None => None,
+            };
+            r.extra().preset = Some(Preset::Selected(preset));
         }
         Some("system/message") if needs.prompts => {
             if let Some([content, body]) = object(data, &["content", "text"])? {

@@ -8,8 +8,8 @@ use std::io;
 use crate::log::chunk::{self, LineKind};
 use crate::log::event::{self, Needs, Op, Record, SessionCwd};
 use crate::log::keep::{self, Sorter};
+use crate::log::records::{PromptOrigin, Snapshot, SystemVersion};
 use crate::log::{HELD_EVENTS, Log, LogError, PROMPT_VERSIONS_KEPT, WorkspaceEvent, scan};
-use crate::prompt::{PromptOrigin, Snapshot, SystemVersion};
 
 /// Where a record came from, for messages.
 #[derive(Clone, Copy)]
@@ -55,6 +55,8 @@ pub(super) struct Fold {
     not_workspace: Option<(String, u64)>,
     /// The packed rows read so far (kept when `needs.packed_rows`).
     packed: crate::logfile::packed::PackedCount,
+    /// Whether the first record was a session header.
+    header: bool,
 }
 
 impl Fold {
@@ -70,6 +72,7 @@ impl Fold {
             pending_final_warning: None,
             not_workspace: None,
             packed: crate::logfile::packed::PackedCount::default(),
+            header: false,
         }
     }
 
@@ -94,6 +97,17 @@ impl Fold {
             At::Element { .. } => None,
         };
         LogError { message, line }
+    }
+
+    /// What a line that is not a JSON object is: before any record, the
+    /// file is no session log at all (`--log README.md`), which says more
+    /// than a malformed line.
+    fn not_an_object(&self) -> &'static str {
+        if self.log.records == 0 {
+            "not a session log: its first line is not a JSON object"
+        } else {
+            "malformed line: not a JSON object"
+        }
     }
 
     /// Counts a message of a workspace kind that is not a workspace event
@@ -122,7 +136,7 @@ impl Fold {
                     self.event(record, at)?;
                     continue;
                 }
-                LineKind::NotObject => (None, "malformed line: not a JSON object".to_owned()),
+                LineKind::NotObject => (None, self.not_an_object().to_owned()),
                 LineKind::NotUtf8 => {
                     self.log.records += 1;
                     (None, "malformed line: not valid UTF-8".to_owned())
@@ -166,7 +180,7 @@ impl Fold {
         if first != b'{' || last != b'}' {
             let line_no = self.log.lines;
             if newline {
-                return Err(self.err(At::Line(line_no), None, "malformed line: not a JSON object"));
+                return Err(self.err(At::Line(line_no), None, self.not_an_object()));
             }
             self.pending_final_warning = Some(format!(
                 "{}:{line_no}: ignoring a final line without a newline that is not valid JSON (a writer stopped mid-line?)",
@@ -214,6 +228,10 @@ impl Fold {
         }
         let extra = r.extra.map(|e| *e).unwrap_or_default();
         if let (true, Some(cwd)) = (first, extra.session_cwd) {
+            if let Some(event::Preset::Header(preset)) = extra.preset {
+                self.log.web = true;
+                self.log.agent_preset.get_or_insert(preset);
+            }
             self.session_header(cwd, at);
             return Ok(());
         }
@@ -257,6 +275,16 @@ impl Fold {
                 sections,
             });
         }
+        match extra.preset {
+            // A header that is not the first record is no header.
+            Some(event::Preset::Header(_)) | None => {}
+            Some(event::Preset::Selected(preset)) => {
+                self.log.web = true;
+                if preset.is_some() {
+                    self.log.agent_preset = preset;
+                }
+            }
+        }
         if let Some(nw) = extra.not_workspace {
             self.not_workspace(at, &nw.kind, nw.why);
         }
@@ -268,6 +296,7 @@ impl Fold {
 
     /// Takes the header's cwd, or says why there is none.
     fn session_header(&mut self, cwd: SessionCwd, at: At) {
+        self.header = true;
         let why = match cwd {
             SessionCwd::Path(path) => {
                 self.log.header_cwd = Some(path);
@@ -368,6 +397,21 @@ impl Fold {
             self.log.warnings.push(format!(
                 "{}: the log holds no events, not even a session header",
                 self.log.name
+            ));
+        }
+        let read_anything = self.log.surfaced
+            || self.log.workspace_events > 0
+            || self.log.ignored_kind.is_some()
+            || self.log.snapshots > 0
+            || !self.log.system.is_empty();
+        if self.log.records > 0 && !self.header && !read_anything {
+            self.log.warnings.push(format!(
+                "{}: the log has no session header, and {}: is it a dsh session log?",
+                self.log.name,
+                match self.log.records {
+                    1 => "its one record is no event agentctx reads".to_owned(),
+                    n => format!("none of its {n} records is an event agentctx reads"),
+                }
             ));
         }
         if let Some(w) = self.pending_final_warning.take() {

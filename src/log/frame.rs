@@ -300,10 +300,17 @@ fn read_array<R: Read>(reader: R, fold: &mut Fold, blank_lines: u64) -> Result<(
     if let Some(failure) = each.failure {
         return Err(failure);
     }
+    // Before its first element the file is no session log at all
+    // (`--log Cargo.toml` begins with `[package]`).
+    let what = if each.fold.log.records == 0 {
+        "not a session log: it begins with [ but is no JSON array"
+    } else {
+        "malformed JSON array"
+    };
     result.map_err(|e| LogError {
         line: None,
         message: format!(
-            "{name}:{}:{}: malformed JSON array: {}",
+            "{name}:{}:{}: {what}: {}",
             e.line() as u64 + blank_lines,
             e.column(),
             strip_position(&e)

@@ -20,12 +20,13 @@ pub(crate) struct MarkerSearch {
 }
 
 /// Each searched tail and the prefixes that complete it into a marker.
-const TAILS: [(&str, &[&str]); 5] = [
+const TAILS: [(&str, &[&str]); 6] = [
     ("urfaceOp\"", &["\"s"]),
     ("/message\"", &["\"user", "\"system"]),
     ("/header\"", &["\"request"]),
     ("tructions\"", &["ins"]),
     ("ssion\"", &["\"se"]),
+    ("/selected\"", &["\"agent-preset"]),
 ];
 
 impl MarkerSearch {
@@ -159,6 +160,7 @@ mod tests {
                         proptest::sample::select(vec![
                             "\\", "u", "/", "\"", "s", "i", "urfaceOp\"", "/message\"", "session\"", "ssion\"", "tructions\"",
                             "instructions\"", "/header\"", "user", "system", "request", "x y",
+                            "/selected\"", "\"agent-preset", "agent-preset/selected",
                         ]),
                     ],
                     0..8,

@@ -26,6 +26,7 @@ mod fold;
 mod frame;
 mod keep;
 mod markers;
+pub mod records;
 mod scan;
 
 pub use scan::{seq_text, serialize_opt_seq, serialize_seq};
@@ -46,16 +47,28 @@ pub use keep::SHADOWED_CAP;
 use keep::Sorter;
 
 /// Bytes whose presence makes a JSONL line worth parsing (SPEC 5.1).
-pub const MARKERS: [&str; 8] = [
+pub const MARKERS: [&str; 9] = [
     "\"surfaceOp\"",
     "\"user/message\"",
     "\"system/message\"",
     "\"request/header\"",
     "instructions\"",
     "\"session\"",
+    "\"agent-preset/selected\"",
     "\\u",
     "\\/",
 ];
+
+impl<'a> From<&'a Log> for crate::settings::LogFacts<'a> {
+    fn from(log: &'a Log) -> Self {
+        crate::settings::LogFacts {
+            name: &log.name,
+            header_cwd: log.header_cwd.as_deref(),
+            latest_identity: log.latest_baseline_identity.as_deref(),
+            last_change_scope: log.last_change_scope.as_deref(),
+        }
+    }
+}
 
 /// Bytes read at a time (small in unit tests, so lines cross reads).
 const CHUNK: usize = if cfg!(test) { 16 << 10 } else { 4 << 20 };
@@ -110,8 +123,8 @@ pub struct WorkspaceEvent {
     pub visible: bool,
 }
 
+use crate::log::records::{Snapshot, SystemVersion};
 pub use crate::log::surface::Surface;
-use crate::prompt::{Snapshot, SystemVersion};
 
 /// What a log holds that agentctx needs.
 // Its flags are independent facts about the log that commands report, not
@@ -123,6 +136,12 @@ pub struct Log {
     pub name: String,
     /// The session header's cwd, when it names a path.
     pub header_cwd: Option<String>,
+    /// The web agent preset: the last `agent-preset/selected` event's
+    /// `data.agentPreset`, else the header's `agentPreset` (CONFIG 11.1).
+    pub agent_preset: Option<String>,
+    /// Whether the log says it is a web session (a header `agentPreset` or
+    /// an `agent-preset/selected` event).
+    pub web: bool,
     /// JSONL lines read, blank ones included (none in an array log).
     pub lines: u64,
     /// Lines whose braces enclose them, or array elements.

@@ -151,7 +151,7 @@ fn read_file(path: &Path, opts: Options, between: &mut dyn FnMut()) -> Result<Lo
             let grew = usize::try_from(now.len() - len).unwrap_or(usize::MAX);
             log.warnings.push(format!(
                 "{name}: ignoring {} appended while it was read (the log is read as its first {len} bytes)",
-                crate::output::plural(grew, "byte", "bytes")
+                crate::text::plural(grew, "byte", "bytes")
             ));
         }
     }
@@ -299,7 +299,7 @@ fn read_container(
             ),
             Failure::TornStreamed { offset, bytes } => format!(
                 "{name}: the last zstd frame, at byte {offset}, is incomplete ({}; a writer stopped mid-frame?), and it decodes to more than {}, which are read as they decode: it cannot be dropped",
-                crate::output::plural(
+                crate::text::plural(
                     usize::try_from(bytes).unwrap_or(usize::MAX),
                     "byte",
                     "bytes"
@@ -321,7 +321,7 @@ fn read_container(
     };
     if let Some(End::Torn { offset, bytes }) = container.end() {
         let bytes = usize::try_from(*bytes).unwrap_or(usize::MAX);
-        let bytes = crate::output::plural(bytes, "byte", "bytes");
+        let bytes = crate::text::plural(bytes, "byte", "bytes");
         if opts.strict {
             return Err(LogError {
                 message: format!(

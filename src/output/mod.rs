@@ -87,11 +87,7 @@ pub fn break_commands(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `n` and the word for it: `1 file`, `2 files`, `1 entry`, `3 entries`.
-#[must_use]
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::text::plural;
 
 /// A UTC time, to the second, as `2026-12-01T09:30:00Z`.
 #[must_use]
@@ -317,6 +313,53 @@ pub fn hint(err: &mut dyn Write, quiet: bool, hint: &str) -> io::Result<()> {
         return Ok(());
     }
     writeln!(err, "agentctx: {}", escape(hint))
+}
+
+/// `FILE:LINE`, `FILE` without a line, as dsh configuration messages name a place.
+#[must_use]
+pub fn file_line(file: &str, line: Option<usize>) -> String {
+    match line {
+        Some(line) => format!("{file}:{line}"),
+        None => file.to_owned(),
+    }
+}
+
+/// The stderr line for a configuration that mounts no loader (CONFIG 11.7).
+#[must_use]
+pub fn not_mounted(config: &crate::dshconfig::DshConfig) -> String {
+    match &config.outcome {
+        crate::dshconfig::Outcome::NotMounted { file, line, reason } if !file.is_empty() => {
+            format!(
+                "{}: nothing is sent: {reason}, so a dsh --profile {} session receives no agent instructions",
+                file_line(file, *line),
+                config.profile
+            )
+        }
+        crate::dshconfig::Outcome::NotMounted { reason, .. } => format!(
+            "nothing is sent: {reason}, so a dsh --profile {} session receives no agent instructions",
+            config.profile
+        ),
+        _ => String::new(),
+    }
+}
+
+/// The warning when dsh's current configuration would change a setting the
+/// log recorded (CONFIG 11.6).
+#[must_use]
+pub fn differs_from_log(log: &str, what: &str) -> String {
+    format!(
+        "{log}: dsh's current configuration differs from what the log recorded ({what}): a resume under it sends a replacement baseline; --settings-from config shows it"
+    )
+}
+
+/// The warning for a layer that patches the loader row while dsh web's
+/// preset decides (CONFIG 11.5).
+#[must_use]
+pub fn not_for_web(origin: &crate::dshconfig::Origin) -> String {
+    format!(
+        "{}: its agent-instructions patch applies to dsh --profile headless and custom profiles, not to dsh web, whose agent preset decides (pass --dsh-profile headless, or set AGENTCTX_DSH_PROFILE)",
+        origin.file()
+    )
 }
 
 /// The warning for a candidate symlinked into a secret location (SPEC 7),

@@ -219,6 +219,7 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         (Status::Aborted, _) => "project discovery failed; every project file is dropped",
         (Status::Jit, _) => "loaded just in time for a touched path",
         (Status::UrlNotFetched, _) => "a URL: the harness fetches it, agentctx does not",
+        (Status::OnDemand, _) => "not sent at start",
     };
     match (base.is_empty(), extra.is_empty()) {
         (true, _) => extra,

@@ -174,7 +174,7 @@ pub fn mark_secrets(report: &mut Report) {
         }
     }
     for note in &report.notes {
-        if note.kind != NoteKind::Unresolved {
+        if note.kind != NoteKind::Glob {
             continue;
         }
         if let Some(place) = crate::discovery::secret_place(Path::new(&note.path), None) {
@@ -268,10 +268,7 @@ pub fn findings_of(report: &Report) -> Vec<Finding> {
                     note.path
                 )
             }
-            NoteKind::Unresolved => format!(
-                "instructions entry {}: a glob; opencode expands it, agentctx does not (output not exact)",
-                note.path
-            ),
+            NoteKind::Glob => continue,
             NoteKind::HiddenByEmptyOverride { by } => format!(
                 "{}: hidden by the empty {by}; codex loads nothing from this directory",
                 note.path
@@ -340,10 +337,6 @@ fn file_finding(profile: Profile, f: &FileEntry) -> Option<Finding> {
         }
         (Profile::Gemini, Status::Duplicate) => format!(
             "{}: the same file as one loaded earlier; gemini loads it once",
-            f.path
-        ),
-        (_, Status::UrlNotFetched) => format!(
-            "instructions entry {}: a URL; opencode fetches it, agentctx does not (output not exact)",
             f.path
         ),
         (_, Status::Unreadable) => format!("{}: cannot be read; contributes nothing", f.path),

@@ -43,17 +43,180 @@ pub struct Config {
     pub markers: Vec<String>,
 }
 
-/// Resolves the settings: flags, then `<codex home>/config.toml`, then the
-/// defaults. Returns the config, the settings with origins and warnings.
-///
-/// # Errors
-///
-/// `config.toml` exists but cannot be read, or is not UTF-8 TOML.
-pub fn resolve(input: &Input) -> Result<(Config, ProfileSettings, Vec<String>)> {
-    let path = input.home.join("config.toml");
-    let table = read_config(&path)?;
-    let shown = super::show(&path);
-    let from_config = |key: &str| table.as_ref().and_then(|t| t.get(key));
+/// A `[projects."<path>"] trust_level` codex honours (rule 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    Trusted,
+    Untrusted,
+}
+
+impl Trust {
+    fn name(self) -> &'static str {
+        match self {
+            Trust::Trusted => "trusted",
+            Trust::Untrusted => "untrusted",
+        }
+    }
+}
+
+/// The user config: its table (None: no file) and its path as shown.
+struct UserConfig {
+    table: Option<toml::Table>,
+    shown: String,
+}
+
+impl UserConfig {
+    /// Reads `<codex home>/config.toml`. Codex refuses a config whose
+    /// `trust_level` is neither `trusted` nor `untrusted`, so agentctx does
+    /// too (realagents case `cx-trust-other-value`).
+    fn read(home: &Path) -> Result<Self> {
+        let path = home.join("config.toml");
+        let config = UserConfig {
+            table: read_config(&path)?,
+            shown: super::show(&path),
+        };
+        let projects = config.get("projects").and_then(toml::Value::as_table);
+        for (key, entry) in projects.into_iter().flatten() {
+            match entry.get("trust_level") {
+                None => {}
+                Some(toml::Value::String(level)) if level == "trusted" || level == "untrusted" => {}
+                Some(other) => bail!(
+                    "{}: projects.{key:?}.trust_level must be \"trusted\" or \"untrusted\", got {other}",
+                    config.shown
+                ),
+            }
+        }
+        Ok(config)
+    }
+
+    fn get(&self, key: &str) -> Option<&toml::Value> {
+        self.table.as_ref().and_then(|t| t.get(key))
+    }
+
+    /// The trust entry for `dir`, its key compared as a string.
+    fn trust(&self, dir: &Path) -> Option<Trust> {
+        let entry = self.get("projects")?.get(super::show(dir))?;
+        match entry.get("trust_level")?.as_str()? {
+            "trusted" => Some(Trust::Trusted),
+            _ => Some(Trust::Untrusted),
+        }
+    }
+}
+
+/// The project root and the chain of rule 4, or the error of rule 3.
+struct Chain {
+    root: Result<Option<PathBuf>, Abort>,
+    /// Root first; empty when finding the root failed.
+    dirs: Vec<PathBuf>,
+}
+
+impl Chain {
+    fn find(cwd: &Path, markers: &[String]) -> Self {
+        let root = find_root(cwd, markers);
+        let dirs = match &root {
+            Ok(Some(root)) => {
+                let mut dirs: Vec<PathBuf> = cwd
+                    .ancestors()
+                    .take_while(|d| d.starts_with(root))
+                    .map(Path::to_path_buf)
+                    .collect();
+                dirs.reverse();
+                dirs
+            }
+            Ok(None) => vec![cwd.to_path_buf()],
+            Err(_) => Vec::new(),
+        };
+        Chain { root, dirs }
+    }
+}
+
+/// Rule 0: trust(D) is D's entry, else the project root's, else the
+/// repository root's (the nearest ancestor-or-self of the cwd holding `.git`).
+struct TrustOf<'a> {
+    user: &'a UserConfig,
+    root: Option<Trust>,
+    repo: Option<Trust>,
+}
+
+impl<'a> TrustOf<'a> {
+    fn new(user: &'a UserConfig, cwd: &Path, chain: &Chain) -> Self {
+        let root = match &chain.root {
+            Ok(Some(root)) => user.trust(root),
+            _ => None,
+        };
+        // Without a [projects] table nothing is trusted: no walk for `.git`.
+        let repo = user
+            .get("projects")
+            .and_then(|_| {
+                cwd.ancestors()
+                    .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+            })
+            .and_then(|d| user.trust(d));
+        TrustOf { user, root, repo }
+    }
+
+    fn of(&self, dir: &Path) -> Option<Trust> {
+        self.user.trust(dir).or(self.root).or(self.repo)
+    }
+}
+
+/// A project layer that was read: its path as shown and its table.
+struct Layer {
+    shown: String,
+    table: toml::Table,
+}
+
+/// Rule 0's project layers: `D/.codex/config.toml` of each trusted chain
+/// directory, root first; the others present are warned about.
+fn layers(chain: &Chain, trust: &TrustOf<'_>, warnings: &mut Vec<String>) -> Result<Vec<Layer>> {
+    let mut out = Vec::new();
+    for dir in &chain.dirs {
+        let path = dir.join(".codex/config.toml");
+        if !matches!(super::stat(&path), Ok(Kind::File(_))) {
+            continue;
+        }
+        let shown = super::show(&path);
+        if trust.of(dir) != Some(Trust::Trusted) {
+            warnings.push(format!(
+                "{shown}: not read: codex reads a project's .codex/config.toml only when the project is trusted"
+            ));
+            continue;
+        }
+        if let Some(table) = read_config(&path)? {
+            out.push(Layer { shown, table });
+        }
+    }
+    Ok(out)
+}
+
+/// A key's value and origin: the nearest layer defining it, else the user
+/// config; None when neither does.
+fn layered<'a>(
+    key: &str,
+    layers: &'a [Layer],
+    user: &'a UserConfig,
+) -> Option<(&'a toml::Value, String)> {
+    layers
+        .iter()
+        .rev()
+        .find_map(|l| l.table.get(key).map(|v| (v, l.shown.clone())))
+        .or_else(|| user.get(key).map(|v| (v, user.shown.clone())))
+}
+
+/// Everything resolved before any project doc is read.
+struct Resolved {
+    config: Config,
+    settings: ProfileSettings,
+    warnings: Vec<String>,
+    chain: Chain,
+    /// trust(cwd).
+    trust: Option<Trust>,
+}
+
+/// Resolves the settings: flags, then the trusted project layers (nearest
+/// first), then `<codex home>/config.toml`, then the defaults.
+fn resolve_all(input: &Input) -> Result<Resolved> {
+    let user = UserConfig::read(&input.home)?;
     let mut warnings = Vec::new();
     let mut settings = ProfileSettings::default();
     settings.push(
@@ -61,10 +224,33 @@ pub fn resolve(input: &Input) -> Result<(Config, ProfileSettings, Vec<String>)> 
         Setting::new(super::show(&input.home), input.home_origin.clone()),
     );
 
-    let (max_bytes, origin) = match (input.flags.max_bytes, from_config("project_doc_max_bytes")) {
+    let default_markers = vec![".git".to_owned()];
+    let (markers, markers_origin) = match (&input.flags.markers, user.get("project_root_markers")) {
+        (Some(list), _) => (list.clone(), Origin::Flag),
+        (None, Some(v)) => {
+            if let Some(list) = strings(v) {
+                (list, Origin::Config(user.shown.clone()))
+            } else {
+                warnings.push(format!(
+                    "{}: project_root_markers must be a list of strings, got {v}; using the default [\".git\"]",
+                    user.shown
+                ));
+                (default_markers, Origin::Default)
+            }
+        }
+        (None, None) => (default_markers, Origin::Default),
+    };
+    let chain = Chain::find(&input.cwd, &markers);
+    let trust_of = TrustOf::new(&user, &input.cwd, &chain);
+    let layers = layers(&chain, &trust_of, &mut warnings)?;
+
+    let (max_bytes, origin) = match (
+        input.flags.max_bytes,
+        layered("project_doc_max_bytes", &layers, &user),
+    ) {
         (Some(n), _) => (n, Origin::Flag),
-        (None, Some(v)) => match v.as_integer().and_then(|n| u64::try_from(n).ok()) {
-            Some(n) => (n, Origin::Config(shown.clone())),
+        (None, Some((v, shown))) => match v.as_integer().and_then(|n| u64::try_from(n).ok()) {
+            Some(n) => (n, Origin::Config(shown)),
             None => bail!("{shown}: project_doc_max_bytes must be a non-negative integer, got {v}"),
         },
         (None, None) => (DEFAULT_MAX_BYTES, Origin::Default),
@@ -73,11 +259,11 @@ pub fn resolve(input: &Input) -> Result<(Config, ProfileSettings, Vec<String>)> 
 
     let (fallbacks, origin) = match (
         &input.flags.fallbacks,
-        from_config("project_doc_fallback_filenames"),
+        layered("project_doc_fallback_filenames", &layers, &user),
     ) {
         (Some(list), _) => (list.clone(), Origin::Flag),
-        (None, Some(v)) => match strings(v) {
-            Some(list) => (list, Origin::Config(shown.clone())),
+        (None, Some((v, shown))) => match strings(v) {
+            Some(list) => (list, Origin::Config(shown)),
             None => {
                 bail!("{shown}: project_doc_fallback_filenames must be a list of strings, got {v}")
             }
@@ -88,33 +274,64 @@ pub fn resolve(input: &Input) -> Result<(Config, ProfileSettings, Vec<String>)> 
         "project_doc_fallback_filenames",
         Setting::new(fallbacks.clone(), origin),
     );
-
-    let default_markers = vec![".git".to_owned()];
-    let (markers, origin) = match (&input.flags.markers, from_config("project_root_markers")) {
-        (Some(list), _) => (list.clone(), Origin::Flag),
-        (None, Some(v)) => {
-            if let Some(list) = strings(v) {
-                (list, Origin::Config(shown.clone()))
-            } else {
-                warnings.push(format!(
-                    "{shown}: project_root_markers must be a list of strings, got {v}; using the default [\".git\"]"
-                ));
-                (default_markers, Origin::Default)
-            }
-        }
-        (None, None) => (default_markers, Origin::Default),
-    };
+    for name in fallbacks
+        .iter()
+        .filter(|n| !is_filename(n) && !n.is_empty())
+    {
+        warnings.push(format!(
+            "project_doc_fallback_filenames entry {name:?} is not a filename; codex ignores it"
+        ));
+    }
     settings.push(
         "project_root_markers",
-        Setting::new(markers.clone(), origin),
+        Setting::new(markers.clone(), markers_origin),
     );
 
+    let trust = trust_of.of(&input.cwd);
+    let trust_origin = if trust.is_some() {
+        Origin::Config(user.shown.clone())
+    } else {
+        Origin::Default
+    };
+    settings.push(
+        "trust",
+        Setting::new(
+            trust.map_or(serde_json::Value::Null, |t| t.name().into()),
+            trust_origin,
+        ),
+    );
+    if trust == Some(Trust::Untrusted) {
+        warnings.push(format!(
+            "{}: trust_level is \"untrusted\" in {}; codex loads no project docs",
+            super::show(&input.cwd),
+            user.shown
+        ));
+    }
     let config = Config {
         max_bytes,
         fallbacks,
         markers,
     };
-    Ok((config, settings, warnings))
+    Ok(Resolved {
+        config,
+        settings,
+        warnings,
+        chain,
+        trust,
+    })
+}
+
+/// Resolves the settings for `input.cwd`: flags, then the trusted project
+/// layers, then `<codex home>/config.toml`, then the defaults. Returns the
+/// config, the settings with origins and warnings.
+///
+/// # Errors
+///
+/// `config.toml` or a trusted project layer exists but cannot be read, is
+/// not UTF-8 TOML, or mistypes a key.
+pub fn resolve(input: &Input) -> Result<(Config, ProfileSettings, Vec<String>)> {
+    let r = resolve_all(input)?;
+    Ok((r.config, r.settings, r.warnings))
 }
 
 /// `<codex home>/config.toml` as a table; None when it does not exist.
@@ -167,14 +384,14 @@ pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
 ///
 /// As [`resolve`]; what codex cannot read later becomes an entry.
 pub fn load(input: &Input) -> Result<Report> {
-    let (config, settings, warnings) = resolve(input)?;
-    let mut report = Report::new(Profile::Codex, settings);
-    report.warnings = warnings;
+    let r = resolve_all(input)?;
+    let mut report = Report::new(Profile::Codex, r.settings);
+    report.warnings = r.warnings;
     let global = global(&input.home, &mut report);
-    let project = if config.max_bytes == 0 {
+    let project = if r.config.max_bytes == 0 || r.trust == Some(Trust::Untrusted) {
         Vec::new()
     } else {
-        project(&input.cwd, &config, &mut report)
+        project(r.chain, &r.config, &mut report)
     };
     let mut text = global.unwrap_or_default();
     if !project.is_empty() {
@@ -184,12 +401,15 @@ pub fn load(input: &Input) -> Result<Report> {
         text.push_str(&project.join("\n\n"));
     }
     if !text.is_empty() {
+        // Rule 9: the cwd is named only when a project doc gives text.
+        let head = if project.is_empty() {
+            "# AGENTS.md instructions".to_owned()
+        } else {
+            format!("# AGENTS.md instructions for {}", super::show(&input.cwd))
+        };
         report.parts.push(Part {
             kind: "user-instructions".to_owned(),
-            text: format!(
-                "# AGENTS.md instructions for {}\n\n<INSTRUCTIONS>\n{text}\n</INSTRUCTIONS>",
-                super::show(&input.cwd)
-            ),
+            text: format!("{head}\n\n<INSTRUCTIONS>\n{text}\n</INSTRUCTIONS>"),
         });
     }
     Ok(report)
@@ -255,10 +475,16 @@ fn unreadable(report: &mut Report, shown: String, size: Option<u64>, e: &io::Err
     );
 }
 
+/// Whether a fallback name names a file in the directory itself (rule 5):
+/// not empty, no `/`, not `.` or `..`.
+fn is_filename(name: &str) -> bool {
+    !name.is_empty() && !name.contains('/') && name != "." && name != ".."
+}
+
 /// The candidate names of every directory (rule 5).
 #[must_use]
 pub fn names(fallbacks: &[String]) -> Vec<String> {
-    let fallbacks = fallbacks.iter().filter(|n| !n.is_empty()).cloned();
+    let fallbacks = fallbacks.iter().filter(|n| is_filename(n)).cloned();
     let fixed = [OVERRIDE, AGENTS].map(str::to_owned);
     super::first_occurrences(fixed.into_iter().chain(fallbacks))
 }
@@ -304,17 +530,12 @@ fn find_root(cwd: &Path, markers: &[String]) -> Result<Option<PathBuf>, Abort> {
     Ok(None)
 }
 
-/// Rules 3-5: the winner of every chain directory, broadest first.
-fn discover(cwd: &Path, config: &Config, skipped: &mut Vec<PathBuf>) -> Result<Vec<Found>, Abort> {
-    let root = find_root(cwd, &config.markers)?;
-    let mut chain: Vec<&Path> = match &root {
-        Some(root) => cwd
-            .ancestors()
-            .take_while(|d| d.starts_with(root))
-            .collect(),
-        None => vec![cwd],
-    };
-    chain.reverse();
+/// Rules 4-5: the winner of every chain directory, broadest first.
+fn discover(
+    chain: &[PathBuf],
+    config: &Config,
+    skipped: &mut Vec<PathBuf>,
+) -> Result<Vec<Found>, Abort> {
     let names = names(&config.fallbacks);
     let mut found = Vec::new();
     for dir in chain {
@@ -351,9 +572,12 @@ fn discover(cwd: &Path, config: &Config, skipped: &mut Vec<PathBuf>) -> Result<V
 }
 
 /// Rules 2-7: the project docs' texts, with every file listed.
-fn project(cwd: &Path, config: &Config, report: &mut Report) -> Vec<String> {
+fn project(chain: Chain, config: &Config, report: &mut Report) -> Vec<String> {
     let mut skipped = Vec::new();
-    let found = discover(cwd, config, &mut skipped);
+    let found = match chain.root {
+        Ok(_) => discover(&chain.dirs, config, &mut skipped),
+        Err(abort) => Err(abort),
+    };
     report.notes.extend(skipped.iter().map(|p| Note {
         path: super::show(p),
         kind: NoteKind::NonRegular,

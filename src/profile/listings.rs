@@ -15,24 +15,6 @@ pub struct Input {
     pub home_origin: Origin,
 }
 
-/// The report of a listing: each documented path that is a regular file
-/// (links followed) gets an entry, in order, with the rule that loads it.
-fn listing(
-    profile: Profile,
-    settings: ProfileSettings,
-    named: Vec<(PathBuf, &'static str)>,
-) -> Report {
-    let mut report = Report::new(profile, settings);
-    report.exact = false;
-    for (path, rule) in named {
-        if let Some(size) = super::file_size(&path) {
-            let entry = FileEntry::new(super::show(&path), Some(size), Status::Loaded);
-            report.files.push(entry.why(Why::Rule(rule)));
-        }
-    }
-    report
-}
-
 /// Every `*.md` file (or `*{suffix}`) under `dir`, sorted by path, links followed.
 fn markdown_under(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
@@ -56,13 +38,6 @@ fn settings(input: &Input) -> ProfileSettings {
     s
 }
 
-/// `cwd` and its ancestors, broadest (`/`) first.
-fn chain(cwd: &Path) -> Vec<&Path> {
-    let mut dirs: Vec<&Path> = cwd.ancestors().collect();
-    dirs.reverse();
-    dirs
-}
-
 /// The repository root: the nearest ancestor-or-self holding `.git`, else cwd.
 fn repo_root(cwd: &Path) -> &Path {
     cwd.ancestors()
@@ -70,12 +45,19 @@ fn repo_root(cwd: &Path) -> &Path {
         .unwrap_or(cwd)
 }
 
-/// GitHub Copilot CLI's custom instructions [D-co].
+/// GitHub Copilot CLI's custom instructions [D-co], in the order 1.0.102
+/// sends them (realagents cases `cp-order`, `cp-order-mixed`): the user
+/// file, the repository file, `AGENTS.md`, `CLAUDE.md`, `GEMINI.md` of the
+/// root, of the cwd, then of each directory between (root side first), then
+/// the path-specific files sorted by path: those for every file sent,
+/// the others `on-demand`. Blank files are `empty`.
 #[must_use]
 pub fn copilot(input: &Input) -> Report {
     let root = repo_root(&input.cwd).to_path_buf();
     let mut settings = settings(input);
     settings.push("root", Setting::new(super::show(&root), Origin::Derived));
+    let mut report = Report::new(Profile::Copilot, settings);
+    report.exact = false;
     let mut named: Vec<(PathBuf, &'static str)> = vec![
         (
             input.home.join(".copilot/copilot-instructions.md"),
@@ -86,18 +68,118 @@ pub fn copilot(input: &Input) -> Report {
             "repository instructions",
         ),
     ];
-    let path_specific = markdown_under(&root.join(".github/instructions"), ".instructions.md");
-    let why = "path-specific: its applyTo front matter decides";
-    named.extend(path_specific.into_iter().map(|p| (p, why)));
-    for dir in chain(&input.cwd) {
-        if dir.starts_with(&root) {
-            named.push((dir.join("AGENTS.md"), "agent instructions"));
+    let mut dirs: Vec<&Path> = vec![&root];
+    if input.cwd != root {
+        dirs.push(&input.cwd);
+        let mut between: Vec<&Path> = input
+            .cwd
+            .ancestors()
+            .skip(1)
+            .take_while(|d| *d != root && d.starts_with(&root))
+            .collect();
+        between.reverse();
+        dirs.extend(between);
+    }
+    for dir in dirs {
+        for name in ["AGENTS.md", "CLAUDE.md", "GEMINI.md"] {
+            named.push((dir.join(name), "agent instructions"));
         }
     }
-    for name in ["CLAUDE.md", "GEMINI.md"] {
-        named.push((root.join(name), "agent instructions at the root"));
+    for (path, rule) in named {
+        push_copilot(&mut report, &path, rule, true);
     }
-    listing(Profile::Copilot, settings, named)
+    for path in markdown_under(&root.join(".github/instructions"), ".instructions.md") {
+        let text = std::fs::read(&path)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let every_file = applies_to_every_file(&text);
+        let rule = if every_file {
+            "path-specific, for every file: sent at start, front matter and all"
+        } else {
+            "path-specific: only named in a table the model may open"
+        };
+        push_copilot(&mut report, &path, rule, every_file);
+    }
+    report
+}
+
+/// One listed file, if it is a regular file (links followed).
+fn push_copilot(report: &mut Report, path: &Path, rule: &'static str, sent: bool) {
+    let Some(size) = super::file_size(path) else {
+        return;
+    };
+    let blank = std::fs::read(path).is_ok_and(|b| String::from_utf8_lossy(&b).trim().is_empty());
+    let status = match (blank, sent) {
+        (true, _) => Status::Empty,
+        (false, true) => Status::Loaded,
+        (false, false) => Status::OnDemand,
+    };
+    let entry = FileEntry::new(super::show(path), Some(size), status);
+    report.files.push(entry.why(Why::Rule(rule)));
+}
+
+/// Whether copilot sends a path-specific file at start: its front matter's
+/// `applyTo` is missing, not a string or list, or every pattern of it (a
+/// list, or a string split on `,`, each trimmed) is `**`, `*` or `**/*`
+/// (realagents cases `cp-apply-to`, `cp-apply-forms`, `cp-apply-catch-all`).
+/// No front matter, or front matter that is not YAML (`applyTo: **`), is
+/// the same as no `applyTo`.
+#[must_use]
+pub fn applies_to_every_file(text: &str) -> bool {
+    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    if lines.next().map(str::trim_end) != Some("---") {
+        return true;
+    }
+    let mut value = None;
+    for line in lines {
+        if line.trim_end() == "---" {
+            return match value {
+                None => true,
+                Some(v) => apply_to_patterns(v).is_none_or(|patterns| {
+                    patterns
+                        .iter()
+                        .all(|p| matches!(p.as_str(), "**" | "*" | "**/*"))
+                }),
+            };
+        }
+        if let Some(rest) = line.strip_prefix("applyTo:") {
+            value = Some(rest.trim());
+        }
+    }
+    true
+}
+
+/// The patterns of an `applyTo` value (YAML: a quoted or plain string, or a
+/// flow list); None when it is no string or list, or not YAML.
+fn apply_to_patterns(value: &str) -> Option<Vec<String>> {
+    let scalar = |v: &str| -> Option<String> {
+        let v = v.trim();
+        if let Some(inner) = v.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
+            return Some(inner.replace("\\\"", "\""));
+        }
+        if let Some(inner) = v.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')) {
+            return Some(inner.replace("''", "'"));
+        }
+        // A plain scalar: `*` starts an alias (not YAML here), a number is
+        // no string.
+        if v.is_empty()
+            || v.starts_with(['*', '&', '!', '[', '{', '|', '>'])
+            || v.parse::<f64>().is_ok()
+        {
+            return None;
+        }
+        Some(v.to_owned())
+    };
+    if let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        return inner.split(',').map(scalar).collect();
+    }
+    let s = scalar(value)?;
+    Some(
+        s.split(',')
+            .map(|p| p.trim().to_owned())
+            .filter(|p| !p.is_empty())
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -105,10 +187,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chain_is_broadest_first() {
-        assert_eq!(
-            chain(Path::new("/a/b")),
-            [Path::new("/"), Path::new("/a"), Path::new("/a/b")]
-        );
+    fn copilot_sends_path_specific_files_for_every_file_only() {
+        let every = |t: &str| applies_to_every_file(t);
+        for sent in [
+            "no front matter\n",
+            "---\napplyTo: \"**\"\n---\nx",
+            "---\napplyTo: '**'\n---\nx",
+            "---\r\napplyTo: '**'\r\n---\r\nx",
+            "---\napplyTo: \"*\"\n---\nx",
+            "---\napplyTo: \"**/*\"\n---\nx",
+            "---\napplyTo: \" ** \"\n---\nx",
+            "---\napplyTo: \"**, *\"\n---\nx",
+            "---\napplyTo: [\"**\", \"*\"]\n---\nx",
+            "---\napplyTo: \"\"\n---\nx",
+            "---\napplyTo: **\n---\nx",
+            "---\napplyTo: 7\n---\nx",
+            "---\nApplyTo: \"src/**\"\n---\nx",
+            "---\ndescription: x\n---\nx",
+            "---\napplyTo: \"src/**\"\nunclosed",
+            "\n---\napplyTo: \"src/**\"\n---\nx",
+        ] {
+            assert!(every(sent), "{sent:?}");
+        }
+        for table in [
+            "---\napplyTo: \"src/**\"\n---\nx",
+            "---\napplyTo: \"**/*.md\"\n---\nx",
+            "---\napplyTo: \"**/**\"\n---\nx",
+            "---\napplyTo: \"./**\"\n---\nx",
+            "---\napplyTo: \"*.*\"\n---\nx",
+            "---\napplyTo: \"**/\"\n---\nx",
+            "---\napplyTo: \"src/**,**\"\n---\nx",
+            "---\napplyTo: [\"**\", \"src/**\"]\n---\nx",
+            "---\napplyTo: src/**\n---\nx",
+        ] {
+            assert!(!every(table), "{table:?}");
+        }
     }
 }

@@ -7,16 +7,17 @@
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
-pub(crate) mod bounded;
+pub(crate) use crate::bounded::{self, Kind, stat};
 pub mod check;
 pub mod claude;
 pub mod codex;
 pub mod gemini;
+pub mod glob;
 pub mod jsonc;
 pub mod listings;
 pub mod opencode;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::io;
 use std::path::Path;
@@ -83,6 +84,8 @@ pub enum Status {
     Aborted,
     Jit,
     UrlNotFetched,
+    /// Not sent at start: only named in a table the model may open (copilot).
+    OnDemand,
     /// claude: an import (or linked rule) outside the cwd, not approved.
     Outside,
     /// claude: an import deeper than four levels.
@@ -112,6 +115,7 @@ impl Status {
             Status::Aborted => "aborted",
             Status::Jit => "jit",
             Status::UrlNotFetched => "url-not-fetched",
+            Status::OnDemand => "on-demand",
             Status::Outside => "outside",
             Status::TooDeep => "too-deep",
             Status::TooLarge => "too-large",
@@ -284,8 +288,9 @@ pub enum NoteKind {
     NonRegular,
     /// A file ignored because an earlier name matched in the chain (opencode).
     IgnoredName { by: String, name: String },
-    /// An instruction entry with glob characters, not resolved (opencode).
-    Unresolved,
+    /// An instruction entry with glob characters (opencode), judged by its
+    /// own text for secrets as well as by the files it matches.
+    Glob,
     /// An empty AGENTS.override.md hiding this AGENTS.md (codex).
     HiddenByEmptyOverride { by: String },
     /// A file dropped because it is the same file (device and inode) as
@@ -359,44 +364,7 @@ impl Report {
     }
 }
 
-/// The process environment a profile reads, looked up once by the caller.
-#[derive(Debug, Clone, Default)]
-pub struct Vars(pub BTreeMap<String, String>);
-
-impl Vars {
-    /// The value when set (possibly empty).
-    #[must_use]
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(String::as_str)
-    }
-
-    /// The value when set and non-empty.
-    #[must_use]
-    pub fn nonempty(&self, name: &str) -> Option<&str> {
-        self.get(name).filter(|v| !v.is_empty())
-    }
-}
-
-/// The kind of a path after following links, or the error stat gave.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    File(u64),
-    Dir,
-    Other,
-}
-
-/// `stat` (links followed).
-pub(crate) fn stat(path: &Path) -> io::Result<Kind> {
-    std::fs::metadata(path).map(|m| {
-        if m.is_file() {
-            Kind::File(m.len())
-        } else if m.is_dir() {
-            Kind::Dir
-        } else {
-            Kind::Other
-        }
-    })
-}
+pub use crate::env::Vars;
 
 /// Stat size if `path` is a regular file (links followed).
 pub(crate) fn file_size(path: &Path) -> Option<u64> {

@@ -9,18 +9,21 @@ use serde_json::Value;
 
 use super::{
     FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting,
-    Status, Vars, Why,
+    Status, Vars, Why, glob,
 };
-use crate::paths;
+use crate::discovery::js_trim;
 
 /// Everything the opencode profile needs, resolved by the caller.
 #[derive(Debug, Clone)]
 pub struct Input {
-    /// Absolute, lexically normalised.
+    /// Absolute, links resolved (10.5.1).
     pub cwd: PathBuf,
     pub home: PathBuf,
-    pub config_dir: PathBuf,
-    pub config_dir_origin: Origin,
+    /// X: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`.
+    pub xdg_dir: PathBuf,
+    pub xdg_dir_origin: Origin,
+    /// `OPENCODE_CONFIG_DIR` (or `--opencode-config-dir`), when set.
+    pub config_dir: Option<(PathBuf, Origin)>,
     pub disable_claude: bool,
     pub disable_claude_origin: Origin,
     pub disable_project: bool,
@@ -29,8 +32,18 @@ pub struct Input {
     pub instructions: Option<Vec<String>>,
     /// `$OPENCODE_CONFIG`, absolute.
     pub extra_config: Option<PathBuf>,
+    /// `$OPENCODE_CONFIG_CONTENT` is set and not empty (not modelled).
+    pub config_content: bool,
     /// For `{env:NAME}` in config files.
     pub vars: Vars,
+}
+
+impl Input {
+    /// C: `OPENCODE_CONFIG_DIR` when set, else X (rule 1).
+    #[must_use]
+    pub fn global_dir(&self) -> &Path {
+        self.config_dir.as_ref().map_or(&self.xdg_dir, |(d, _)| d)
+    }
 }
 
 /// Rule 1: the nearest ancestor-or-self holding `.git`, else `/`.
@@ -72,14 +85,22 @@ fn exists(path: &Path) -> Option<bool> {
 /// `instructions` is not a list of strings.
 pub fn load(input: &Input) -> Result<Report> {
     let tree = worktree(&input.cwd);
-    let (instructions, origin) = instructions(input, &tree)?;
+    let mut warnings = Vec::new();
+    let mut exact = true;
+    let (instructions, origin) = instructions(input, &tree, &mut warnings, &mut exact)?;
+    let global_dir = input.global_dir();
     let mut settings = ProfileSettings::default();
+    let global_origin = input
+        .config_dir
+        .as_ref()
+        .map_or(input.xdg_dir_origin.clone(), |(_, o)| o.clone());
     settings.push(
         "config_dir",
-        Setting::new(
-            super::show(&input.config_dir),
-            input.config_dir_origin.clone(),
-        ),
+        Setting::new(super::show(global_dir), global_origin),
+    );
+    settings.push(
+        "xdg_config_dir",
+        Setting::new(super::show(&input.xdg_dir), input.xdg_dir_origin.clone()),
     );
     settings.push(
         "disable_claude_code_prompt",
@@ -95,6 +116,8 @@ pub fn load(input: &Input) -> Result<Report> {
     );
     settings.push("instructions", Setting::new(instructions.clone(), origin));
     let mut report = Report::new(Profile::Opencode, settings);
+    report.warnings = warnings;
+    report.exact = exact;
 
     let mut paths: Vec<PathBuf> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -104,7 +127,7 @@ pub fn load(input: &Input) -> Result<Report> {
         }
     };
     let globals = [
-        Some(input.config_dir.join("AGENTS.md")),
+        Some(global_dir.join("AGENTS.md")),
         (!input.disable_claude).then(|| input.home.join(".claude/CLAUDE.md")),
     ];
     if let Some(g) = globals
@@ -149,7 +172,12 @@ pub fn load(input: &Input) -> Result<Report> {
             }
         }
     }
+    // Rule 8: opencode appends each fetched URL's item after the files;
+    // agentctx never fetches, so its part is the real one without them.
     for url in urls {
+        report.warnings.push(format!(
+            "instructions entry {url}: a URL; opencode fetches it at start and appends what it gets after the files, agentctx does not (output not exact)"
+        ));
         report
             .files
             .push(FileEntry::new(url, None, Status::UrlNotFetched));
@@ -206,7 +234,7 @@ fn project(input: &Input, tree: &Path, report: &mut Report) -> Vec<PathBuf> {
     winner.map(|(found, _)| found).unwrap_or_default()
 }
 
-/// Rule 5: one `instructions` entry's files; URLs are collected, globs noted.
+/// Rule 6: one `instructions` entry's files; URLs are collected.
 fn resolve_entry(
     input: &Input,
     tree: &Path,
@@ -218,32 +246,51 @@ fn resolve_entry(
         urls.push(entry.to_owned());
         return Vec::new();
     }
-    if entry.contains(['*', '?', '[', ']', '{', '}']) {
-        report.exact = false;
+    if glob::has_magic(entry) {
+        // Judged by its own text for secrets (check::mark_secrets).
         report.notes.push(Note {
             path: entry.to_owned(),
-            kind: NoteKind::Unresolved,
+            kind: NoteKind::Glob,
         });
-        return Vec::new();
+    }
+    if glob::has_extglob(entry) {
+        report.exact = false;
+        report.warnings.push(format!(
+            "instructions entry {entry}: an extglob; opencode matches it, agentctx reads it as plain glob characters (output not exact)"
+        ));
     }
     let expanded = match entry.strip_prefix("~/") {
         Some(rest) => input.home.join(rest),
         None => PathBuf::from(entry),
     };
-    let is_file = |p: &Path| matches!(super::stat(p), Ok(Kind::File(_)));
-    if expanded.is_absolute() {
-        let p = paths::normalize(Path::new("/"), &expanded);
-        return if is_file(&p) { vec![p] } else { Vec::new() };
-    }
-    let dirs = if input.disable_project {
-        vec![input.config_dir.as_path()]
+    let searches: Vec<(PathBuf, String)> = if expanded.is_absolute() {
+        // The pattern is the last segment; the directory is taken literally.
+        let shown = super::show(&expanded);
+        let (dir, base) = shown.rsplit_once('/').unwrap_or(("", &shown));
+        let dir = if dir.is_empty() { "/" } else { dir };
+        vec![(PathBuf::from(dir), base.to_owned())]
+    } else if input.disable_project {
+        vec![(input.global_dir().to_path_buf(), entry.to_owned())]
     } else {
         up_to(&input.cwd, tree)
+            .into_iter()
+            .map(|d| (d.to_path_buf(), entry.to_owned()))
+            .collect()
     };
-    dirs.into_iter()
-        .map(|d| paths::normalize(d, &expanded))
-        .filter(|p| is_file(p))
-        .collect()
+    let mut out = Vec::new();
+    for (dir, pattern) in searches {
+        let found = glob::glob(&dir, &pattern);
+        if found.timing {
+            report.exact = false;
+            report.warnings.push(format!(
+                "instructions entry {entry}: {} files match in {}; opencode's order among them depends on the timing of its reads, agentctx lists them breadth first (output not exact)",
+                found.files.len(),
+                super::show(&dir)
+            ));
+        }
+        out.extend(found.files);
+    }
+    out
 }
 
 /// Rule 7: UTF-8 with U+FFFD, one leading BOM dropped.
@@ -253,29 +300,65 @@ fn read(path: &Path) -> io::Result<String> {
     Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned())
 }
 
-/// Rule 5: the `instructions` of every config file, concatenated, first
-/// occurrence kept; or the flag's.
-fn instructions(input: &Input, tree: &Path) -> Result<(Vec<String>, Origin)> {
+/// Rule 5's layers, in order: the XDG files, `$OPENCODE_CONFIG`, the
+/// project files from the worktree down to the cwd, then each config
+/// directory once (`.opencode` from the cwd up, `~/.opencode`,
+/// `$OPENCODE_CONFIG_DIR`).
+fn layers(input: &Input, tree: &Path) -> Vec<PathBuf> {
+    let mut files = vec![
+        input.xdg_dir.join("config.json"),
+        input.xdg_dir.join("opencode.json"),
+        input.xdg_dir.join("opencode.jsonc"),
+    ];
+    files.extend(input.extra_config.clone());
+    let chain = up_to(&input.cwd, tree);
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if !input.disable_project {
+        for d in chain.iter().rev() {
+            files.push(d.join("opencode.json"));
+            files.push(d.join("opencode.jsonc"));
+        }
+        dirs.extend(chain.iter().map(|d| d.join(".opencode")));
+    }
+    dirs.push(input.home.join(".opencode"));
+    dirs.extend(input.config_dir.as_ref().map(|(d, _)| d.clone()));
+    for dir in super::first_occurrences(dirs.iter().map(|d| super::show(d))) {
+        let dir = PathBuf::from(dir);
+        // One stat for a directory that is not there (the common case).
+        if matches!(super::stat(&dir), Ok(Kind::Dir)) {
+            files.push(dir.join("opencode.json"));
+            files.push(dir.join("opencode.jsonc"));
+        }
+    }
+    files
+}
+
+/// Rule 5: the `instructions` of every config layer, concatenated, first
+/// occurrence kept; or the flag's (then no layer is read). What agentctx
+/// does not read makes the output inexact, with a warning.
+fn instructions(
+    input: &Input,
+    tree: &Path,
+    warnings: &mut Vec<String>,
+    exact: &mut bool,
+) -> Result<(Vec<String>, Origin)> {
     if let Some(flag) = &input.instructions {
         return Ok((flag.clone(), Origin::Flag));
     }
-    let mut files = vec![
-        input.config_dir.join("config.json"),
-        input.config_dir.join("opencode.json"),
-        input.config_dir.join("opencode.jsonc"),
-    ];
-    files.extend(input.extra_config.clone());
-    if !input.disable_project {
-        let mut chain = up_to(&input.cwd, tree);
-        chain.reverse();
-        for name in ["opencode.jsonc", "opencode.json"] {
-            files.extend(chain.iter().map(|d| d.join(name)));
-        }
+    if input.config_content {
+        *exact = false;
+        warnings.push(
+            "OPENCODE_CONFIG_CONTENT is set: opencode reads it as one more config layer, agentctx does not (output not exact)"
+                .to_owned(),
+        );
     }
     let mut entries: Vec<String> = Vec::new();
     let mut from = Vec::new();
-    for file in files {
-        let Some(list) = config_instructions(&file, &input.vars)? else {
+    // A missing layer or a directory is skipped; one that is neither a
+    // regular file nor a directory (a FIFO, a device: opencode would block
+    // or read forever) is exit 2 naming it.
+    for file in layers(input, tree) {
+        let Some(list) = config_instructions(&file, &input.home, &input.vars)? else {
             continue;
         };
         from.push(super::show(&file));
@@ -289,9 +372,10 @@ fn instructions(input: &Input, tree: &Path) -> Result<(Vec<String>, Origin)> {
     Ok((out, origin))
 }
 
-/// The `instructions` list of one config file; None when the file does not
-/// exist or has no such key.
-fn config_instructions(path: &Path, vars: &Vars) -> Result<Option<Vec<String>>> {
+/// One config layer's `instructions` list; None when the file does not
+/// exist or has no such key. `{env:NAME}`, then `{file:PATH}` are replaced
+/// in its text first, as opencode does.
+fn config_instructions(path: &Path, home: &Path, vars: &Vars) -> Result<Option<Vec<String>>> {
     let bytes = match super::bounded::read_config(path) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Ok(None),
@@ -300,6 +384,7 @@ fn config_instructions(path: &Path, vars: &Vars) -> Result<Option<Vec<String>>> 
     };
     let text = String::from_utf8_lossy(&bytes);
     let text = substitute_env(&text, vars);
+    let text = substitute_files(&text, path, home)?;
     let shown = path.display().to_string();
     let value = super::jsonc::parse(&shown, &text, true)?;
     match value.get("instructions") {
@@ -314,6 +399,88 @@ fn config_instructions(path: &Path, vars: &Vars) -> Result<Option<Vec<String>>> 
             .map(Some),
         Some(other) => bail!("{shown}: instructions must be a list of strings, got {other}"),
     }
+}
+
+/// opencode's `{file:PATH}` in a config layer's text (after `{env:...}`):
+/// each match, unless the first line holding it starts with `//`, is
+/// replaced (once, in order) by the file's trimmed text as a JSON string's
+/// inside; PATH is `~/`-expanded, else taken against the layer's
+/// directory. A missing file makes the config invalid, as it does for
+/// opencode (realagents case `oc-file-ref`).
+fn substitute_files(text: &str, config: &Path, home: &Path) -> Result<String> {
+    let mut matches = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("{file:") {
+        let after = &rest[i..];
+        match after[6..].find('}') {
+            Some(end) if end > 0 => {
+                matches.push(after[..6 + end + 1].to_owned());
+                rest = &after[6 + end + 1..];
+            }
+            _ => rest = &after[6..],
+        }
+    }
+    if matches.is_empty() {
+        return Ok(text.to_owned());
+    }
+    let dir = config.parent().unwrap_or(Path::new("/"));
+    let shown = config.display();
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = text.to_owned();
+    for m in matches {
+        let commented = lines
+            .iter()
+            .find(|line| line.contains(&m))
+            .is_some_and(|line| js_trim(line).starts_with("//"));
+        if commented {
+            continue;
+        }
+        let raw = &m[6..m.len() - 1];
+        let target = match raw.strip_prefix("~/") {
+            Some(rest) => home.join(rest),
+            None => crate::paths::normalize(dir, Path::new(raw)),
+        };
+        let content = match super::read_file(&target, None) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => bail!(
+                "{shown}: bad file reference: \"{m}\" {} does not exist",
+                target.display()
+            ),
+            Err(e) => bail!("{shown}: bad file reference: \"{m}\": {e}"),
+        };
+        let quoted = serde_json::to_string(js_trim(&content)).unwrap_or_default();
+        let inner = &quoted[1..quoted.len() - 1];
+        if let Some(at) = out.find(&m) {
+            let replacement = js_replacement(inner, &m, &out[..at], &out[at + m.len()..]);
+            out.replace_range(at..at + m.len(), &replacement);
+        }
+    }
+    Ok(out)
+}
+
+/// A `String.prototype.replace` replacement string with its `$` patterns
+/// (`$$`, `$&`, `` $` ``, `$'`) applied.
+fn js_replacement(replacement: &str, matched: &str, before: &str, after: &str) -> String {
+    let mut out = String::with_capacity(replacement.len());
+    let mut chars = replacement.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('$') => out.push('$'),
+            Some('&') => out.push_str(matched),
+            Some('`') => out.push_str(before),
+            Some('\'') => out.push_str(after),
+            _ => {
+                out.push('$');
+                continue;
+            }
+        }
+        chars.next();
+    }
+    out
 }
 
 /// `{env:NAME}` -> the variable's value, or `""` when unset.

@@ -31,8 +31,8 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use crate::discovery::sha1_hex;
 use crate::log::Log;
+use crate::text::sha1_hex;
 use rewrite::rewrite;
 use values::{find_values, first_words};
 
@@ -53,45 +53,7 @@ pub const WEB_SECTION: &str = "app:web-surface";
 pub const WEB_URL_START: &str = "Current DeepSeek Harness Web GUI URL: \"";
 pub const QUOTED_END: &str = "\".";
 
-/// Which kind of event carried a system prompt (SPEC 8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum PromptOrigin {
-    #[serde(rename = "system/message")]
-    SystemMessage,
-    #[serde(rename = "request/header")]
-    RequestHeader,
-}
-
-/// One system prompt version (SPEC 8): a run of consecutive events that
-/// carried the same text, kept once with the seq and line of its first event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SystemVersion {
-    pub seq: Option<u64>,
-    pub line: u64,
-    /// The kind of the first event of the run.
-    pub origin: PromptOrigin,
-    /// Whether any `system/message` event of the run carried this text (the
-    /// earlier-format fold of seed 001 reads only system messages).
-    pub system_message: bool,
-    pub text: String,
-    /// Its 1-based number among all versions of the log (kept or not).
-    pub number: u64,
-}
-
-/// A runtime-context snapshot section.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Section {
-    pub name: String,
-    pub text: String,
-}
-
-/// A runtime-context snapshot.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot {
-    pub seq: Option<u64>,
-    pub line: u64,
-    pub sections: Vec<Section>,
-}
+pub use crate::log::records::{PromptOrigin, Section, Snapshot, SystemVersion};
 
 /// What `explain --log` reports about system-prompt stability and runtime
 /// context (SPEC 8). Presentation-free: `lines()` gives neutral text lines.

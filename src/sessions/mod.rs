@@ -6,13 +6,18 @@
 //!    compression off, `session.jsonl`. Its header line (the container's
 //!    first frame) gives the session's id, cwd and `createdAt`.
 //! 3. The key is lossy, so a session belongs to a cwd only when its header
-//!    cwd equals that cwd. `latest` is the newest such log by modification
-//!    time; an id is matched whole (as [`key::encode_segment`] names its
-//!    directory), else as the unique start of one session's id.
+//!    cwd equals that cwd. An id is matched whole (as
+//!    [`key::encode_segment`] names its directory), else as the unique
+//!    start of one session's id.
+//! 4. The sessions are listed as dsh's web sidebar lists them
+//!    ([`listing`]): newest first by when they were updated (the later of
+//!    creation and the latest human prompt), blank sessions (no turn yet)
+//!    and subagent sessions hidden. `latest` is the first session listed.
 //!
 //! A root holds one encoding: finding both is an error.
 
 pub mod key;
+pub mod summary;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -46,6 +51,150 @@ pub struct Stored {
     pub created_ms: Option<i64>,
     /// The header's cwd.
     pub cwd: Option<String>,
+    /// The header's `origin` (`subagent` for a subagent's session).
+    pub origin: Option<String>,
+    /// The header's `parentSession`: the session it was forked from.
+    pub parent: Option<String>,
+    /// The header's `agentPreset`: the preset it was created with.
+    pub agent_preset: Option<String>,
+}
+
+/// A stored session as the session list shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub stored: Stored,
+    /// What its events say, when its log decodes within the cap.
+    pub summary: Option<summary::Summary>,
+}
+
+impl Listed {
+    /// When it was updated: the later of its creation and its latest human
+    /// prompt, milliseconds (creation alone when the log was not read).
+    #[must_use]
+    pub fn updated_ms(&self) -> Option<i64> {
+        let prompt = self.summary.as_ref().and_then(|s| s.last_prompt_ms);
+        match (self.stored.created_ms, prompt) {
+            (Some(c), Some(p)) => Some(c.max(p)),
+            (c, p) => c.or(p),
+        }
+    }
+
+    /// Blank: no turn has run. A log that was not read is not blank (dsh
+    /// shows what it cannot check).
+    #[must_use]
+    pub fn blank(&self) -> bool {
+        self.summary.as_ref().is_some_and(|s| !s.started)
+    }
+
+    /// A subagent's session (dsh lists it under its parent, not on its own).
+    #[must_use]
+    pub fn subagent(&self) -> bool {
+        self.stored.origin.as_deref() == Some("subagent")
+    }
+
+    /// Whether the sidebar shows it.
+    #[must_use]
+    pub fn shown(&self) -> bool {
+        !self.blank() && !self.subagent()
+    }
+
+    /// The preset it runs: the latest selection, else the header's.
+    #[must_use]
+    pub fn preset(&self) -> Option<&str> {
+        self.summary
+            .as_ref()
+            .and_then(|s| s.preset.as_deref())
+            .or(self.stored.agent_preset.as_deref())
+    }
+
+    /// The latest title, when there is one and it is not empty.
+    #[must_use]
+    pub fn title(&self) -> Option<&str> {
+        self.summary
+            .as_ref()
+            .and_then(|s| s.title.as_deref())
+            .filter(|t| !t.is_empty())
+    }
+
+    /// The workspace label dsh shows for a session outside its Host
+    /// Workspaces (whose titles agentctx does not read): the last segment
+    /// of the cwd, else the cwd.
+    #[must_use]
+    pub fn workspace(&self) -> Option<&str> {
+        let cwd = self.stored.cwd.as_deref().filter(|c| !c.is_empty())?;
+        let trimmed = cwd.trim_end_matches(['/', '\\']);
+        match trimmed.rsplit(['/', '\\']).next() {
+            Some(base) if !base.is_empty() => Some(base),
+            _ => Some(cwd),
+        }
+    }
+}
+
+/// Logs are summarised when they decode to at most this many bytes.
+pub const SUMMARY_DECODED: u64 = 128 << 20;
+
+/// Sorts listed sessions as the sidebar does: updated, newest first, then
+/// the id.
+fn sidebar_order(listed: &mut [Listed]) {
+    listed.sort_by(|a, b| {
+        b.updated_ms()
+            .cmp(&a.updated_ms())
+            .then_with(|| a.stored.id.cmp(&b.stored.id))
+    });
+}
+
+/// The stored sessions of the scope, each with its summary, in the
+/// sidebar's order; hidden ones included ([`Listed::shown`] tells).
+///
+/// # Errors
+/// As [`list`].
+pub fn listing(scope: Scope<'_>) -> Result<Vec<Listed>, String> {
+    let mut listed: Vec<Listed> = list(scope)?
+        .into_iter()
+        .map(|stored| {
+            let summary = summary::read(&stored.path, stored.encoding, SUMMARY_DECODED)
+                .ok()
+                .flatten();
+            Listed { stored, summary }
+        })
+        .collect();
+    sidebar_order(&mut listed);
+    Ok(listed)
+}
+
+/// The newest session the sidebar shows, reading as few logs as it can: a
+/// log last written before the best one found so far was updated cannot
+/// hold a later prompt.
+fn newest_shown(stored: Vec<Stored>) -> Option<Stored> {
+    let mut best: Option<Listed> = None;
+    for s in stored {
+        if let (Some(b), Some(modified)) = (&best, s.modified) {
+            let modified_ms = modified
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()
+                .and_then(|d| i64::try_from(d.as_millis()).ok());
+            if modified_ms.is_some_and(|m| Some(m) < b.updated_ms()) {
+                break;
+            }
+        }
+        let summary = summary::read(&s.path, s.encoding, SUMMARY_DECODED)
+            .ok()
+            .flatten();
+        let candidate = Listed { stored: s, summary };
+        if !candidate.shown() {
+            continue;
+        }
+        let better = best.as_ref().is_none_or(|b| {
+            (
+                candidate.updated_ms(),
+                std::cmp::Reverse(&candidate.stored.id),
+            ) > (b.updated_ms(), std::cmp::Reverse(&b.stored.id))
+        });
+        if better {
+            best = Some(candidate);
+        }
+    }
+    best.map(|l| l.stored)
 }
 
 /// Which stored session to read.
@@ -148,10 +297,15 @@ pub fn find(scope: Scope<'_>, pick: Pick<'_>) -> Result<Stored, String> {
     let whose = || format!("{} under {}", scope.cwd.display(), scope.root.display());
     let id = match pick {
         Pick::Latest => {
-            return found
-                .into_iter()
-                .next()
-                .ok_or_else(|| format!("no dsh session of {}", whose()));
+            let stored = found.len();
+            return newest_shown(found).ok_or_else(|| match stored {
+                0 => format!("no dsh session of {}", whose()),
+                n => format!(
+                    "no dsh session of {} has started a conversation ({n} blank or subagent session{} hidden: `agentctx sessions --all` lists them)",
+                    whose(),
+                    if n == 1 { "" } else { "s" }
+                ),
+            });
         }
         Pick::Id(id) => id,
     };
@@ -185,7 +339,12 @@ pub fn find(scope: Scope<'_>, pick: Pick<'_>) -> Result<Stored, String> {
 
 /// The `--*--` directories of a root, sorted.
 fn project_dirs(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries = std::fs::read_dir(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let entries = match std::fs::read_dir(root) {
+        Ok(entries) => entries,
+        // No root: dsh has stored no session yet.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", root.display())),
+    };
     let mut dirs: Vec<PathBuf> = entries
         .filter_map(|e| {
             let path = e.ok()?.path();
@@ -216,6 +375,9 @@ fn stored_in(dir: &Path) -> Option<Stored> {
         modified: meta.modified().ok(),
         created_ms: header.created_at,
         cwd: header.cwd,
+        origin: header.origin,
+        parent: header.parent_session,
+        agent_preset: header.agent_preset,
     })
 }
 
@@ -239,6 +401,9 @@ pub struct Header {
     pub id: Option<String>,
     pub cwd: Option<String>,
     pub created_at: Option<i64>,
+    pub origin: Option<String>,
+    pub parent_session: Option<String>,
+    pub agent_preset: Option<String>,
 }
 
 /// Reads the header line of a stored log (its first line, decoded from the

@@ -102,6 +102,7 @@ impl Tree {
         cmd.current_dir(self.root())
             .env("HOME", self.path("home"))
             .env_remove("DSH_HOME")
+            .env_remove("AGENTCTX_DSH_PROFILE")
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR_FORCE")
             .arg("--color")
@@ -137,14 +138,16 @@ impl Tree {
 }
 
 /// Every environment variable a harness profile reads.
-pub const PROFILE_VARS: [&str; 13] = [
+pub const PROFILE_VARS: [&str; 15] = [
     "CODEX_HOME",
     "GEMINI_CLI_HOME",
     "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+    "GEMINI_MODEL",
     "XDG_CONFIG_HOME",
     "OPENCODE_CONFIG",
     "OPENCODE_CONFIG_DIR",
+    "OPENCODE_CONFIG_CONTENT",
     "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
     "OPENCODE_DISABLE_PROJECT_CONFIG",
     "GEMINI_SYSTEM_MD",

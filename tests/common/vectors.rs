@@ -59,16 +59,13 @@ pub fn materialize(case_dir: &Path, case: &Value) -> (tempfile::TempDir, PathBuf
         let ok = Command::new("mkfifo").arg(&p).status().unwrap().success();
         assert!(ok, "mkfifo {}", p.display());
     }
+    // `.git` files, and texts holding the tree's absolute path (@TREE@).
     if let Some(files) = setup["files"].as_object() {
+        let tree_str = tree.to_str().unwrap();
         for (rel, text) in files {
             let p = tree.join(rel);
             fs::create_dir_all(p.parent().unwrap()).unwrap();
-            // Texts holding the tree's absolute path (`~/.claude.json`, trust tables).
-            let text = text
-                .as_str()
-                .unwrap()
-                .replace("@TREE@", tree.to_str().unwrap());
-            fs::write(p, text).unwrap();
+            fs::write(p, text.as_str().unwrap().replace("@TREE@", tree_str)).unwrap();
         }
     }
     if let Some(links) = setup["symlinks"].as_object() {

@@ -138,7 +138,7 @@ struct Json<'a> {
 /// Runs `check --profile` for `profiles`: the first PATH (else the git
 /// work tree of the cwd), `--exclude`, text or JSON, `--deny-warnings`.
 pub(crate) fn run(ctx: &mut Ctx<'_>, check_args: &CheckArgs, profiles: &[Profile]) -> Result<u8> {
-    let args = &check_args.profile;
+    let args = &check_args.profiles;
     let exclude = &check_args.exclude;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
     let top = match check_args.paths.first() {
@@ -154,6 +154,9 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, check_args: &CheckArgs, profiles: &[Profile
         Ok(_) => bail!("{}: not a directory", top.display()),
         Err(e) => bail!("{}: {e}", top.display()),
     }
+    // Each directory is a cwd as `cd DIR && agent` sees it: the walk below
+    // a real top stays real.
+    let top = paths::physical(&top);
     let loader = Loader::new(ctx.env, args, &top, profiles)?;
     let reports = check::check(
         &Options {

@@ -13,6 +13,7 @@ use super::explain::ExplainArgs;
 use super::render::RenderArgs;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
+use crate::paths;
 use crate::profile::{self, Origin, Profile, Report, claude, codex, gemini, listings, opencode};
 
 /// The command a profile runs under, for the usage rules.
@@ -29,13 +30,19 @@ pub(crate) enum Command {
 /// flag without that profile.
 pub(crate) fn select(
     command: Command,
+    profile: Option<ProfileName>,
     args: &ProfileArgs,
     dsh_only: &[&str],
 ) -> Result<Option<Vec<Profile>>> {
     let given = args.given();
-    let chosen = args.profile.unwrap_or(ProfileName::Dsh);
+    let chosen = profile.unwrap_or(ProfileName::Dsh);
     let profiles = match chosen {
         ProfileName::Dsh => {
+            if args.cwd_as_given {
+                bail!(
+                    "--cwd-as-given is a setting of the harness profiles; dsh always takes --cwd as given"
+                );
+            }
             if let Some((flag, owner)) = given.first() {
                 bail!(
                     "{flag} is a setting of --profile {}; it does not apply to dsh{}",
@@ -55,6 +62,11 @@ pub(crate) fn select(
     let label = name(chosen);
     if chosen == ProfileName::All && command != Command::Check {
         bail!("--profile all works with check only");
+    }
+    if args.cwd_as_given && command == Command::Check {
+        bail!(
+            "--cwd-as-given works with render and explain (check starts each harness in the directories it walks)"
+        );
     }
     if chosen == ProfileName::Copilot && command != Command::Explain {
         bail!(
@@ -76,6 +88,23 @@ pub(crate) fn select(
         }
     }
     Ok(Some(profiles))
+}
+
+/// `--help-profile P`: the settings of profile P for `command`, printed as
+/// clap prints help (styled when stdout is coloured).
+pub(crate) fn help(
+    ctx: &mut Ctx<'_>,
+    command: &str,
+    profile: crate::cli::SettingsProfile,
+) -> Result<u8> {
+    let help = crate::cli::profile_help((ctx.definition)(), command, profile);
+    let text = if ctx.stdout_color() {
+        help.ansi().to_string()
+    } else {
+        help.to_string()
+    };
+    ctx.out.write_all(text.as_bytes())?;
+    Ok(0)
 }
 
 /// What to use instead of `flag` with `profile`, where there is a
@@ -112,18 +141,31 @@ fn name(p: ProfileName) -> &'static str {
     }
 }
 
-/// The cwd a profile looks at: `--cwd` (lexically normalised against the
-/// process cwd), else the process cwd; it must be a directory, or missing.
-pub(crate) fn cwd(env: &Env, flag: Option<&Path>) -> Result<PathBuf> {
+/// The cwd a profile looks at (10.1): `--cwd` (lexically normalised against
+/// the process cwd), else the process cwd; with `physical`, its links
+/// resolved as `cd DIR && agent` sees it. It must be a directory, or not
+/// exist at all: then the second value is the warning that says so (the
+/// harness would be started there once it exists).
+pub(crate) fn cwd(
+    env: &Env,
+    flag: Option<&Path>,
+    physical: bool,
+) -> Result<(PathBuf, Option<String>)> {
     let cwd = match flag {
         Some(flag) => env.absolute(flag)?,
         None => env.absolute(env.process_cwd()?)?,
     };
+    let cwd = if physical { paths::physical(&cwd) } else { cwd };
     let problem = match std::fs::metadata(&cwd) {
-        Ok(meta) if meta.is_dir() => return Ok(cwd),
-        // A directory not made yet: what the harness would load there
-        // (SPEC 10.1: missing components are kept).
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && flag.is_some() => return Ok(cwd),
+        Ok(meta) if meta.is_dir() => return Ok((cwd, None)),
+        Err(e) if flag.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
+            let warning = format!(
+                "--cwd {}: {}; showing what the harness would load there",
+                cwd.display(),
+                crate::discovery::os_error(&e)
+            );
+            return Ok((cwd, Some(warning)));
+        }
         Ok(_) => "not a directory".to_owned(),
         Err(e) => e.to_string(),
     };
@@ -189,16 +231,23 @@ fn switch(env: &Env, flag: bool, var: &str) -> (bool, Origin) {
 /// The opencode inputs (10.1).
 pub(crate) fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<opencode::Input> {
     let home = home(env)?;
-    let (config_dir, config_dir_origin) = match (
-        &args.opencode_config_dir,
-        env.vars.nonempty("XDG_CONFIG_HOME"),
-    ) {
-        (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
-        (None, Some(xdg)) => (
+    let (xdg_dir, xdg_dir_origin) = match env.vars.nonempty("XDG_CONFIG_HOME") {
+        Some(xdg) => (
             env.absolute(Path::new(xdg))?.join("opencode"),
             Origin::Env("XDG_CONFIG_HOME".to_owned()),
         ),
-        (None, None) => (home.join(".config/opencode"), Origin::Default),
+        None => (home.join(".config/opencode"), Origin::Default),
+    };
+    let config_dir = match (
+        &args.opencode_config_dir,
+        env.vars.nonempty("OPENCODE_CONFIG_DIR"),
+    ) {
+        (Some(flag), _) => Some((env.absolute(flag)?, Origin::Flag)),
+        (None, Some(dir)) => Some((
+            env.absolute(Path::new(dir))?,
+            Origin::Env("OPENCODE_CONFIG_DIR".to_owned()),
+        )),
+        (None, None) => None,
     };
     let (disable_claude, disable_claude_origin) = switch(
         env,
@@ -213,8 +262,9 @@ pub(crate) fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Resul
     Ok(opencode::Input {
         cwd: cwd.to_path_buf(),
         home,
+        xdg_dir,
+        xdg_dir_origin,
         config_dir,
-        config_dir_origin,
         disable_claude,
         disable_claude_origin,
         disable_project,
@@ -225,6 +275,7 @@ pub(crate) fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Resul
             .nonempty("OPENCODE_CONFIG")
             .map(|p| env.absolute(Path::new(p)))
             .transpose()?,
+        config_content: env.vars.nonempty("OPENCODE_CONFIG_CONTENT").is_some(),
         vars: env.vars.clone(),
     })
 }
@@ -249,6 +300,11 @@ pub(crate) fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<
         file_name: args.context_filename.as_deref().map(split_list),
         markers: args.memory_boundary_markers.as_deref().map(split_list),
         touches: args.touch.clone(),
+        model: match (&args.model, env.vars.nonempty("GEMINI_MODEL")) {
+            (Some(m), _) => Some((m.clone(), Origin::Flag)),
+            (None, Some(m)) => Some((m.to_owned(), Origin::Env("GEMINI_MODEL".to_owned()))),
+            (None, None) => None,
+        },
         vars: env.vars.clone(),
     })
 }
@@ -309,15 +365,24 @@ fn load(
     profile: Profile,
     cwd_flag: Option<&Path>,
 ) -> Result<(PathBuf, Report)> {
-    let cwd = cwd(env, cwd_flag)?;
+    // `codex -C DIR` keeps DIR as written; every other launch (and `cd DIR
+    // && codex`) sees the real path.
+    let physical = !(args.cwd_as_given && profile == Profile::Codex);
+    let (cwd, missing) = cwd(env, cwd_flag, physical)?;
     let mut report = report(env, args, profile, &cwd)?;
+    report.warnings.splice(0..0, missing);
     profile::check::mark_secrets(&mut report);
     Ok((cwd, report))
 }
 
 /// `render --profile P`: the message bytes, or the report's JSON.
 pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> Result<u8> {
-    let (_, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
+    let (_, report) = load(
+        ctx.env,
+        &args.profiles,
+        profile,
+        args.session.cwd.as_deref(),
+    )?;
     crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
     let secrets = profile::check::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
@@ -339,7 +404,12 @@ pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> 
 
 /// `explain --profile P`: the report as text or JSON.
 pub(crate) fn explain(ctx: &mut Ctx<'_>, args: &ExplainArgs, profile: Profile) -> Result<u8> {
-    let (cwd, report) = load(ctx.env, &args.profile, profile, args.session.cwd.as_deref())?;
+    let (cwd, report) = load(
+        ctx.env,
+        &args.profiles,
+        profile,
+        args.session.cwd.as_deref(),
+    )?;
     let secrets = profile::check::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
     match args.format {

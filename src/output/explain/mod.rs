@@ -12,6 +12,7 @@ use crate::output::{escape, not_text};
 use crate::render::Truncation;
 use crate::settings::{Origin, Precedence};
 
+mod dshconfig;
 mod session;
 use session::session_view;
 
@@ -51,8 +52,12 @@ pub fn text(report: &Report, opts: TextOptions) -> String {
         out: String::new(),
     };
     settings(&mut w, report);
+    if let Some(dsh) = &report.dsh_config {
+        dshconfig::section(&mut w, dsh);
+    }
     root_search(&mut w, report);
     files(&mut w, report);
+    not_loaded(&mut w, report);
     budget(&mut w, report);
     w.out.push('\n');
     w.heading("Identity");
@@ -164,21 +169,21 @@ fn settings(w: &mut Writer, r: &Report) {
     let why = match s.precedence.origin {
         Origin::Default => format!("default: {}", p.generation()),
         Origin::Log => "inferred from the log's scope keys".to_owned(),
-        Origin::Flag | Origin::Env => p.generation().to_owned(),
+        Origin::Flag | Origin::Env | Origin::Config(_) => p.generation().to_owned(),
     };
     let no_entries: &[String] = &[];
     // Name, origin, value and its tone, and the entries the setting ignored.
     let rows = [
         (
             "cwd",
-            s.cwd.origin,
+            s.cwd.origin.clone(),
             escape(&s.cwd.value).into_owned(),
             Tone::Name,
             no_entries,
         ),
         (
             "dsh home",
-            s.dsh_home.origin,
+            s.dsh_home.origin.clone(),
             format!(
                 "{}  (user-global file shown as {})",
                 escape(&s.dsh_home.value),
@@ -189,48 +194,53 @@ fn settings(w: &mut Writer, r: &Report) {
         ),
         (
             "max bytes",
-            s.max_bytes.origin,
+            s.max_bytes.origin.clone(),
             s.max_bytes.value.to_string(),
             Tone::Plain,
             no_entries,
         ),
         (
             "max source bytes",
-            s.max_source_bytes.origin,
+            s.max_source_bytes.origin.clone(),
             s.max_source_bytes.value.to_string(),
             Tone::Plain,
             no_entries,
         ),
         (
             "candidates",
-            s.candidates.origin,
+            s.candidates.origin.clone(),
             list(&s.candidates.value),
             Tone::Plain,
             &s.candidates.ignored,
         ),
         (
             "local candidates",
-            s.local_candidates.origin,
+            s.local_candidates.origin.clone(),
             list(&s.local_candidates.value),
             Tone::Plain,
             &s.local_candidates.ignored,
         ),
         (
             "root markers",
-            s.root_markers.origin,
+            s.root_markers.origin.clone(),
             list(&s.root_markers.value),
             Tone::Plain,
             no_entries,
         ),
         (
             "precedence",
-            s.precedence.origin,
+            s.precedence.origin.clone(),
             format!("{}  ({why})", p.as_str()),
             Tone::Plain,
             no_entries,
         ),
     ];
-    let widths = [16, 7];
+    let origin_width = rows
+        .iter()
+        .map(|(_, o, ..)| width(&o.to_string()))
+        .max()
+        .unwrap_or(0);
+    let widths = [16, origin_width.max(7)];
     for (name, o, value, tone, ignored) in rows {
         w.row(
             2,
@@ -323,7 +333,38 @@ fn files(w: &mut Writer, r: &Report) {
         .max()
         .unwrap_or(0);
     let first = r.settings.precedence.value == Precedence::First;
-    for dir in &r.directories {
+    let mut dirs = r.directories.iter().peekable();
+    while let Some(dir) = dirs.next() {
+        // A run of directories where every candidate is missing is one
+        // line, named by its directories alone.
+        if all_missing(dir) {
+            let mut run = vec![dir];
+            while let Some(next) = dirs.next_if(|d| all_missing(d)) {
+                run.push(next);
+            }
+            let names = match run.as_slice() {
+                [one] => escape(&one.display).into_owned(),
+                [a, b] => format!("{}, {}", escape(&a.display), escape(&b.display)),
+                [a, .., z] => format!(
+                    "{} to {} ({} directories)",
+                    escape(&a.display),
+                    escape(&z.display),
+                    run.len()
+                ),
+                [] => String::new(),
+            };
+            let candidates: Vec<String> = dir.candidates.iter().map(|c| c.name.clone()).collect();
+            w.row(
+                2,
+                &[
+                    cell(names, Tone::Heading),
+                    cell("all missing", Tone::Dim),
+                    cell(list(&candidates), Tone::Dim),
+                ],
+                &[],
+            );
+            continue;
+        }
         w.row(
             2,
             &[
@@ -332,30 +373,6 @@ fn files(w: &mut Writer, r: &Report) {
             ],
             &[],
         );
-        if dir.candidates.len() > 1
-            && dir
-                .candidates
-                .iter()
-                .all(|c| c.outcome == Outcome::Missing && c.symlink.is_none())
-        {
-            w.row(
-                CAND_INDENT,
-                &[
-                    cell("all missing", Tone::Dim),
-                    cell(
-                        list(
-                            &dir.candidates
-                                .iter()
-                                .map(|c| c.name.clone())
-                                .collect::<Vec<_>>(),
-                        ),
-                        Tone::Dim,
-                    ),
-                ],
-                &[],
-            );
-            continue;
-        }
         let mut last_tier = None;
         for c in &dir.candidates {
             let tier = if last_tier == Some(c.tier) {
@@ -378,6 +395,89 @@ fn files(w: &mut Writer, r: &Report) {
                 r.budget.truncated.as_ref(),
             );
         }
+    }
+}
+
+/// Whether every candidate of a directory is missing (and none is a
+/// symlink), so that it says nothing but that.
+fn all_missing(dir: &DirReport) -> bool {
+    dir.candidates.len() > 1
+        && dir
+            .candidates
+            .iter()
+            .all(|c| c.outcome == Outcome::Missing && c.symlink.is_none())
+}
+
+/// How many files below the cwd the text view names.
+const BELOW_SHOWN: usize = 20;
+
+/// The instruction files that are not in the baseline: below the cwd,
+/// each with the directory whose touch loads it; above a cwd with no root
+/// marker, skipped.
+fn not_loaded(w: &mut Writer, r: &Report) {
+    let n = &r.not_loaded;
+    if n.below.is_empty() && n.above.is_empty() {
+        return;
+    }
+    w.out.push('\n');
+    w.heading("Not in the baseline");
+    let path_w = n
+        .below
+        .iter()
+        .take(BELOW_SHOWN)
+        .map(|f| width(&escape(&f.path)))
+        .chain(n.above.iter().map(|p| width(&escape(p))))
+        .max()
+        .unwrap_or(0);
+    for f in n.below.iter().take(BELOW_SHOWN) {
+        w.row(
+            2,
+            &[
+                cell(escape(&f.path), Tone::Name),
+                cell(
+                    format!("loads when the session touches {}", escape(&f.touch)),
+                    Tone::Dim,
+                ),
+            ],
+            &[path_w],
+        );
+    }
+    if n.below.len() > BELOW_SHOWN {
+        w.line(
+            2,
+            &[cell(
+                format!("and {} more below the cwd", n.below.len() - BELOW_SHOWN),
+                Tone::Dim,
+            )],
+        );
+    }
+    if n.below_stopped {
+        w.line(
+            2,
+            &[cell(
+                format!(
+                    "(the walk below the cwd stopped after {} directories)",
+                    crate::explain::BELOW_DIRS
+                ),
+                Tone::Dim,
+            )],
+        );
+    }
+    let markers = list(&r.root_search.markers);
+    for p in &n.above {
+        w.row(
+            2,
+            &[
+                cell(escape(p), Tone::Name),
+                cell(
+                    format!(
+                        "above the cwd: no root marker ({markers}) was found, so the chain is the cwd alone"
+                    ),
+                    Tone::Dim,
+                ),
+            ],
+            &[path_w],
+        );
     }
 }
 

@@ -9,15 +9,15 @@ use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Result, bail};
 use serde_json::Value;
 
 use super::{
     FileEntry, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting, Status,
     Tier, Vars, Why,
 };
-use crate::discovery::js_trim;
 use crate::paths;
+use crate::text::js_trim;
 
 pub const DEFAULT_NAME: &str = "GEMINI.md";
 
@@ -39,6 +39,8 @@ pub struct Input {
     pub file_name: Option<Vec<String>>,
     pub markers: Option<Vec<String>>,
     pub touches: Vec<String>,
+    /// `--model`, else `$GEMINI_MODEL` when not empty (10.1).
+    pub model: Option<(String, Origin)>,
     /// For `$VAR` expansion in settings.
     pub vars: Vars,
 }
@@ -138,6 +140,8 @@ fn identity(path: &Path) -> Option<(u64, u64)> {
 struct Config {
     names: Vec<String>,
     markers: Vec<String>,
+    /// The model gets the modern header (rule 8).
+    modern: bool,
 }
 
 fn string_list(v: &Value, key: &str, origin: &Origin) -> Result<Vec<String>> {
@@ -165,8 +169,10 @@ fn origin_path(origin: &Origin) -> String {
     }
 }
 
-/// The settings files in merge order (10.1).
-fn settings_files(input: &Input, workspace: &Path) -> Vec<PathBuf> {
+/// The settings files in merge order (10.1), a system or system-defaults
+/// file that exists but is not secure ([`settings::is_secure`]) left out
+/// with a warning.
+fn settings_files(input: &Input, workspace: &Path, warnings: &mut Vec<String>) -> Vec<PathBuf> {
     let defaults = input.system_defaults.clone().unwrap_or_else(|| {
         input
             .system_settings
@@ -174,19 +180,56 @@ fn settings_files(input: &Input, workspace: &Path) -> Vec<PathBuf> {
             .unwrap_or(Path::new("/"))
             .join("system-defaults.json")
     });
+    let mut system = |path: PathBuf, what: &str| {
+        let exists = std::fs::symlink_metadata(&path).is_ok();
+        if exists && !settings::is_secure(&path) {
+            warnings.push(format!(
+                "{}: not read: gemini reads a {what} file only when it and every directory above it are owned by root and not writable by group or others",
+                super::show(&path)
+            ));
+            return None;
+        }
+        Some(path)
+    };
+    let defaults = system(defaults, "system defaults");
+    let system_file = system(input.system_settings.clone(), "system settings");
     let user_dir = input.gh.join(".gemini");
-    let mut files = vec![defaults, user_dir.join("settings.json")];
+    let mut files: Vec<PathBuf> = defaults.into_iter().collect();
+    files.push(user_dir.join("settings.json"));
     let ws_dir = workspace.join(".gemini");
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     if input.trusted && real(&ws_dir) != real(&user_dir) {
         files.push(ws_dir.join("settings.json"));
     }
-    files.push(input.system_settings.clone());
+    files.extend(system_file);
     files
 }
 
-fn resolve(input: &Input, workspace: &Path) -> Result<(Config, ProfileSettings)> {
-    let ctx = settings::read(&settings_files(input, workspace), &input.vars)?;
+/// [G-model]: the model a name resolves to, and whether that model gets
+/// the modern memory header (a gemini-3 model, or one not named
+/// `gemini-*`).
+#[must_use]
+pub fn modern_model(name: &str) -> bool {
+    let resolved = match name {
+        "auto" | "pro" | "auto-gemini-3" => "gemini-3-pro-preview",
+        "auto-gemini-2.5" => "gemini-2.5-pro",
+        "flash" => "gemini-3-flash-preview",
+        "flash-lite" => "gemini-3.1-flash-lite",
+        other => other,
+    };
+    match resolved.strip_prefix("gemini-3") {
+        Some(rest) => rest.is_empty() || rest.starts_with(['.', '-']),
+        None => !resolved.starts_with("gemini-"),
+    }
+}
+
+fn resolve(
+    input: &Input,
+    workspace: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<(Config, ProfileSettings)> {
+    let files = settings_files(input, workspace, warnings);
+    let ctx = settings::read(&files, &input.vars)?;
     let mut s = ProfileSettings::default();
     s.push(
         "gemini_home",
@@ -274,13 +317,33 @@ fn resolve(input: &Input, workspace: &Path) -> Result<(Config, ProfileSettings)>
             Setting::new("tree", Origin::Default),
         ),
     }
-    Ok((Config { names, markers }, s))
+    let (model, origin) = match (&input.model, &ctx.model) {
+        (Some((m, origin)), _) => (m.clone(), origin.clone()),
+        (None, Some((Value::String(m), origin))) => (m.clone(), origin.clone()),
+        (None, Some((v, origin))) if !v.is_null() => bail!(
+            "{}: model.name must be a string, got {v}",
+            origin_path(origin)
+        ),
+        _ => ("auto".to_owned(), Origin::Default),
+    };
+    let model = js_trim(&model).to_owned();
+    let modern = modern_model(&model);
+    s.push("model", Setting::new(model, origin));
+    s.push("modern", Setting::new(modern, Origin::Derived));
+    Ok((
+        Config {
+            names,
+            markers,
+            modern,
+        },
+        s,
+    ))
 }
 
-/// The workspace: `input.cwd` with links resolved.
-fn workspace(input: &Input) -> Result<PathBuf> {
-    std::fs::canonicalize(&input.cwd)
-        .with_context(|| format!("resolving the workspace {}", input.cwd.display()))
+/// The workspace: `input.cwd` with links resolved (missing components
+/// kept, as 10.1 resolves a cwd).
+fn workspace(input: &Input) -> PathBuf {
+    paths::physical(&input.cwd)
 }
 
 /// The context file names in effect at `input.cwd` (for check's walk).
@@ -289,7 +352,7 @@ fn workspace(input: &Input) -> Result<PathBuf> {
 ///
 /// As [`load`].
 pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
-    Ok(resolve(input, &workspace(input)?)?.0.names)
+    Ok(resolve(input, &workspace(input), &mut Vec::new())?.0.names)
 }
 
 /// What Gemini CLI loads for `input.cwd`.
@@ -299,9 +362,11 @@ pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
 /// The cwd cannot be resolved, a settings file cannot be read or parsed,
 /// or a context setting has the wrong type.
 pub fn load(input: &Input) -> Result<Report> {
-    let workspace = workspace(input)?;
-    let (config, settings) = resolve(input, &workspace)?;
+    let workspace = workspace(input);
+    let mut warnings = Vec::new();
+    let (config, settings) = resolve(input, &workspace, &mut warnings)?;
     let mut report = Report::new(Profile::Gemini, settings);
+    report.warnings = warnings;
     let gemini_dir = input.gh.join(".gemini");
     let globals: Vec<PathBuf> = config
         .names
@@ -332,9 +397,14 @@ pub fn load(input: &Input) -> Result<Report> {
     let project_text = loader.blocks(&project, Tier::Project, &mut report);
     let global_text = js_trim(&global_text);
     if !global_text.is_empty() {
-        let text = format!(
-            "# Contextual Instructions ({})\n{PREAMBLE}<loaded_context>\n{global_text}\n</loaded_context>",
+        // A legacy (gemini-2.x) model names only the default file.
+        let header = if config.modern {
             config.names.join(", ")
+        } else {
+            DEFAULT_NAME.to_owned()
+        };
+        let text = format!(
+            "# Contextual Instructions ({header})\n{PREAMBLE}<loaded_context>\n{global_text}\n</loaded_context>"
         );
         report.parts.push(Part {
             kind: "system-instruction".to_owned(),

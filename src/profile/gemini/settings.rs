@@ -2,6 +2,7 @@
 //! workspace (trusted only), system; last definition wins, lists replace;
 //! comments stripped; `$VAR`, `${VAR}`, `${VAR:-d}` expanded in strings.
 
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
@@ -16,6 +17,8 @@ pub struct Context {
     pub file_name: Option<(Value, Origin)>,
     pub markers: Option<(Value, Origin)>,
     pub import_format: Option<(Value, Origin)>,
+    /// `model.name`.
+    pub model: Option<(Value, Origin)>,
 }
 
 /// Reads the files in merge order (missing files skipped) and keeps the
@@ -40,7 +43,10 @@ pub fn read(files: &[PathBuf], vars: &Vars) -> Result<Context> {
             ctx.markers = Some((v, origin.clone()));
         }
         if let Some(v) = pick("importFormat") {
-            ctx.import_format = Some((v, origin));
+            ctx.import_format = Some((v, origin.clone()));
+        }
+        if let Some(v) = value.get("model").and_then(|m| m.get("name")) {
+            ctx.model = Some((v.clone(), origin));
         }
     }
     Ok(ctx)
@@ -59,6 +65,37 @@ fn read_one(path: &Path, vars: &Vars) -> Result<Option<Value>> {
         bail!("{shown}: settings must be a JSON object");
     }
     Ok(Some(expand_value(value, vars)))
+}
+
+/// Whether Gemini CLI reads a system or system-defaults file [G-set]: it
+/// and every directory above it (`stat`, links followed) are owned by uid 0
+/// with no group or other write bit, every link among them is itself owned
+/// by uid 0, and, when its real path differs, the real file and its
+/// ancestors pass too.
+#[must_use]
+pub fn is_secure(path: &Path) -> bool {
+    fn chain_ok(path: &Path) -> bool {
+        path.ancestors().all(|p| {
+            let Ok(meta) = std::fs::metadata(p) else {
+                return false;
+            };
+            if meta.uid() != 0 || meta.mode() & 0o022 != 0 {
+                return false;
+            }
+            match std::fs::symlink_metadata(p) {
+                Ok(link) if link.file_type().is_symlink() => link.uid() == 0,
+                Ok(_) => true,
+                Err(_) => false,
+            }
+        })
+    }
+    if !chain_ok(path) {
+        return false;
+    }
+    match std::fs::canonicalize(path) {
+        Ok(real) => real == path || chain_ok(&real),
+        Err(_) => false,
+    }
 }
 
 /// Expands variables in every string of a JSON value.

@@ -1,4 +1,5 @@
-//! The one reader of every file a harness profile reads: config files
+//! The one bounded reader of every file a harness profile reads and of
+//! dsh's configuration layers (`dshconfig`): config files
 //! (codex `config.toml`, gemini `settings.json`, opencode `opencode.json[c]`)
 //! and instruction files (memory files, instructions, imports, project docs).
 //!
@@ -16,7 +17,26 @@ use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-use super::{Kind, stat};
+/// The kind of a path after following links, or the error stat gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    File(u64),
+    Dir,
+    Other,
+}
+
+/// `stat` (links followed).
+pub(crate) fn stat(path: &Path) -> io::Result<Kind> {
+    std::fs::metadata(path).map(|m| {
+        if m.is_file() {
+            Kind::File(m.len())
+        } else if m.is_dir() {
+            Kind::Dir
+        } else {
+            Kind::Other
+        }
+    })
+}
 
 /// Bytes read of one instruction file (a memory file, an instruction, an
 /// import, a project doc): 16 MiB, far past any budget a harness applies.
