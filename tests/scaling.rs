@@ -163,3 +163,35 @@ fn the_prompt_value_search_is_near_linear() {
         })
     });
 }
+
+/// Claude Code's Markdown reading (SPEC 10.6.6-7) on hostile texts: unmatched
+/// brackets and `<`, many script blocks after a comment, deep quotes (each
+/// was quadratic or recursed without bound before).
+/// A hostile CLAUDE.md of size `n`.
+type Shape = fn(usize) -> String;
+
+#[test]
+fn the_claude_markdown_reader_is_near_linear() {
+    let shapes: [(&str, Shape); 4] = [
+        ("brackets", |n| "[a".repeat(n)),
+        ("angles", |n| "<a".repeat(n)),
+        ("scripts", |n| {
+            format!("<!-- c -->\n{}", "<script>\na\n</script>\n".repeat(n))
+        }),
+        ("quotes", |n| format!("{}q\n<!-- c -->\n", "> ".repeat(n))),
+    ];
+    for (what, text) in shapes {
+        assert_near_linear(what, 20_000, |n| {
+            let t = Tree::new();
+            t.dir("r/.git")
+                .dir("home")
+                .file("r/CLAUDE.md", format!("{}\n@./x.md\n", text(n)));
+            let cwd = t.path_str("r");
+            best_of_five(|| {
+                let mut c = t.profile_cmd();
+                c.args(["render", "--profile", "claude", "--cwd", &cwd]);
+                c
+            })
+        });
+    }
+}

@@ -3,7 +3,7 @@
 //! found. Claude Code reads the blocks with its `marked` lexer (`gfm`
 //! off); this is the part of that block grammar the three rules depend on.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::discovery::{is_js_whitespace, js_trim};
 
@@ -306,13 +306,27 @@ pub(crate) fn import_tokens(text: &str) -> Vec<String> {
     }
     let lf = to_lf(text);
     let defs = definitions(&lf);
-    scan_blocks(&lf, true, &defs, &mut found);
+    scan_blocks(&lf, true, &defs, 0, &mut found);
     let mut seen = HashSet::new();
     found.retain(|t| seen.insert(t.clone()));
     found
 }
 
-fn scan_blocks(text: &str, top: bool, defs: &HashSet<String>, found: &mut Vec<String>) {
+/// How deep quotes, lists and links are read inside each other; deeper
+/// text is read as one run (a hostile file cannot exhaust the stack).
+const MAX_NESTING: usize = 64;
+
+fn scan_blocks(
+    text: &str,
+    top: bool,
+    defs: &HashSet<String>,
+    depth: usize,
+    found: &mut Vec<String>,
+) {
+    if depth >= MAX_NESTING {
+        tokens_in_run(text, found);
+        return;
+    }
     for b in blocks(text) {
         let raw = &text[b.start..b.end];
         match b.kind {
@@ -325,21 +339,21 @@ fn scan_blocks(text: &str, top: bool, defs: &HashSet<String>, found: &mut Vec<St
                     }
                 }
             }
-            Kind::Heading => inline(heading_text(raw), defs, found),
+            Kind::Heading => inline(heading_text(raw), defs, depth, found),
             Kind::Paragraph => {
                 let body = raw.trim_end_matches('\n');
                 if top {
-                    inline(body, defs, found);
+                    inline(body, defs, depth, found);
                 } else {
                     // A list item's text token: its text, then its inline tokens.
                     tokens_in_run(body, found);
-                    inline(body, defs, found);
+                    inline(body, defs, depth, found);
                 }
             }
-            Kind::Quote => scan_blocks(&quote_content(raw), true, defs, found),
+            Kind::Quote => scan_blocks(&quote_content(raw), true, defs, depth + 1, found),
             Kind::List => {
                 for item in list_items(raw) {
-                    scan_blocks(&item, false, defs, found);
+                    scan_blocks(&item, false, defs, depth + 1, found);
                 }
             }
         }
@@ -428,13 +442,144 @@ fn keep(token: &str) -> Option<String> {
     ok.then_some(path)
 }
 
+/// The next occurrence of a byte string at or after a position, for
+/// positions that only grow: each byte is searched once.
+struct Next<'a> {
+    hay: &'a [u8],
+    needle: &'static [u8],
+    /// The last search started here and found `hit`.
+    from: Option<usize>,
+    hit: Option<usize>,
+}
+
+impl<'a> Next<'a> {
+    fn new(hay: &'a [u8], needle: &'static [u8]) -> Self {
+        Next {
+            hay,
+            needle,
+            from: None,
+            hit: None,
+        }
+    }
+
+    fn at(&mut self, i: usize) -> Option<usize> {
+        if self.from.is_some_and(|f| f <= i) {
+            match self.hit {
+                None => return None,
+                Some(h) if h >= i => return Some(h),
+                Some(_) => {}
+            }
+        }
+        self.from = Some(i);
+        self.hit = self
+            .hay
+            .get(i..)
+            .and_then(|rest| {
+                rest.windows(self.needle.len())
+                    .position(|w| w == self.needle)
+            })
+            .map(|k| i + k);
+        self.hit
+    }
+}
+
+/// What one pass over an inline text finds: where each code span, `[`
+/// and `(` closes.
+struct Matches {
+    code_end: HashMap<usize, usize>,
+    bracket_close: HashMap<usize, usize>,
+    paren_close: HashMap<usize, usize>,
+}
+
+fn matches(b: &[u8]) -> Matches {
+    // Code spans: each backtick run closes at the next run of its length.
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'`' {
+            let n = b[i..].iter().take_while(|&&c| c == b'`').count();
+            runs.push((i, n));
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    let mut next_of_len: HashMap<usize, usize> = HashMap::new();
+    let mut code_end = HashMap::new();
+    for &(at, n) in runs.iter().rev() {
+        if let Some(&later) = next_of_len.get(&n) {
+            code_end.insert(at, later + n);
+        }
+        next_of_len.insert(n, at);
+    }
+    // Brackets skip escapes and code spans; parentheses skip escapes.
+    let mut bracket_close = HashMap::new();
+    let mut opens = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'[' => opens.push(i),
+            b']' => {
+                if let Some(o) = opens.pop() {
+                    bracket_close.insert(o, i);
+                }
+            }
+            b'`' => {
+                let n = b[i..].iter().take_while(|&&c| c == b'`').count();
+                i = code_end.get(&i).map_or(i + n, |&e| e) - 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut paren_close = HashMap::new();
+    let mut opens = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'(' => opens.push(i),
+            b')' => {
+                if let Some(o) = opens.pop() {
+                    paren_close.insert(o, i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Matches {
+        code_end,
+        bracket_close,
+        paren_close,
+    }
+}
+
 /// The text runs of inline markdown: code spans, HTML tags, autolinks,
 /// images and link targets are skipped; a run restarts after them, inside
 /// a link's text, after a backslash escape and after an emphasis delimiter
 /// that pairs (real agent: `cl-emph-*`, `cl-imp-bracket`, `cl-link-*`).
-fn inline(text: &str, defs: &HashSet<String>, found: &mut Vec<String>) {
+/// Near-linear: every search is a table or a forward-only cursor.
+fn inline(text: &str, defs: &HashSet<String>, depth: usize, found: &mut Vec<String>) {
+    if depth >= MAX_NESTING {
+        tokens_in_run(text, found);
+        return;
+    }
     let b = text.as_bytes();
-    let paired = emphasis_delimiters(b);
+    let m = matches(b);
+    let paired = emphasis_delimiters(b, &m.code_end);
+    let mut tags = Tags {
+        text,
+        gt: Next::new(b, b">"),
+        lt: Next::new(b, b"<"),
+        colon: Next::new(b, b":"),
+        at: Next::new(b, b"@"),
+        space: Next::new(b, b" "),
+        lf: Next::new(b, b"\n"),
+        comment_end: Next::new(b, b"-->"),
+    };
+    let mut rb = Next::new(b, b"]");
     let mut run_start = 0;
     let mut i = 0;
     let flush = |from: usize, to: usize, found: &mut Vec<String>| {
@@ -446,7 +591,7 @@ fn inline(text: &str, defs: &HashSet<String>, found: &mut Vec<String>) {
         match b[i] {
             b'`' => {
                 let n = b[i..].iter().take_while(|&&c| c == b'`').count();
-                if let Some(end) = code_span_end(b, i + n, n) {
+                if let Some(&end) = m.code_end.get(&i) {
                     flush(run_start, i, found);
                     i = end;
                     run_start = i;
@@ -455,7 +600,7 @@ fn inline(text: &str, defs: &HashSet<String>, found: &mut Vec<String>) {
                 }
             }
             b'<' => {
-                if let Some(end) = tag_end(text, i) {
+                if let Some(end) = tags.end(i) {
                     flush(run_start, i, found);
                     i = end;
                     run_start = i;
@@ -476,7 +621,7 @@ fn inline(text: &str, defs: &HashSet<String>, found: &mut Vec<String>) {
                 }
                 i += n;
             }
-            b'!' if b.get(i + 1) == Some(&b'[') => match link_at(text, i + 1, defs) {
+            b'!' if b.get(i + 1) == Some(&b'[') => match link_at(text, i + 1, defs, &m, &mut rb) {
                 Some((_, end)) => {
                     flush(run_start, i, found);
                     i = end;
@@ -484,10 +629,10 @@ fn inline(text: &str, defs: &HashSet<String>, found: &mut Vec<String>) {
                 }
                 None => i += 1,
             },
-            b'[' => match link_at(text, i, defs) {
+            b'[' => match link_at(text, i, defs, &m, &mut rb) {
                 Some((label_end, end)) => {
                     flush(run_start, i, found);
-                    inline(&text[i + 1..label_end], defs, found);
+                    inline(&text[i + 1..label_end], defs, depth + 1, found);
                     i = end;
                     run_start = i;
                 }
@@ -502,34 +647,17 @@ fn inline(text: &str, defs: &HashSet<String>, found: &mut Vec<String>) {
 /// A link starting at the `[` at `open`: where its text ends (the `]`)
 /// and where the whole link ends. Inline `[text](target)`, or a reference
 /// (`[text][label]`, `[text][]`, `[text]`) whose label is defined.
-fn link_at(text: &str, open: usize, defs: &HashSet<String>) -> Option<(usize, usize)> {
+fn link_at(
+    text: &str,
+    open: usize,
+    defs: &HashSet<String>,
+    m: &Matches,
+    rb: &mut Next<'_>,
+) -> Option<(usize, usize)> {
     let b = text.as_bytes();
-    let mut depth = 0;
-    let mut i = open;
-    let close = loop {
-        match b.get(i)? {
-            b'\\' => i += 1,
-            b'[' => depth += 1,
-            b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    break i;
-                }
-            }
-            b'`' => {
-                let n = b[i..].iter().take_while(|&&c| c == b'`').count();
-                if let Some(end) = code_span_end(b, i + n, n) {
-                    i = end - 1;
-                } else {
-                    i += n - 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    };
+    let close = *m.bracket_close.get(&open)?;
     if b.get(close + 1) == Some(&b'(') {
-        if let Some(end) = link_target_end(b, close + 1) {
+        if let Some(&end) = m.paren_close.get(&(close + 1)) {
             return Some((close, end));
         }
     }
@@ -540,7 +668,7 @@ fn link_at(text: &str, open: usize, defs: &HashSet<String>) -> Option<(usize, us
             .to_lowercase()
     };
     if b.get(close + 1) == Some(&b'[') {
-        let k = text[close + 2..].find(']').map(|k| close + 2 + k)?;
+        let k = rb.at(close + 2)?;
         let label = &text[close + 2..k];
         let label = if label.trim().is_empty() {
             &text[open + 1..close]
@@ -551,6 +679,45 @@ fn link_at(text: &str, open: usize, defs: &HashSet<String>) -> Option<(usize, us
     }
     defs.contains(&label_of(&text[open + 1..close]))
         .then_some((close, close + 1))
+}
+
+/// Inline HTML: tags, comments and autolinks, found with forward cursors.
+struct Tags<'a> {
+    text: &'a str,
+    gt: Next<'a>,
+    lt: Next<'a>,
+    colon: Next<'a>,
+    at: Next<'a>,
+    space: Next<'a>,
+    lf: Next<'a>,
+    comment_end: Next<'a>,
+}
+
+impl Tags<'_> {
+    /// The end of an inline HTML tag, comment or autolink starting at `i`.
+    fn end(&mut self, i: usize) -> Option<usize> {
+        if self.text[i..].starts_with("<!--") {
+            return self.comment_end.at(i + 4).map(|j| j + 3);
+        }
+        let close = self.gt.at(i)?;
+        if close == i + 1 {
+            return None;
+        }
+        let within = |hit: Option<usize>| hit.is_some_and(|h| h < close);
+        if within(self.lt.at(i + 1)) {
+            return None;
+        }
+        let inner = self.text.as_bytes();
+        let first = inner[i + 1];
+        let autolink = (within(self.colon.at(i + 1)) || within(self.at.at(i + 1)))
+            && !within(self.space.at(i + 1))
+            && !within(self.lf.at(i + 1));
+        let tag = first.is_ascii_alphabetic()
+            || first == b'/' && inner.get(i + 2).is_some_and(u8::is_ascii_alphabetic)
+            || first == b'?'
+            || first == b'!';
+        (autolink || tag).then_some(close + 1)
+    }
 }
 
 /// A one-line link reference definition: ` {0,3}[label]: destination`,
@@ -612,112 +779,54 @@ fn definitions(text: &str) -> HashSet<String> {
 /// The starts of the `*` and `_` runs that pair as emphasis delimiters: an
 /// opener (not followed by whitespace; `_` not inside a word) and a later
 /// closer of the same character (not preceded by whitespace; `_` not
-/// followed by a letter or digit).
-fn emphasis_delimiters(b: &[u8]) -> HashSet<usize> {
-    let mut runs = Vec::new();
+/// followed by a letter or digit). A closer pairs with the nearest opener of
+/// its character; openers between them are dropped.
+fn emphasis_delimiters(b: &[u8], code_end: &HashMap<usize, usize>) -> HashSet<usize> {
+    let mut stars: Vec<usize> = Vec::new();
+    let mut unders: Vec<usize> = Vec::new();
+    let mut out = HashSet::new();
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'`' {
-            let n = b[i..].iter().take_while(|&&c| c == b'`').count();
-            i = code_span_end(b, i + n, n).unwrap_or(i + n);
-            continue;
-        }
-        if b[i] == b'\\' {
-            i += 2;
-            continue;
-        }
-        if b[i] == b'*' || b[i] == b'_' {
-            let c = b[i];
-            let n = b[i..].iter().take_while(|&&x| x == c).count();
-            let before = i.checked_sub(1).map(|k| b[k]);
-            let after = b.get(i + n).copied();
-            let space = |x: Option<u8>| x.is_none_or(|x| x.is_ascii_whitespace());
-            let word = |x: Option<u8>| x.is_some_and(|x| x.is_ascii_alphanumeric());
-            let opens = !space(after) && (c == b'*' || !word(before));
-            let closes = !space(before) && (c == b'*' || !word(after));
-            runs.push((i, c, opens, closes));
-            i += n;
-            continue;
-        }
-        i += 1;
-    }
-    let mut open: Vec<(usize, u8)> = Vec::new();
-    let mut out = HashSet::new();
-    for (at, c, opens, closes) in runs {
-        if closes {
-            if let Some(k) = open.iter().rposition(|(_, oc)| *oc == c) {
-                out.insert(open[k].0);
-                out.insert(at);
-                open.truncate(k);
-                continue;
+        match b[i] {
+            b'`' => {
+                let n = b[i..].iter().take_while(|&&c| c == b'`').count();
+                i = code_end.get(&i).copied().unwrap_or(i + n);
             }
-        }
-        if opens {
-            open.push((at, c));
+            b'\\' => i += 2,
+            c @ (b'*' | b'_') => {
+                let n = b[i..].iter().take_while(|&&x| x == c).count();
+                let before = i.checked_sub(1).map(|k| b[k]);
+                let after = b.get(i + n).copied();
+                let space = |x: Option<u8>| x.is_none_or(|x| x.is_ascii_whitespace());
+                let word = |x: Option<u8>| x.is_some_and(|x| x.is_ascii_alphanumeric());
+                let opens = !space(after) && (c == b'*' || !word(before));
+                let closes = !space(before) && (c == b'*' || !word(after));
+                let (same, other) = if c == b'*' {
+                    (&mut stars, &mut unders)
+                } else {
+                    (&mut unders, &mut stars)
+                };
+                match same.pop() {
+                    Some(o) if closes => {
+                        out.insert(o);
+                        out.insert(i);
+                        while other.last().is_some_and(|&x| x > o) {
+                            other.pop();
+                        }
+                    }
+                    popped => {
+                        same.extend(popped);
+                        if opens {
+                            same.push(i);
+                        }
+                    }
+                }
+                i += n;
+            }
+            _ => i += 1,
         }
     }
     out
-}
-
-/// The end of a code span opened by `n` backticks ending at `from`: after
-/// the next run of exactly `n` backticks.
-fn code_span_end(b: &[u8], from: usize, n: usize) -> Option<usize> {
-    let mut i = from;
-    while i < b.len() {
-        if b[i] == b'`' {
-            let m = b[i..].iter().take_while(|&&c| c == b'`').count();
-            if m == n {
-                return Some(i + m);
-            }
-            i += m;
-        } else {
-            i += 1;
-        }
-    }
-    None
-}
-
-/// The end of `(target)` starting at `open`, parentheses balanced.
-fn link_target_end(b: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0;
-    let mut i = open;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 1,
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            b'\n' if b.get(i + 1) == Some(&b'\n') => return None,
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The end of an inline HTML tag, comment or autolink starting at `i`.
-fn tag_end(text: &str, i: usize) -> Option<usize> {
-    let rest = &text[i..];
-    if let Some(after) = rest.strip_prefix("<!--") {
-        return after.find("-->").map(|j| i + 4 + j + 3);
-    }
-    let b = rest.as_bytes();
-    let close = b.iter().position(|&c| c == b'>')?;
-    let inner = &rest[1..close];
-    if inner.is_empty() || inner.contains('<') {
-        return None;
-    }
-    let first = inner.as_bytes()[0];
-    let autolink = (inner.contains(':') || inner.contains('@')) && !inner.contains([' ', '\n']);
-    let tag = first.is_ascii_alphabetic()
-        || first == b'/' && inner.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic)
-        || first == b'?'
-        || first == b'!';
-    (autolink || tag).then_some(i + close + 1)
 }
 
 /// The lines of `text` with their spans: (start, end without the LF, next).
@@ -1049,8 +1158,11 @@ fn html_block_end(
                 .is_none_or(|c| c.is_whitespace() || c == '>')
         {
             let close = format!("</{name}>");
-            let lower_body = body.to_ascii_lowercase();
-            return Some(match lower_body.find(&close) {
+            let found = body
+                .as_bytes()
+                .windows(close.len())
+                .position(|w| w.eq_ignore_ascii_case(close.as_bytes()));
+            return Some(match found {
                 Some(k) => {
                     let e = line_end(start + lead + k + close.len());
                     (newlines_after(e.min(text.len())), false)
@@ -1534,6 +1646,59 @@ mod tests {
             assert_eq!(p(&format!("---\npaths: {v}\n---\nx")), None, "{v}");
         }
         assert_eq!(p("---\npaths: \"3\"\n---\nx"), Some(vec!["3".to_owned()]));
+    }
+
+    #[test]
+    fn any_text_is_read_without_panicking() {
+        // Fragments with multi-byte characters next to every marker.
+        let parts = [
+            "\n",
+            "\r",
+            "\t",
+            " ",
+            "é",
+            "😀",
+            "<!--",
+            "-->",
+            "<",
+            ">",
+            "`",
+            "```",
+            "~~~",
+            "*",
+            "_",
+            "[",
+            "]",
+            "(",
+            ")",
+            "\\",
+            "@",
+            "@./a.md",
+            "- ",
+            "1. ",
+            "> ",
+            "#",
+            "---",
+            "<div>",
+            "<?",
+            "?>",
+            "<![CDATA[",
+            "]]>",
+            "[r]: ",
+            "\u{a0}",
+            "\u{2028}",
+        ];
+        let mut seed: u64 = 25;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..24 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                text.push_str(parts[(seed >> 33) as usize % parts.len()]);
+            }
+            let fm = frontmatter(&text);
+            let _ = strip_comments(fm.body);
+            let _ = import_tokens(fm.body);
+        }
     }
 
     #[test]

@@ -387,6 +387,14 @@ impl Walk<'_> {
             return Vec::new();
         }
         self.seen.insert(path.to_path_buf());
+        // Claude Code never reads a device or process file ("names a device
+        // or process file"); neither does agentctx.
+        let special = |p: &Path| ["/proc", "/sys", "/dev"].iter().any(|d| p.starts_with(d));
+        if special(&fs_path) || special(&resolved) {
+            let why = Why::Error("a device or process file".to_owned());
+            self.skip(path, Status::Unreadable, why, ty, parent);
+            return Vec::new();
+        }
         let (bytes, raw) = match read_text(&fs_path) {
             Read::Text(bytes, raw) => (bytes, raw),
             Read::Missing => {
