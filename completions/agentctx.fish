@@ -49,13 +49,13 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l local-candi
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; with check also all, or a list (dsh,codex) [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
 claude\t'Claude Code: documented behaviour, explain only'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
-all\t'Every exact profile (check only)'"
+all\t'dsh and every harness with a check (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l project-doc-max-bytes -d 'codex: byte budget of the project docs, 0 disables them [default: config.toml, else 32768]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l project-doc-fallback-filenames -d 'codex: names tried after AGENTS.md, comma separated [default: config.toml, else none]' -r
@@ -99,7 +99,7 @@ gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
 claude\t'Claude Code: documented behaviour, explain only'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
-all\t'Every exact profile (check only)'"
+all\t'dsh and every harness with a check (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand diff" -l format -d 'Output format: text (the exact message bytes) or json (decision, reason, parts, source, budget records)' -r -f -a "text\t'The exact message bytes (render, diff) or a readable report (explain)'
 json\t'One JSON document with stable field names'"
@@ -123,13 +123,13 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l local-cand
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; with check also all, or a list (dsh,codex) [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
 claude\t'Claude Code: documented behaviour, explain only'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
-all\t'Every exact profile (check only)'"
+all\t'dsh and every harness with a check (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l project-doc-max-bytes -d 'codex: byte budget of the project docs, 0 disables them [default: config.toml, else 32768]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l project-doc-fallback-filenames -d 'codex: names tried after AGENTS.md, comma separated [default: config.toml, else none]' -r
@@ -161,13 +161,13 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l local-candid
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l root-markers -d 'Names whose existence marks the project root; empty means none [default: .git]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l precedence -d 'How candidates of one directory compete [default: all; with --log, inferred from its scope keys]' -r -f -a "first\t'Design note 000 and dsh before 2026-07-22: the first present candidate of each directory and tier wins'
 all\t'dsh since 2026-07-22 (the default): every present candidate loads; same-content siblings collapse'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; with check also all, or a list (dsh,codex) [default: dsh]' -r -f -a "dsh\t'DeepSeek Harness (sections 1-9), the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
 claude\t'Claude Code: documented behaviour, explain only'
 copilot\t'GitHub Copilot CLI: documented behaviour, explain only'
-all\t'Every exact profile (check only)'"
+all\t'dsh and every harness with a check (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l codex-home -d 'codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l project-doc-max-bytes -d 'codex: byte budget of the project docs, 0 disables them [default: config.toml, else 32768]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l project-doc-fallback-filenames -d 'codex: names tried after AGENTS.md, comma separated [default: config.toml, else none]' -r

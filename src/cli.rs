@@ -347,7 +347,7 @@ pub enum ProfileName {
     Claude,
     /// GitHub Copilot CLI: documented behaviour, explain only.
     Copilot,
-    /// Every exact profile (check only).
+    /// dsh and every harness with a check (check only).
     All,
 }
 
@@ -355,9 +355,9 @@ pub enum ProfileName {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Profile settings")]
 pub struct ProfileArgs {
-    /// The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; all with check [default: dsh].
-    #[arg(long, value_enum, value_name = "P")]
-    pub profile: Option<ProfileName>,
+    /// The harness to show: dsh, codex, gemini, opencode; claude and copilot with explain; with check also all, or a list (dsh,codex) [default: dsh].
+    #[arg(long, value_enum, value_name = "P", value_delimiter = ',')]
+    pub profile: Vec<ProfileName>,
 
     /// codex: its home [default: $CODEX_HOME if non-empty, else ~/.codex].
     #[arg(long, value_name = "DIR")]

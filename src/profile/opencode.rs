@@ -37,7 +37,7 @@ pub struct Input {
 #[must_use]
 pub fn worktree(cwd: &Path) -> PathBuf {
     cwd.ancestors()
-        .find(|d| std::fs::metadata(d.join(".git")).is_ok())
+        .find(|d| super::metadata(&d.join(".git")).is_ok())
         .unwrap_or(Path::new("/"))
         .to_path_buf()
 }
@@ -57,7 +57,7 @@ fn up_to<'a>(dir: &'a Path, top: &'a Path) -> Vec<&'a Path> {
 
 /// Whether a path exists (links followed); None for an error other than ENOENT.
 fn exists(path: &Path) -> Option<bool> {
-    match std::fs::metadata(path) {
+    match super::metadata(path) {
         Ok(_) => Some(true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Some(false),
         Err(_) => None,
