@@ -30,8 +30,9 @@ runs each command and its floor alternately, and prints medians and ratios:
                                     and git ls-tree -r HEAD~1 | wc -l alone
   render-codex  agentctx render --profile codex in the render directory
                                     vs  the trivial binary (target <= 1.5x)
-  check-all     agentctx check --profile all on the 50,000-directory tree
-                                    vs  find TREE -type d | wc -l (target <= 2x)
+  check-all     agentctx check --profile all on the 50,000-directory tree:
+          dsh, codex, gemini, opencode and claude in one walk
+                                    vs  find TREE -type d | wc -l (target <= 1.5x)
   render-config agentctx render --dsh-profile headless in the render directory
           with a home layer ($DSH_HOME/cordis.patch.yml setting the row) and a
           profile layer   vs  the same with no layer (target <= 1.1x)
@@ -45,7 +46,10 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, 'target', 'release', 'agentctx')
+# The binary under test: $AGENTCTX_BIN, else the release build of
+# $CARGO_TARGET_DIR (or ./target).
+BIN = os.environ.get('AGENTCTX_BIN') or os.path.join(
+    os.environ.get('CARGO_TARGET_DIR') or os.path.join(ROOT, 'target'), 'release', 'agentctx')
 
 
 def timed(argv, env=None):
