@@ -173,7 +173,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         sink: None,
     };
     let home = ctx.env.home.clone();
-    let run = |opts: &Options<'_>| all_harnesses(opts, &others, home.as_deref());
+    let run = |opts: &Options<'_>, alias| all_harnesses(opts, &others, home.as_deref(), alias);
     let mut base_warnings = Vec::new();
     let (walk, mut reports, before) = match &args.base {
         Some(rev) => {
@@ -187,17 +187,17 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
                 also: revision.candidate_dirs.clone(),
                 ..opts.clone()
             };
-            let (walk, now) = run(&now_opts)?;
+            let (walk, now) = run(&now_opts, None)?;
             let checked: Vec<PathBuf> = now
                 .iter()
                 .flat_map(|r| &r.received)
                 .map(|d| crate::paths::normalize(&base, Path::new(&d.dir)))
                 .collect();
-            let (_, before) = run(&revision.options(&opts, &checked))?;
+            let (_, before) = run(&revision.options(&opts, &checked), Some(revision.alias()))?;
             (walk, now, Some(before))
         }
         None => {
-            let (walk, now) = run(&opts)?;
+            let (walk, now) = run(&opts, None)?;
             (walk, now, None)
         }
     };
@@ -262,6 +262,7 @@ fn all_harnesses(
     opts: &Options<'_>,
     others: &[Box<dyn Harness>],
     home: Option<&Path>,
+    alias: Option<(String, String)>,
 ) -> Result<(Report, Vec<Report>)> {
     type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::Report>>>;
     let loaded: Vec<Loaded> = others.iter().map(|_| Mutex::default()).collect();
@@ -320,6 +321,7 @@ fn all_harnesses(
         include_user_global: opts.include_user_global,
         directories: opts.directories,
         warn_at: opts.warn_at,
+        alias,
     };
     let (sessions, popts) = (&walk.sessions, &popts);
     let others: Vec<Result<Report>> = std::thread::scope(|scope| {
@@ -329,10 +331,11 @@ fn all_harnesses(
             .enumerate()
             .map(|(i, (h, loaded))| {
                 scope.spawn(move || {
+                    let bit = 1 << i;
                     let dirs: Vec<(PathBuf, bool)> = sessions
                         .iter()
-                        .filter(|s| s.mask & (1 << i) != 0)
-                        .map(|s| (s.path.clone(), s.also))
+                        .filter(|s| (s.mask | s.only) & bit != 0)
+                        .map(|s| (s.path.clone(), s.only & bit != 0))
                         .collect();
                     let mut pre = loaded
                         .lock()
