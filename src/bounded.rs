@@ -32,9 +32,9 @@ thread_local! {
     static STAT_MEMO: std::cell::RefCell<Option<Memo>> = const { std::cell::RefCell::new(None) };
 }
 
-/// What [`with_stat_memo`] remembers: `stat` and `lstat` by path.
-type Memo =
-    std::collections::HashMap<(std::path::PathBuf, bool), Result<std::fs::Metadata, Failed>>;
+/// What [`with_stat_memo`] remembers: `lstat` and `stat` by path (the
+/// path's bytes: hashing them is cheap, hashing a `Path` parses it).
+type Memo = [std::collections::HashMap<std::ffi::OsString, Result<std::fs::Metadata, Failed>>; 2];
 
 /// A failed `stat`, kept so that it can be given again.
 #[derive(Debug, Clone, Copy)]
@@ -61,7 +61,7 @@ impl Failed {
 pub fn with_stat_memo<T>(f: impl FnOnce() -> T) -> T {
     let outer = STAT_MEMO.with(|m| m.borrow().is_some());
     if !outer {
-        STAT_MEMO.with(|m| *m.borrow_mut() = Some(std::collections::HashMap::new()));
+        STAT_MEMO.with(|m| *m.borrow_mut() = Some(Memo::default()));
     }
     let out = f();
     if !outer {
@@ -81,9 +81,13 @@ pub(crate) fn symlink_metadata(path: &Path) -> io::Result<std::fs::Metadata> {
 }
 
 fn remembered(path: &Path, follow: bool) -> io::Result<std::fs::Metadata> {
-    let key = (path.to_path_buf(), follow);
-    let known = STAT_MEMO.with(|m| m.borrow().as_ref().and_then(|m| m.get(&key).cloned()));
-    if let Some(known) = known {
+    let at = usize::from(follow);
+    let known = STAT_MEMO.with(|m| {
+        m.borrow()
+            .as_ref()
+            .map(|m| m[at].get(path.as_os_str()).cloned())
+    });
+    if let Some(Some(known)) = known {
         return known.map_err(Failed::error);
     }
     let got = if follow {
@@ -91,11 +95,14 @@ fn remembered(path: &Path, follow: bool) -> io::Result<std::fs::Metadata> {
     } else {
         std::fs::symlink_metadata(path)
     };
-    STAT_MEMO.with(|m| {
-        if let Some(m) = m.borrow_mut().as_mut() {
-            m.insert(key, got.as_ref().map(Clone::clone).map_err(Failed::of));
-        }
-    });
+    if known.is_some() {
+        STAT_MEMO.with(|m| {
+            if let Some(m) = m.borrow_mut().as_mut() {
+                let value = got.as_ref().map(Clone::clone).map_err(Failed::of);
+                m[at].insert(path.as_os_str().to_owned(), value);
+            }
+        });
+    }
     got
 }
 

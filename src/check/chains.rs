@@ -495,24 +495,26 @@ impl Checker<'_> {
             return;
         }
         let all = u32::MAX >> (32 - self.opts.harness_names.len().min(32));
-        let mut mask = if top {
+        let mask = if top {
             all
         } else {
             node.hits
                 .iter()
                 .fold(0, |m, h| m | self.names.harness_mask(h))
         };
-        let also = mask == 0 && self.opts.also.contains(&node.path);
-        if also {
-            mask = all;
-        }
-        if mask == 0 {
+        let only = if self.opts.also.contains(&node.path) {
+            all & !mask
+        } else {
+            0
+        };
+        if mask | only == 0 {
             return;
         }
         match self.session_at.get(&node.path) {
             Some(&i) => {
-                self.sessions[i].mask |= mask;
-                self.sessions[i].also &= also;
+                let s = &mut self.sessions[i];
+                s.mask |= mask;
+                s.only = (s.only | only) & !s.mask;
             }
             None => {
                 self.session_at
@@ -520,7 +522,7 @@ impl Checker<'_> {
                 self.sessions.push(Session {
                     path: node.path.clone(),
                     mask,
-                    also,
+                    only,
                 });
             }
         }

@@ -104,6 +104,16 @@ pub struct Revision {
 }
 
 impl Revision {
+    /// The mirror's top and the work tree's, as strings: a harness's
+    /// absolute paths in the one stand for the other.
+    #[must_use]
+    pub fn alias(&self) -> (String, String) {
+        (
+            self.tree.to_string_lossy().into_owned(),
+            self.top.to_string_lossy().into_owned(),
+        )
+    }
+
     /// `opts` pointed at the mirror (every directory's report collected),
     /// rendering there as well the work tree's checked directories `also`
     /// (absolute work-tree paths) that REV's tree holds.
@@ -190,7 +200,12 @@ pub fn check_revision(
                 top.display()
             )
         })?;
-        Ok(tree.join(rel))
+        // `join("")` would add a trailing `/`, which a harness's cwd keeps.
+        Ok(if rel.as_os_str().is_empty() {
+            tree.clone()
+        } else {
+            tree.join(rel)
+        })
     };
     let mut targets = Vec::new();
     for t in &opts.targets {

@@ -450,8 +450,8 @@ pub struct Session {
     pub path: PathBuf,
     /// Bit i: a session directory of harness i.
     pub mask: u32,
-    /// Only reported, not judged ([`Options::also`]).
-    pub also: bool,
+    /// Bit i: only reported for harness i, not judged ([`Options::also`]).
+    pub only: u32,
 }
 
 /// Everything check found.

@@ -201,10 +201,12 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         sink: None,
     };
     let home = ctx.env.home.clone();
-    let run = |opts: &Options<'_>| {
-        let (walk, mut reports) = all_harnesses(opts, &others, home.as_deref())?;
-        // What dsh's configuration says belongs to dsh's report alone.
-        if let Some(dsh) = &dsh {
+    let run = |opts: &Options<'_>, alias: Option<(String, String)>| {
+        let revision = alias.is_some();
+        let (walk, mut reports) = all_harnesses(opts, &others, home.as_deref(), alias)?;
+        // What dsh's configuration says belongs to dsh's report alone, and
+        // to the work tree's (as before issue 26: --base REV reports it new).
+        if let (Some(dsh), false) = (&dsh, revision) {
             if let Some(report) = reports.iter_mut().find(|r| r.harness == "dsh") {
                 report.add_dsh_config(&dsh.config, &base);
             }
@@ -224,17 +226,17 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
                 also: revision.candidate_dirs.clone(),
                 ..opts.clone()
             };
-            let (walk, now) = run(&now_opts)?;
+            let (walk, now) = run(&now_opts, None)?;
             let checked: Vec<PathBuf> = now
                 .iter()
                 .flat_map(|r| &r.received)
                 .map(|d| crate::paths::normalize(&base, Path::new(&d.dir)))
                 .collect();
-            let (_, before) = run(&revision.options(&opts, &checked))?;
+            let (_, before) = run(&revision.options(&opts, &checked), Some(revision.alias()))?;
             (walk, now, Some(before))
         }
         None => {
-            let (walk, now) = run(&opts)?;
+            let (walk, now) = run(&opts, None)?;
             (walk, now, None)
         }
     };
@@ -299,6 +301,7 @@ fn all_harnesses(
     opts: &Options<'_>,
     others: &[Box<dyn Harness>],
     home: Option<&Path>,
+    alias: Option<(String, String)>,
 ) -> Result<(Report, Vec<Report>)> {
     type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::Report>>>;
     let loaded: Vec<Loaded> = others.iter().map(|_| Mutex::default()).collect();
@@ -357,6 +360,7 @@ fn all_harnesses(
         include_user_global: opts.include_user_global,
         directories: opts.directories,
         warn_at: opts.warn_at,
+        alias,
     };
     let (sessions, popts) = (&walk.sessions, &popts);
     let others: Vec<Result<Report>> = std::thread::scope(|scope| {
@@ -366,10 +370,11 @@ fn all_harnesses(
             .enumerate()
             .map(|(i, (h, loaded))| {
                 scope.spawn(move || {
+                    let bit = 1 << i;
                     let dirs: Vec<(PathBuf, bool)> = sessions
                         .iter()
-                        .filter(|s| s.mask & (1 << i) != 0)
-                        .map(|s| (s.path.clone(), s.also))
+                        .filter(|s| (s.mask | s.only) & bit != 0)
+                        .map(|s| (s.path.clone(), s.only & bit != 0))
                         .collect();
                     let mut pre = loaded
                         .lock()

@@ -68,6 +68,29 @@ pub struct Options<'a> {
     /// Fill `received` (JSON, `--summary`, `--base`).
     pub directories: bool,
     pub warn_at: Option<u32>,
+    /// `--base`: the mirror of the revision and the work tree it stands
+    /// for. What a harness sends holds absolute paths: measured as a
+    /// checkout at the work tree's place would send it.
+    pub alias: Option<(String, String)>,
+}
+
+/// The text a harness sends for one session (its parts, each after its
+/// kind), with `alias` applied, and its bytes.
+fn sent(report: &Report, alias: Option<&(String, String)>) -> (String, usize) {
+    let mut text = String::new();
+    let mut bytes = 0;
+    for p in &report.parts {
+        let part = match alias {
+            Some((from, to)) => p.text.replace(from.as_str(), to),
+            None => p.text.clone(),
+        };
+        bytes += part.len();
+        text.push_str(&p.kind);
+        text.push('\n');
+        text.push_str(&part);
+        text.push('\n');
+    }
+    (text, bytes)
 }
 
 /// Shows the harness's paths relative to where check was started.
@@ -185,7 +208,8 @@ pub fn check(
         let shown_dir = shower.show(&super::show(dir));
         if *only_reported {
             if opts.directories {
-                let mut r = received_of(h, &report, &shower, &shown_dir, None, &mut digests);
+                let alias = opts.alias.as_ref();
+                let mut r = received_of(h, &report, &shower, &shown_dir, None, &mut digests, alias);
                 r.also = true;
                 received.push(r);
             }
@@ -201,7 +225,7 @@ pub fn check(
             let max = MaxBytes(max as f64);
             max_bytes = Some(max);
         }
-        let bytes: usize = report.parts.iter().map(|p| p.text.len()).sum();
+        let (_, bytes) = sent(&report, opts.alias.as_ref());
         if largest.as_ref().is_none_or(|(b, _)| bytes > *b) {
             largest = Some((bytes, shown_dir.clone()));
         }
@@ -263,6 +287,7 @@ pub fn check(
                 &shown_dir,
                 budget,
                 &mut digests,
+                opts.alias.as_ref(),
             ));
         }
     }
@@ -359,8 +384,9 @@ fn received_of(
     shown_dir: &str,
     budget: Option<u64>,
     digests: &mut HashMap<String, String>,
+    alias: Option<&(String, String)>,
 ) -> Received {
-    let bytes: usize = report.parts.iter().map(|p| p.text.len()).sum();
+    let (text, bytes) = sent(report, alias);
     let mut files = Vec::new();
     let mut omitted = Vec::new();
     let mut truncated = Vec::new();
@@ -396,11 +422,6 @@ fn received_of(
         });
     }
     let _ = h;
-    let text: String = report
-        .parts
-        .iter()
-        .map(|p| format!("{}\n{}\n", p.kind, p.text))
-        .collect();
     #[allow(clippy::cast_precision_loss)]
     Received {
         dir: shown_dir.to_owned(),
@@ -589,7 +610,8 @@ pub fn mark_secrets(report: &mut Report) {
 /// `realpath` of the file, found by `lstat` of what is new).
 #[derive(Debug, Default)]
 pub struct RealPaths {
-    dirs: HashMap<PathBuf, Option<PathBuf>>,
+    /// By the directory's bytes (cheaper to hash than a `Path`).
+    dirs: HashMap<std::ffi::OsString, Option<PathBuf>>,
 }
 
 impl RealPaths {
@@ -613,7 +635,7 @@ impl RealPaths {
     }
 
     fn dir(&mut self, dir: &Path) -> Option<PathBuf> {
-        if let Some(real) = self.dirs.get(dir) {
+        if let Some(real) = self.dirs.get(dir.as_os_str()) {
             return real.clone();
         }
         let real = match (dir.parent(), dir.file_name()) {
@@ -624,7 +646,7 @@ impl RealPaths {
             },
             _ => Some(dir.to_path_buf()),
         };
-        self.dirs.insert(dir.to_path_buf(), real.clone());
+        self.dirs.insert(dir.as_os_str().to_owned(), real.clone());
         real
     }
 
@@ -784,7 +806,8 @@ impl MaybeLinks for Option<()> {
 
 /// Whether opencode's "CLAUDE.md ignored" is a false alarm: the CLAUDE.md
 /// is a symlink to the AGENTS.md beside it (or the one that won), holds
-/// the same text, or only points at it.
+/// the same text, only points at it, or is a symlink to it checked out as
+/// text (`AGENTS.md`, which dsh's stub rule reports).
 fn same_as_agents(claude: &str, by: &str) -> bool {
     let claude = Path::new(claude);
     let sibling = claude.with_file_name("AGENTS.md");
@@ -793,8 +816,14 @@ fn same_as_agents(claude: &str, by: &str) -> bool {
     } else {
         PathBuf::from(by)
     };
+    mirrors(claude, &agents)
+}
+
+/// Whether `claude` is `agents` under another name: a symlink to it, the
+/// same text, or only a pointer at it.
+fn mirrors(claude: &Path, agents: &Path) -> bool {
     let real = |p: &Path| std::fs::canonicalize(p).ok();
-    if real(claude).is_some() && real(claude) == real(&agents) {
+    if real(claude).is_some() && real(claude) == real(agents) {
         return true;
     }
     let text = |p: &Path| {
@@ -802,9 +831,10 @@ fn same_as_agents(claude: &str, by: &str) -> bool {
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
-    match (text(claude), text(&agents)) {
+    match (text(claude), text(agents)) {
         (Some(c), Some(a)) => {
-            crate::text::js_trim(&c) == crate::text::js_trim(&a) || pointer_to(&c, "AGENTS.md")
+            let c = crate::text::js_trim(&c);
+            c == crate::text::js_trim(&a) || c == "AGENTS.md" || pointer_to(c, "AGENTS.md")
         }
         (Some(c), None) => pointer_to(&c, "AGENTS.md"),
         _ => false,
@@ -866,7 +896,9 @@ fn findings_of(
                 });
             }
         }
-        if !skip {
+        // An AGENTS.md Claude Code holds back that loses nothing is no finding.
+        let mirrored = profile == Profile::Claude && claude_mirrored(report, f);
+        if !(skip || mirrored) {
             out.extend(file_finding(profile, f, file, shower));
         }
     }
@@ -986,7 +1018,7 @@ fn findings_of(
                     ),
                     ImportProblem::Failed(why) => (
                         "failed",
-                        Some(why.clone()),
+                        Some(shower.within(why)),
                         format!("import @{token} failed: {}", shower.within(why)),
                         format!("fix the import @{token} (the error says why), or remove it"),
                     ),
@@ -1037,6 +1069,10 @@ fn file_finding(profile: Profile, f: &FileEntry, file: String, shower: &Shower) 
             } else {
                 0
             };
+            // An empty file past the budget loses nothing.
+            if original <= kept {
+                return None;
+            }
             return Some(Raw::Cut(CutFacts {
                 file,
                 original,
@@ -1094,6 +1130,20 @@ fn file_finding(profile: Profile, f: &FileEntry, file: String, shower: &Shower) 
         file,
         found: Box::new((detail, message, hint)),
     })
+}
+
+/// Whether an AGENTS.md Claude Code holds back loses nothing: the same
+/// file also loads (a CLAUDE.md imports it), or the CLAUDE.md beside it is
+/// it under another name (a symlink, the same text, a pointer).
+fn claude_mirrored(report: &Report, f: &FileEntry) -> bool {
+    if f.status != Status::HeldBack {
+        return false;
+    }
+    let loaded = report.files.iter().any(|g| g.included && g.path == f.path);
+    // A pointer or a copy speaks for the AGENTS.md beside it only.
+    let agents = Path::new(&f.path);
+    let sibling = agents.with_file_name("CLAUDE.md");
+    loaded || (super::file_size(&sibling).is_some() && mirrors(&sibling, agents))
 }
 
 /// The finding of one file Claude Code skips or holds back (real agent:

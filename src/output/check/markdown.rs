@@ -110,13 +110,14 @@ fn code_span(text: &str) -> String {
     format!("{fence}{pad}{safe}{pad}{fence}")
 }
 
-/// `+250`, `-12`, `0`.
+/// `+250`, `-12`, `0`, `+63,622`.
 fn delta(before: Option<usize>, after: Option<usize>) -> String {
-    let d = after.unwrap_or(0) as i128 - before.unwrap_or(0) as i128;
-    if d > 0 {
-        format!("+{d}")
-    } else {
-        d.to_string()
+    let (b, a) = (before.unwrap_or(0), after.unwrap_or(0));
+    let n = crate::check::budget::bytes;
+    match a.cmp(&b) {
+        std::cmp::Ordering::Greater => format!("+{}", n(a - b)),
+        std::cmp::Ordering::Less => format!("-{}", n(b - a)),
+        std::cmp::Ordering::Equal => "0".to_owned(),
     }
 }
 
