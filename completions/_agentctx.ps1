@@ -167,7 +167,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentctx' -ScriptBlock {
         'agentctx;check' {
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable)')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Compare with git revision REV: what the change does to each directory''s baseline')
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The harness to check for [default: dsh]; a profile''s own settings: --help-profile P')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The harnesses to check, comma separated, or all [default: dsh]; a profile''s own settings: --help-profile P')
             [CompletionResult]::new('--help-profile', '--help-profile', [CompletionResultType]::ParameterName, 'Print the settings of --profile P (codex, gemini, opencode, claude) and exit')
             [CompletionResult]::new('--claude-config-dir', '--claude-config-dir', [CompletionResultType]::ParameterName, 'Claude Code''s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]')
             [CompletionResult]::new('--dsh-home', '--dsh-home', [CompletionResultType]::ParameterName, 'Home of the user-global AGENTS.md, as the loader''s dshHome [default: dsh''s configuration, else $DSH_HOME if non-blank, else ~/.dsh]')

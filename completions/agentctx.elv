@@ -160,7 +160,7 @@ set edit:completion:arg-completer[agentctx] = {|@words|
         &'agentctx;check'= {
             cand --exclude 'Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable)'
             cand --base 'Compare with git revision REV: what the change does to each directory''s baseline'
-            cand --profile 'The harness to check for [default: dsh]; a profile''s own settings: --help-profile P'
+            cand --profile 'The harnesses to check, comma separated, or all [default: dsh]; a profile''s own settings: --help-profile P'
             cand --help-profile 'Print the settings of --profile P (codex, gemini, opencode, claude) and exit'
             cand --claude-config-dir 'Claude Code''s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]'
             cand --dsh-home 'Home of the user-global AGENTS.md, as the loader''s dshHome [default: dsh''s configuration, else $DSH_HOME if non-blank, else ~/.dsh]'

@@ -178,12 +178,12 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s h -l help 
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l exclude -d 'Do not descend into directories with this name, or this path relative to PATH when it holds a `/` (repeatable)' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l base -d 'Compare with git revision REV: what the change does to each directory\'s baseline' -r
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harness to check for [default: dsh]; a profile\'s own settings: --help-profile P' -r -f -a "dsh\t'DeepSeek Harness, the default'
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l profile -d 'The harnesses to check, comma separated, or all [default: dsh]; a profile\'s own settings: --help-profile P' -r -f -a "dsh\t'DeepSeek Harness, the default'
 codex\t'OpenAI Codex CLI (exact)'
 gemini\t'Google Gemini CLI (exact)'
 opencode\t'opencode, V1 engine (exact)'
 claude\t'Claude Code 2.1.332 (exact)'
-all\t'Every exact profile: codex, gemini and opencode'"
+all\t'dsh and every harness with a check: codex, gemini, opencode and claude (check only)'"
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l help-profile -d 'Print the settings of --profile P (codex, gemini, opencode, claude) and exit' -r -f -a "codex\t'OpenAI Codex CLI'
 gemini\t'Google Gemini CLI'
 opencode\t'opencode'

@@ -44,8 +44,9 @@ rusage), both ratios, and agentctx's peak RSS:
                                     and git ls-tree -r HEAD~1 | wc -l alone
   render-codex  agentctx render --profile codex in the render directory
                                     vs  the trivial binary (target <= 1.5x)
-  check-all     agentctx check --profile all on the 50,000-directory tree
-                                    vs  find TREE -type d | wc -l (target <= 2x)
+  check-all     agentctx check --profile all on the 50,000-directory tree:
+          dsh, codex, gemini, opencode and claude in one walk
+                                    vs  find TREE -type d | wc -l (target <= 1.5x)
   render-config agentctx render --dsh-profile headless in the render directory
           with a home layer ($DSH_HOME/cordis.patch.yml setting the row) and a
           profile layer   vs  the same with no layer (target <= 1.1x)
@@ -65,7 +66,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get('CARGO_TARGET_DIR') or os.path.join(ROOT, 'target')
-BIN = os.path.join(TARGET, 'release', 'agentctx')
+# The binary under test: --bin, else $AGENTCTX_BIN, else the release build of
+# $CARGO_TARGET_DIR (or ./target).
+BIN = os.environ.get('AGENTCTX_BIN') or os.path.join(TARGET, 'release', 'agentctx')
 REAL_SCRIPT = os.path.join(os.path.dirname(ROOT), 'shared', 'logs', 'make-real-log.py')
 
 

@@ -25,9 +25,90 @@ pub(crate) enum Kind {
     Other,
 }
 
-/// `stat` (links followed).
+thread_local! {
+    /// The `stat` results of this thread's loads, while [`with_stat_memo`]
+    /// runs (`check` loads many directories of one tree: their ancestors'
+    /// names are looked up once, not once per load).
+    static STAT_MEMO: std::cell::RefCell<Option<Memo>> = const { std::cell::RefCell::new(None) };
+}
+
+/// What [`with_stat_memo`] remembers: `lstat` and `stat` by path (the
+/// path's bytes: hashing them is cheap, hashing a `Path` parses it).
+type Memo = [std::collections::HashMap<std::ffi::OsString, Result<std::fs::Metadata, Failed>>; 2];
+
+/// A failed `stat`, kept so that it can be given again.
+#[derive(Debug, Clone, Copy)]
+enum Failed {
+    Os(i32),
+    Kind(io::ErrorKind),
+}
+
+impl Failed {
+    fn of(e: &io::Error) -> Self {
+        e.raw_os_error().map_or(Failed::Kind(e.kind()), Failed::Os)
+    }
+
+    fn error(self) -> io::Error {
+        match self {
+            Failed::Os(code) => io::Error::from_raw_os_error(code),
+            Failed::Kind(kind) => io::Error::from(kind),
+        }
+    }
+}
+
+/// Runs `f` with every [`metadata`] (and so [`stat`]) of this thread
+/// remembered: for a check, which reads one unchanging tree.
+pub fn with_stat_memo<T>(f: impl FnOnce() -> T) -> T {
+    let outer = STAT_MEMO.with(|m| m.borrow().is_some());
+    if !outer {
+        STAT_MEMO.with(|m| *m.borrow_mut() = Some(Memo::default()));
+    }
+    let out = f();
+    if !outer {
+        STAT_MEMO.with(|m| *m.borrow_mut() = None);
+    }
+    out
+}
+
+/// `std::fs::metadata`, remembered inside [`with_stat_memo`].
+pub(crate) fn metadata(path: &Path) -> io::Result<std::fs::Metadata> {
+    remembered(path, true)
+}
+
+/// `std::fs::symlink_metadata`, remembered inside [`with_stat_memo`].
+pub(crate) fn symlink_metadata(path: &Path) -> io::Result<std::fs::Metadata> {
+    remembered(path, false)
+}
+
+fn remembered(path: &Path, follow: bool) -> io::Result<std::fs::Metadata> {
+    let at = usize::from(follow);
+    let known = STAT_MEMO.with(|m| {
+        m.borrow()
+            .as_ref()
+            .map(|m| m[at].get(path.as_os_str()).cloned())
+    });
+    if let Some(Some(known)) = known {
+        return known.map_err(Failed::error);
+    }
+    let got = if follow {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    };
+    if known.is_some() {
+        STAT_MEMO.with(|m| {
+            if let Some(m) = m.borrow_mut().as_mut() {
+                let value = got.as_ref().map(Clone::clone).map_err(Failed::of);
+                m[at].insert(path.as_os_str().to_owned(), value);
+            }
+        });
+    }
+    got
+}
+
+/// `stat` (links followed), remembered inside [`with_stat_memo`].
 pub(crate) fn stat(path: &Path) -> io::Result<Kind> {
-    std::fs::metadata(path).map(|m| {
+    metadata(path).map(|m| {
         if m.is_file() {
             Kind::File(m.len())
         } else if m.is_dir() {

@@ -403,7 +403,7 @@ pub enum ProfileName {
     Claude,
     /// GitHub Copilot CLI: documented behaviour, not byte-exact.
     Copilot,
-    /// Every exact profile: codex, gemini and opencode.
+    /// dsh and every harness with a check: codex, gemini, opencode and claude (check only).
     All,
 }
 
@@ -451,7 +451,44 @@ pub fn profile_parser(
         let value = p.to_possible_value()?;
         Some(value.hide(!offered.contains(p)))
     });
-    PossibleValuesParser::new(values).try_map(|name| ProfileName::from_str(&name, false))
+    ListAware {
+        inner: PossibleValuesParser::new(values)
+            .try_map(|name| ProfileName::from_str(&name, false)),
+        lists: offered.contains(&ProfileName::All),
+    }
+}
+
+/// [`profile_parser`]'s parser: a list (`dsh,codex`) given to a command
+/// that takes one harness says so, instead of clap's "invalid value".
+#[derive(Clone)]
+struct ListAware<P> {
+    inner: P,
+    /// The command splits lists itself (check: `value_delimiter`).
+    lists: bool,
+}
+
+impl<P: TypedValueParser<Value = ProfileName>> TypedValueParser for ListAware<P> {
+    type Value = ProfileName;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<ProfileName, clap::Error> {
+        if !self.lists && value.to_string_lossy().contains(',') {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                "--profile takes one harness here; a list (dsh,codex) works with check only\n",
+            )
+            .with_cmd(cmd));
+        }
+        self.inner.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        self.inner.possible_values()
+    }
 }
 
 /// The profiles that have settings of their own (`--help-profile P`).

@@ -79,19 +79,27 @@ fn text_output_groups_findings_by_directory_with_a_summary() {
         (out.as_str(), err.as_str(), code),
         (
             "\
+.
+  error: AGENTS.md: over budget: cut from 21 to 0 bytes for sessions in 1 directory (packages/big)
+    fix: cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271
+
 packages/app
   warning: packages/app/CLAUDE.md: drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file
+    fix: delete packages/app/CLAUDE.md, or make it a symlink to packages/app/AGENTS.md (or a pointer: @AGENTS.md)
 
 packages/big
-  error: packages/big/AGENTS.md: over budget: a session in packages/big gets 1000 of max 1000 bytes, its whole baseline needs 1271: omitted AGENTS.md; truncated packages/big/AGENTS.md from 901 to 567 bytes
+  error: packages/big/AGENTS.md: over budget: cut from 901 to 567 bytes for sessions in 1 directory (packages/big)
+    fix: cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271
 
 packages/huge
   error: packages/huge/AGENTS.md: too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it
+    fix: cut 500 bytes from packages/huge/AGENTS.md, or raise max-source-bytes (now 1,500) to 2,000
 
 packages/shared
   warning: packages/shared/AGENTS.md: symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)
+    fix: copy the instructions into the project, or point the link at a file inside its project root (.), so that every checkout gets the same text
 
-checked 8 of 11 directories; largest baseline: 1000 bytes in packages/big; 2 errors, 2 warnings
+checked 8 of 11 directories; largest baseline: 1000 bytes in packages/big; 3 errors, 2 warnings
 ",
             "",
             1
@@ -107,11 +115,12 @@ fn github_output_is_one_workflow_command_per_finding() {
         (out.as_str(), err.as_str(), code),
         (
             "\
-::warning file=packages/app/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file
-::error file=packages/big/AGENTS.md,line=1,title=Instruction budget exceeded::over budget: a session in packages/big gets 1000 of max 1000 bytes, its whole baseline needs 1271: omitted AGENTS.md; truncated packages/big/AGENTS.md from 901 to 567 bytes
-::error file=packages/huge/AGENTS.md,line=1,title=Instruction file too large::too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it
-::warning file=packages/shared/AGENTS.md,line=1,title=Symlink leaves the project::symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)
-agentctx check: checked 8 of 11 directories; largest baseline: 1000 bytes in packages/big; 2 errors, 2 warnings
+::error file=AGENTS.md,line=1,title=Instruction budget exceeded::over budget: cut from 21 to 0 bytes for sessions in 1 directory (packages/big)%0Afix: cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271
+::warning file=packages/app/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file%0Afix: delete packages/app/CLAUDE.md, or make it a symlink to packages/app/AGENTS.md (or a pointer: @AGENTS.md)
+::error file=packages/big/AGENTS.md,line=1,title=Instruction budget exceeded::over budget: cut from 901 to 567 bytes for sessions in 1 directory (packages/big)%0Afix: cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271
+::error file=packages/huge/AGENTS.md,line=1,title=Instruction file too large::too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it%0Afix: cut 500 bytes from packages/huge/AGENTS.md, or raise max-source-bytes (now 1,500) to 2,000
+::warning file=packages/shared/AGENTS.md,line=1,title=Symlink leaves the project::symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)%0Afix: copy the instructions into the project, or point the link at a file inside its project root (.), so that every checkout gets the same text
+agentctx check: checked 8 of 11 directories; largest baseline: 1000 bytes in packages/big; 3 errors, 2 warnings
 ",
             "",
             1
@@ -139,7 +148,7 @@ fn json_output_pins_every_finding() {
             &json!(8),
             &json!(1000),
             &json!({"dir": "packages/big", "bytes": 1000}),
-            &json!(2),
+            &json!(3),
             &json!(2)
         ]
     );
@@ -147,50 +156,81 @@ fn json_output_pins_every_finding() {
         got["findings"],
         json!([
             {
-                "severity": "warning",
-                "kind": "drift",
-                "rule": "AGX004",
+                "bytes": 21,
+                "dir": ".",
+                "directories": [
+                    "packages/big"
+                ],
+                "excess": 271,
+                "file": "AGENTS.md",
+                "hint": "cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271",
+                "keptBytes": 0,
+                "kind": "overBudget",
+                "maxBytes": 1000,
+                "message": "over budget: cut from 21 to 0 bytes for sessions in 1 directory (packages/big)",
+                "omittedIn": 1,
+                "rule": "AGX001",
+                "severity": "error",
+                "title": "Instruction budget exceeded",
+                "truncatedIn": 0,
+                "wholeBytes": 1271,
+                "worst": "packages/big"
+            },
+            {
                 "dir": "packages/app",
                 "file": "packages/app/CLAUDE.md",
-                "title": "Instruction files drift",
+                "hint": "delete packages/app/CLAUDE.md, or make it a symlink to packages/app/AGENTS.md (or a pointer: @AGENTS.md)",
+                "kind": "drift",
                 "message": "drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file",
+                "rule": "AGX004",
+                "severity": "warning",
+                "title": "Instruction files drift",
                 "winner": "packages/app/AGENTS.md"
             },
             {
-                "severity": "error",
-                "kind": "overBudget",
-                "rule": "AGX001",
+                "bytes": 901,
                 "dir": "packages/big",
+                "directories": [
+                    "packages/big"
+                ],
+                "excess": 271,
                 "file": "packages/big/AGENTS.md",
-                "title": "Instruction budget exceeded",
-                "message": "over budget: a session in packages/big gets 1000 of max 1000 bytes, its whole baseline needs 1271: omitted AGENTS.md; truncated packages/big/AGENTS.md from 901 to 567 bytes",
-                "bytes": 1000,
-                "wholeBytes": 1271,
+                "hint": "cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271",
+                "keptBytes": 567,
+                "kind": "overBudget",
                 "maxBytes": 1000,
-                "omitted": ["AGENTS.md"],
-                "truncated": [{"path": "packages/big/AGENTS.md", "originalBytes": 901, "includedBytes": 567}]
+                "message": "over budget: cut from 901 to 567 bytes for sessions in 1 directory (packages/big)",
+                "omittedIn": 0,
+                "rule": "AGX001",
+                "severity": "error",
+                "title": "Instruction budget exceeded",
+                "truncatedIn": 1,
+                "wholeBytes": 1271,
+                "worst": "packages/big"
             },
             {
-                "severity": "error",
-                "kind": "oversized",
-                "rule": "AGX002",
+                "bytes": 2000,
                 "dir": "packages/huge",
                 "file": "packages/huge/AGENTS.md",
-                "title": "Instruction file too large",
+                "hint": "cut 500 bytes from packages/huge/AGENTS.md, or raise max-source-bytes (now 1,500) to 2,000",
+                "kind": "oversized",
+                "maxSourceBytes": 1500,
                 "message": "too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it",
-                "bytes": 2000,
-                "maxSourceBytes": 1500
+                "rule": "AGX002",
+                "severity": "error",
+                "title": "Instruction file too large"
             },
             {
-                "severity": "warning",
-                "kind": "symlinkLeavesTree",
-                "rule": "AGX006",
                 "dir": "packages/shared",
                 "file": "packages/shared/AGENTS.md",
-                "title": "Symlink leaves the project",
+                "hint": "copy the instructions into the project, or point the link at a file inside its project root (.), so that every checkout gets the same text",
+                "kind": "symlinkLeavesTree",
                 "message": "symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)",
+                "projectRoot": ".",
+                "rule": "AGX006",
+                "severity": "warning",
                 "target": "../../../outside/AGENTS.md",
-                "projectRoot": "."
+                "title": "Symlink leaves the project"
             }
         ])
     );
@@ -287,11 +327,12 @@ fn default_path_is_the_project_root_and_paths_are_relative_to_the_cwd() {
     assert_eq!(
         out,
         "\
-::warning file=CLAUDE.md,line=1,title=Instruction files drift::drift: differs from AGENTS.md, which wins, so sessions never see this file
-::error file=../big/AGENTS.md,line=1,title=Instruction budget exceeded::over budget: a session in ../big gets 1000 of max 1000 bytes, its whole baseline needs 1271: omitted ../../AGENTS.md; truncated ../big/AGENTS.md from 901 to 567 bytes
-::error file=../huge/AGENTS.md,line=1,title=Instruction file too large::too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it
-::warning file=../shared/AGENTS.md,line=1,title=Symlink leaves the project::symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (../..)
-agentctx check: checked 8 of 11 directories; largest baseline: 1000 bytes in ../big; 2 errors, 2 warnings
+::error file=../../AGENTS.md,line=1,title=Instruction budget exceeded::over budget: cut from 21 to 0 bytes for sessions in 1 directory (../big)%0Afix: cut 271 bytes from what a session in ../big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271
+::warning file=CLAUDE.md,line=1,title=Instruction files drift::drift: differs from AGENTS.md, which wins, so sessions never see this file%0Afix: delete CLAUDE.md, or make it a symlink to AGENTS.md (or a pointer: @AGENTS.md)
+::error file=../big/AGENTS.md,line=1,title=Instruction budget exceeded::over budget: cut from 901 to 567 bytes for sessions in 1 directory (../big)%0Afix: cut 271 bytes from what a session in ../big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271
+::error file=../huge/AGENTS.md,line=1,title=Instruction file too large::too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it%0Afix: cut 500 bytes from ../huge/AGENTS.md, or raise max-source-bytes (now 1,500) to 2,000
+::warning file=../shared/AGENTS.md,line=1,title=Symlink leaves the project::symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (../..)%0Afix: copy the instructions into the project, or point the link at a file inside its project root (../..), so that every checkout gets the same text
+agentctx check: checked 8 of 11 directories; largest baseline: 1000 bytes in ../big; 3 errors, 2 warnings
 "
     );
     assert_eq!(code, 1);
@@ -339,6 +380,7 @@ fn exit_codes_errors_warnings_and_bad_input() {
             "\
 a
   warning: a/CLAUDE.md: drift: differs from a/AGENTS.md, which wins, so sessions never see this file
+    fix: delete a/CLAUDE.md, or make it a symlink to a/AGENTS.md (or a pointer: @AGENTS.md)
 
 checked 3 of 3 directories; largest baseline: 356 bytes in clean; 0 errors, 1 warning
 ",
@@ -571,6 +613,7 @@ fn all_precedence_reports_two_sources_of_truth_instead_of_drift() {
             "title": "Two sources of truth",
             "rule": "AGX005",
             "message": "two sources of truth: differs from AGENTS.md and both load; 14 bytes of overlapping instructions",
+            "hint": "merge CLAUDE.md into AGENTS.md and make it a symlink to it (or a pointer: @AGENTS.md)",
             "sibling": "AGENTS.md",
             "overlapBytes": 14
         }])
@@ -630,6 +673,7 @@ fn user_global_file_only_with_the_flag() {
             "\
 ~/.dsh
   warning: ~/.dsh/AGENTS.md: empty file: sessions get an empty section
+    fix: add instructions to it, or delete it
 
 checked 1 of 1 directory; largest baseline: 350 bytes in .; 0 errors, 1 warning
 ",
@@ -673,6 +717,7 @@ fn colour_only_when_asked_and_names_are_escaped() {
         "\
 e\\x1b[31mvil
   warning: e\\x1b[31mvil/CLAUDE.md: drift: differs from e\\x1b[31mvil/AGENTS.md, which wins, so sessions never see this file
+    fix: delete e\\x1b[31mvil/CLAUDE.md, or make it a symlink to e\\x1b[31mvil/AGENTS.md (or a pointer: @AGENTS.md)
 
 checked 1 of 2 directories; largest baseline: 321 bytes in e\\x1b[31mvil; 0 errors, 1 warning
 "
@@ -683,10 +728,11 @@ checked 1 of 2 directories; largest baseline: 321 bytes in e\\x1b[31mvil; 0 erro
     assert_eq!(
         out,
         "\
-\u{1b}[1me\\x1b[31mvil\u{1b}[0m
-  \u{1b}[33;1mwarning\u{1b}[0m: e\\x1b[31mvil/CLAUDE.md: drift: differs from e\\x1b[31mvil/AGENTS.md, which wins, so sessions never see this file
+[1me\\x1b[31mvil[0m
+  [33;1mwarning[0m: e\\x1b[31mvil/CLAUDE.md: drift: differs from e\\x1b[31mvil/AGENTS.md, which wins, so sessions never see this file
+    fix: delete e\\x1b[31mvil/CLAUDE.md, or make it a symlink to e\\x1b[31mvil/AGENTS.md (or a pointer: @AGENTS.md)
 
-checked 1 of 2 directories; largest baseline: 321 bytes in e\\x1b[31mvil; 0 errors, \u{1b}[33;1m1 warning\u{1b}[0m
+checked 1 of 2 directories; largest baseline: 321 bytes in e\\x1b[31mvil; 0 errors, [33;1m1 warning[0m
 "
     );
     // GitHub commands: the file property and the message are escaped for
@@ -694,7 +740,7 @@ checked 1 of 2 directories; largest baseline: 321 bytes in e\\x1b[31mvil; 0 erro
     let (out, _, _) = run(&mut check(&t, "r", &["--format", "github"]));
     assert_eq!(
         out.lines().next().unwrap(),
-        "::warning file=e\\x1b[31mvil/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from e\\x1b[31mvil/AGENTS.md, which wins, so sessions never see this file"
+        "::warning file=e\\x1b[31mvil/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from e\\x1b[31mvil/AGENTS.md, which wins, so sessions never see this file%0Afix: delete e\\x1b[31mvil/CLAUDE.md, or make it a symlink to e\\x1b[31mvil/AGENTS.md (or a pointer: @AGENTS.md)"
     );
 }
 
@@ -708,7 +754,7 @@ fn github_properties_and_messages_are_escaped() {
     assert_eq!(
         out,
         "\
-::warning file=a%3Ab%2Cc%25d/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from a:b,c%25d/AGENTS.md, which wins, so sessions never see this file
+::warning file=a%3Ab%2Cc%25d/CLAUDE.md,line=1,title=Instruction files drift::drift: differs from a:b,c%25d/AGENTS.md, which wins, so sessions never see this file%0Afix: delete a:b,c%25d/CLAUDE.md, or make it a symlink to a:b,c%25d/AGENTS.md (or a pointer: @AGENTS.md)
 agentctx check: checked 1 of 2 directories; largest baseline: 317 bytes in a:b,c%d; 0 errors, 1 warning
 "
     );
@@ -748,9 +794,11 @@ fn an_unreadable_directory_is_one_warning_and_still_scanned() {
             "\
 locked
   warning: locked: unreadable directory (Permission denied (os error 13)): nothing below it is checked
+    fix: make locked readable (its permissions), or skip it with --exclude locked
 
 shut
   warning: shut: unreadable directory (Permission denied (os error 13)): nothing below it is checked
+    fix: make shut readable (its permissions), or skip it with --exclude shut
 
 checked 2 of 3 directories; largest baseline: 319 bytes in locked; 0 errors, 2 warnings
 ",

@@ -273,6 +273,8 @@ fn sarif_output_validates_and_fingerprints_are_stable_across_runs() {
         .filter(|r| !(r.0 == "AGX015" && r.2 == "secret/AGENTS.md"))
         .collect();
     let want = [
+        // The root file big's session omits: its finding is on it.
+        ("AGX001", "error", "AGENTS.md", Value::Null),
         ("AGX015", "warning", ".agents/AGENTS.md", Value::Null),
         ("AGX016", "warning", "AGENTS.md", Value::Null),
         ("AGX008", "error", "bad%20utf8/AGENTS.md", Value::Null),
@@ -332,7 +334,12 @@ fn sarif_whole_document_for_one_finding() {
         .collect();
     assert_eq!(
         ids,
-        (1..=19).map(|i| format!("AGX{i:03}")).collect::<Vec<_>>()
+        // dsh's rules: AGX001-AGX017, then its configuration's AGX026-AGX027
+        // (AGX018-AGX025 are the other harnesses').
+        (1..=17)
+            .chain(26..=27)
+            .map(|i| format!("AGX{i:03}"))
+            .collect::<Vec<_>>()
     );
     assert_eq!(
         rules[8],
@@ -342,7 +349,8 @@ fn sarif_whole_document_for_one_finding() {
             "shortDescription": {"text": "Literal </system-reminder>"},
             "fullDescription": {"text": "The file holds a literal </system-reminder>, which sessions see escaped."},
             "help": {"text": "Remove or reword the closing tag."},
-            "defaultConfiguration": {"level": "warning"}
+            "defaultConfiguration": {"level": "warning"},
+            "properties": {"tags": ["dsh"]}
         })
     );
     let print = got["runs"][0]["results"][0]["partialFingerprints"]["agentctxFinding/v1"].clone();
@@ -363,12 +371,13 @@ fn sarif_whole_document_for_one_finding() {
                     "ruleId": "AGX009",
                     "ruleIndex": 8,
                     "level": "warning",
-                    "message": {"text": "literal </system-reminder> on line 1: sessions see it escaped as <\\/system-reminder>"},
+                    "message": {"text": "literal </system-reminder> on line 1: sessions see it escaped as <\\/system-reminder>\nFix: remove or reword the </system-reminder> on line 1"},
                     "locations": [{"physicalLocation": {
                         "artifactLocation": {"uri": "a/AGENTS.md", "uriBaseId": "SRCROOT"},
                         "region": {"startLine": 1}
                     }}],
-                    "partialFingerprints": {"agentctxFinding/v1": print}
+                    "partialFingerprints": {"agentctxFinding/v1": print},
+                    "properties": {"hint": "remove or reword the </system-reminder> on line 1"}
                 }]
             }]
         })
@@ -422,17 +431,19 @@ fn base_reports_what_the_change_does_per_directory_and_fails_only_on_new_errors(
         (
             "\
 big
-  error: big/AGENTS.md: over budget: a session in big gets 800 of max 800 bytes, its whole baseline needs 1000: omitted ~/.dsh/AGENTS.md, AGENTS.md; truncated big/AGENTS.md from 601 to 368 bytes
+  error: big/AGENTS.md: over budget: grew from 201 to 601 bytes and pushes ~/.dsh/AGENTS.md, AGENTS.md out of sessions in 1 directory (big); itself cut from 601 to 368 bytes for sessions in 1 directory (big)
+    fix: cut 200 bytes from what a session in big loads (the largest excess), or raise max-bytes (now 800) to 1,000
 
 huge
   error: huge/AGENTS.md: too large: 1201 bytes, over max-source-bytes 1000, so sessions do not load it
+    fix: cut 201 bytes from huge/AGENTS.md, or raise max-source-bytes (now 1,000) to 1,201
 
 impact against HEAD~1: 5 directories change what sessions receive
   app: 404 -> 421 bytes (+17); changed app/AGENTS.md
   big: 600 -> 800 bytes (+200); changed big/AGENTS.md; newly omitted AGENTS.md, ~/.dsh/AGENTS.md; newly truncated big/AGENTS.md; now over budget
   docs: 406 bytes -> none (-406); removed AGENTS.md, docs/AGENTS.md, ~/.dsh/AGENTS.md
   guide: none -> 407 bytes (+407); added AGENTS.md, guide/AGENTS.md, ~/.dsh/AGENTS.md
-  old: 404 bytes -> none (-404); removed AGENTS.md, old/AGENTS.md, ~/.dsh/AGENTS.md
+  old: 404 -> 363 bytes (-41); removed old/AGENTS.md
 new: 1 error, 0 warnings; pre-existing: 1 error, 0 warnings
 
 checked 5 of 6 directories; largest baseline: 800 bytes in big; 2 errors, 0 warnings
@@ -461,7 +472,7 @@ checked 5 of 6 directories; largest baseline: 800 bytes in big; 2 errors, 0 warn
     ));
     assert_eq!(code, 0);
     assert_eq!(got["impact"]["directories"], json!([]));
-    assert_eq!(got["impact"]["preexistingErrors"], json!(2));
+    assert_eq!(got["impact"]["preexistingErrors"], json!(4));
 }
 
 #[test]
@@ -486,7 +497,7 @@ fn base_markdown_shows_the_impact_per_directory() {
 | big (now over budget) | 600 | 800 | +200 | 1 changed, 2 newly omitted, 1 newly truncated |
 | docs | 406 | none | -406 | 3 removed |
 | guide | none | 407 | +407 | 3 added |
-| old | 404 | none | -404 | 3 removed |
+| old | 404 | 363 | -41 | 1 removed |
 
 <details><summary>app: 404 → 421 bytes</summary>
 
@@ -519,20 +530,18 @@ fn base_markdown_shows_the_impact_per_directory() {
 
 </details>
 
-<details><summary>old: 404 bytes → none</summary>
+<details><summary>old: 404 → 363 bytes</summary>
 
-- removed: AGENTS.md
 - removed: old/AGENTS.md
-- removed: \\~/.dsh/AGENTS.md
 
 </details>
 
-- new error: big/AGENTS.md: over budget: a session in big gets 800 of max 800 bytes, its whole baseline needs 1000: omitted \\~/.dsh/AGENTS.md, AGENTS.md; truncated big/AGENTS.md from 601 to 368 bytes
+- new error: big/AGENTS.md: over budget: grew from 201 to 601 bytes and pushes \\~/.dsh/AGENTS.md, AGENTS.md out of sessions in 1 directory (big); itself cut from 601 to 368 bytes for sessions in 1 directory (big)
 
-| | File | Finding |
-|---|---|---|
-| error | big/AGENTS.md | over budget: a session in big gets 800 of max 800 bytes, its whole baseline needs 1000: omitted \\~/.dsh/AGENTS.md, AGENTS.md; truncated big/AGENTS.md from 601 to 368 bytes |
-| error | huge/AGENTS.md | too large: 1201 bytes, over max-source-bytes 1000, so sessions do not load it |
+| | File | Finding | Fix |
+|---|---|---|---|
+| error | big/AGENTS.md | over budget: grew from 201 to 601 bytes and pushes \\~/.dsh/AGENTS.md, AGENTS.md out of sessions in 1 directory (big); itself cut from 601 to 368 bytes for sessions in 1 directory (big) | cut 200 bytes from what a session in big loads (the largest excess), or raise max-bytes (now 800) to 1,000 |
+| error | huge/AGENTS.md | too large: 1201 bytes, over max-source-bytes 1000, so sessions do not load it | cut 201 bytes from huge/AGENTS.md, or raise max-source-bytes (now 1,000) to 1,201 |
 
 checked 5 of 6 directories; largest baseline: 800 bytes in big: 2 errors, 0 warnings
 "
@@ -599,11 +608,13 @@ fn base_json_carries_the_same_impact_as_markdown() {
                 ],
                 false
             ),
+            // old/AGENTS.md is deleted, its directory stays: its sessions
+            // still get the root's files.
             dir(
                 "old",
                 json!(404),
-                Value::Null,
-                [&[], &["AGENTS.md", "old/AGENTS.md", global], &[], &[], &[]],
+                json!(363),
+                [&[], &["old/AGENTS.md"], &[], &[], &[]],
                 false
             ),
         ])
@@ -775,11 +786,17 @@ fn summary_and_warn_at_show_each_directory_share_of_the_budget() {
         (out.as_str(), err.as_str(), code),
         (
             "\
+.
+  error: AGENTS.md: over budget: cut from 6 to 0 bytes for sessions in 1 directory (over)
+    fix: cut 248 bytes from what a session in over loads (the largest excess), or raise max-bytes (now 1,000) to 1,248
+
 full
   warning: full/AGENTS.md: near budget: a session in full gets 968 of max 1000 bytes (96%, warn at 80%), 32 bytes of headroom
+    fix: 32 bytes of headroom left: cut from what a session in full loads before it grows, or raise max-bytes (now 1,000)
 
 over
-  error: over/CLAUDE.md: over budget: a session in over gets 1000 of max 1000 bytes, its whole baseline needs 1248: omitted AGENTS.md; truncated over/CLAUDE.md from 901 to 583 bytes
+  error: over/CLAUDE.md: over budget: cut from 901 to 583 bytes for sessions in 1 directory (over)
+    fix: cut 248 bytes from what a session in over loads (the largest excess), or raise max-bytes (now 1,000) to 1,248
 
 directory  bytes  of max  largest file          headroom
 over        1248  124.8%  over/CLAUDE.md (901)      -248
@@ -787,7 +804,7 @@ full         968   96.8%  full/AGENTS.md (621)        32
 half         548   54.8%  half/AGENTS.md (201)       452
 .            310   31.0%  AGENTS.md (6)              690
 
-checked 4 of 4 directories; largest baseline: 1000 bytes in over; 1 error, 1 warning
+checked 4 of 4 directories; largest baseline: 1000 bytes in over; 2 errors, 1 warning
 ",
             "",
             1
@@ -806,8 +823,8 @@ checked 4 of 4 directories; largest baseline: 1000 bytes in over; 1 error, 1 war
         })
     );
     assert_eq!(got["summary"].as_array().unwrap().len(), 4);
-    assert_eq!(got["findings"][0]["kind"], json!("nearBudget"));
-    assert_eq!(got["findings"][0]["percent"], json!(96));
+    assert_eq!(got["findings"][1]["kind"], json!("nearBudget"));
+    assert_eq!(got["findings"][1]["percent"], json!(96));
 }
 
 #[test]
@@ -825,41 +842,16 @@ fn markdown_without_base_is_a_summary_line_and_a_table() {
             "\
 ### agentctx check
 
-**1 error, 1 warning**: checked 4 of 4 directories; largest baseline: 1000 bytes in over
+**2 errors, 1 warning**: checked 4 of 4 directories; largest baseline: 1000 bytes in over
 
-| | File | Finding |
-|---|---|---|
-| warning | half/AGENTS.md | literal \\</system-reminder\\> on line 2: sessions see it escaped as \\<\\\\/system-reminder\\> |
-| error | over/CLAUDE.md | over budget: a session in over gets 1000 of max 1000 bytes, its whole baseline needs 1248: omitted AGENTS.md; truncated over/CLAUDE.md from 901 to 583 bytes |
+| | File | Finding | Fix |
+|---|---|---|---|
+| error | AGENTS.md | over budget: cut from 6 to 0 bytes for sessions in 1 directory (over) | cut 248 bytes from what a session in over loads (the largest excess), or raise max-bytes (now 1,000) to 1,248 |
+| warning | half/AGENTS.md | literal \\</system-reminder\\> on line 2: sessions see it escaped as \\<\\\\/system-reminder\\> | remove or reword the \\</system-reminder\\> on line 2 |
+| error | over/CLAUDE.md | over budget: cut from 901 to 583 bytes for sessions in 1 directory (over) | cut 248 bytes from what a session in over loads (the largest excess), or raise max-bytes (now 1,000) to 1,248 |
 
 ",
             1
         )
     );
-}
-
-#[test]
-fn the_ci_flags_are_dsh_only_with_another_profile() {
-    let t = nested_repo();
-    for (args, flag) in [
-        (&["--base", "HEAD"][..], "--base"),
-        (&["--format", "sarif"][..], "--format sarif"),
-        (&["--summary"][..], "--summary"),
-    ] {
-        let (out, err, code) = run(&mut check(
-            &t,
-            "r",
-            &[&["--profile", "codex"], args].concat(),
-        ));
-        assert_eq!(
-            (out.as_str(), err, code),
-            (
-                "",
-                format!(
-                    "agentctx: {flag} is a dsh setting; it does not apply to --profile codex\n"
-                ),
-                2
-            )
-        );
-    }
 }

@@ -95,7 +95,7 @@ fn github_annotation_carries_the_line_of_a_system_reminder() {
         (out.as_str(), code),
         (
             "\
-::warning file=AGENTS.md,line=3,title=Literal </system-reminder>::literal </system-reminder> on line 3: sessions see it escaped as <\\/system-reminder>
+::warning file=AGENTS.md,line=3,title=Literal </system-reminder>::literal </system-reminder> on line 3: sessions see it escaped as <\\/system-reminder>%0Afix: remove or reword the </system-reminder> on line 3
 agentctx check: checked 1 of 1 directory; largest baseline: 336 bytes in .; 0 errors, 1 warning
 ",
             0
@@ -110,7 +110,7 @@ fn github_file_property_escapes_control_and_bidi_characters() {
     let (out, _, _) = run(&mut check(&t, "r", &["--format", "github"]));
     assert_eq!(
         out.lines().next().unwrap(),
-        "::warning file=a\\u{202e}b\\x07/AGENTS.md,line=1,title=Empty instruction file::empty file: sessions get an empty section"
+        "::warning file=a\\u{202e}b\\x07/AGENTS.md,line=1,title=Empty instruction file::empty file: sessions get an empty section%0Afix: add instructions to it, or delete it"
     );
 }
 
@@ -135,6 +135,7 @@ fn first_mode_shadowed_stub_is_not_reported_and_all_mode_says_both_load() {
         "\
 .
   warning: CLAUDE.md: two sources of truth: differs from AGENTS.md and both load; 12 bytes of overlapping instructions
+    fix: merge CLAUDE.md into AGENTS.md and make it a symlink to it (or a pointer: @AGENTS.md)
 
 checked 1 of 1 directory; largest baseline: 382 bytes in .; 0 errors, 1 warning
 "
@@ -154,6 +155,7 @@ fn a_file_reached_twice_through_a_symlink_is_a_warning() {
             "\
 .agents
   warning: AGENTS.md: loads twice: a symlink to .agents/AGENTS.md, which a session in .agents also loads, so it gets the same 14 bytes twice
+    fix: delete the symlink AGENTS.md or stop loading .agents/AGENTS.md under its own name: one of them is enough
 
 checked 2 of 2 directories; largest baseline: 372 bytes in .agents; 0 errors, 1 warning
 ",
@@ -188,23 +190,26 @@ fn deep(depth: usize) -> (String, Value) {
 #[test]
 fn deep_over_budget_trees_name_a_few_omitted_files_and_count_the_rest() {
     let (small, json) = deep(20);
-    let last = small.lines().rev().nth(2).unwrap();
-    let dir = ["d"; 19].join("/");
+    // One finding per file that loses bytes: the root file is omitted by
+    // the deepest 18 directories' sessions, which it names three of.
+    let root = small.lines().nth(1).unwrap();
     assert_eq!(
-        last,
+        root,
+        "  error: AGENTS.md: over budget: cut from 1,024 to 0 bytes for sessions in 18 directories (d/d, d/d/d, d/d/d/d and 15 more)"
+    );
+    let deepest = ["d"; 19].join("/");
+    assert_eq!(
+        small.lines().nth(2).unwrap(),
         format!(
-            "  error: {dir}/AGENTS.md: over budget: a session in {dir} gets 1966 of max 3000 bytes, its whole baseline needs 21772: omitted AGENTS.md, d/AGENTS.md, d/d/AGENTS.md and 16 more"
+            "    fix: cut 18,772 bytes from what a session in {deepest} loads (the largest excess), or raise max-bytes (now 3,000) to 21,772"
         )
     );
     // JSON keeps the whole lists.
     let findings = json["findings"].as_array().unwrap();
-    assert_eq!(
-        findings.last().unwrap()["omitted"]
-            .as_array()
-            .unwrap()
-            .len(),
-        19
-    );
+    assert_eq!(findings.len(), 19);
+    let dirs = findings[0]["directories"].as_array().unwrap();
+    assert_eq!(dirs.len(), 18);
+    assert_eq!(dirs.last().unwrap(), &json!(deepest));
     // Doubling the depth about doubles the file names printed (a whole
     // list per directory would quadruple them). Names, not bytes: each
     // directory's own path grows with the depth.
@@ -265,7 +270,9 @@ fn a_symlink_into_proc_is_an_error_for_check_and_a_warning_for_render_and_explai
         format!("\
 .
   error: AGENTS.md: binary (NUL at byte {nul}): dsh takes it for a binary file, so sessions never load it
-  error: AGENTS.md: symlink to a secret: points to /proc/self/environ, in /proc, /sys or /dev, so sessions send what it holds to the model")
+    fix: remove the NUL byte at byte {nul} of AGENTS.md (save it as UTF-8 text)
+  error: AGENTS.md: symlink to a secret: points to /proc/self/environ, in /proc, /sys or /dev, so sessions send what it holds to the model
+    fix: replace the symlink with a regular file that holds only instructions")
     );
     let secret = "agentctx: warning: AGENTS.md: symlink to /proc/self/environ, in /proc, /sys or /dev: sessions send what it holds to the model\n";
     let mut render = t.cmd();
@@ -297,9 +304,11 @@ fn a_symlink_into_the_home_directory_outside_the_project_is_an_error() {
                 "\
 .
   error: AGENTS.md: symlink to a secret: points to ../home/.ssh/id_rsa, which resolves to {} in the home directory outside the project, so sessions send what it holds to the model
+    fix: replace the symlink with a regular file that holds only instructions
 
 a
   warning: a/AGENTS.md: symlink leaves the project: points to ../../home/.dsh/shared.md, which resolves outside its project root (.)
+    fix: copy the instructions into the project, or point the link at a file inside its project root (.), so that every checkout gets the same text
 
 checked 2 of 2 directories; largest baseline: 356 bytes in a; 1 error, 1 warning
 ",

@@ -332,6 +332,7 @@ fn check_finds_a_refused_configuration_in_every_format() {
     home_layer(&t, &format!("{ROW}  config: {{maxBytes: '65536'}}\n"));
     let layer = t.path_str("home/.dsh/cordis.patch.yml");
     let message = "invalid config: - $.maxBytes expected number but got 65536 (at maxBytes)";
+    let hint = "fix the layer at that line: dsh's message says what it expects (maxBytes is required whenever a patch sets config)";
     let check = |format: &str| {
         agentctx(
             &t,
@@ -343,7 +344,7 @@ fn check_finds_a_refused_configuration_in_every_format() {
         (out, code),
         (
             format!(
-                ".\n  error: {layer}: dsh would refuse to start (line 2): {message}\n\nchecked 1 of 1 directory; largest baseline: 315 bytes in .; 1 error, 0 warnings\n"
+                ".\n  error: {layer}: dsh would refuse to start (line 2): {message}\n    fix: fix the layer at that line: dsh's message says what it expects (maxBytes is required whenever a patch sets config)\n\nchecked 1 of 1 directory; largest baseline: 315 bytes in .; 1 error, 0 warnings\n"
             ),
             1
         )
@@ -352,7 +353,7 @@ fn check_finds_a_refused_configuration_in_every_format() {
     assert_eq!(
         out,
         format!(
-            "::error file={layer},line=2,title=dsh would refuse to start::dsh would refuse to start (line 2): {message}\nagentctx check: checked 1 of 1 directory; largest baseline: 315 bytes in .; 1 error, 0 warnings\n"
+            "::error file={layer},line=2,title=dsh would refuse to start::dsh would refuse to start (line 2): {message}%0Afix: fix the layer at that line: dsh's message says what it expects (maxBytes is required whenever a patch sets config)\nagentctx check: checked 1 of 1 directory; largest baseline: 315 bytes in .; 1 error, 0 warnings\n"
         )
     );
     let (out, _, _) = check("json");
@@ -360,9 +361,10 @@ fn check_finds_a_refused_configuration_in_every_format() {
     assert_eq!(
         v["findings"],
         serde_json::json!([{
-            "severity": "error", "rule": "AGX018", "dir": ".", "file": layer,
+            "severity": "error", "rule": "AGX026", "dir": ".", "file": layer,
             "title": "dsh would refuse to start",
             "message": format!("dsh would refuse to start (line 2): {message}"),
+            "hint": "fix the layer at that line: dsh's message says what it expects (maxBytes is required whenever a patch sets config)",
             "kind": "dshConfigRefused", "line": 2, "dshMessage": message,
         }])
     );
@@ -381,9 +383,11 @@ fn check_finds_a_refused_configuration_in_every_format() {
                 "artifactLocation": {"uri": format!("file://{layer}")},
                 "region": {"startLine": 2},
             }}],
-            "message": {"text": format!("dsh would refuse to start (line 2): {message}")},
+            "message": {"text": format!("dsh would refuse to start (line 2): {message}\nFix: {hint}")},
+            "properties": {"hint": hint},
             "partialFingerprints": {"agentctxFinding/v1": v["runs"][0]["results"][0]["partialFingerprints"]["agentctxFinding/v1"]},
-            "ruleId": "AGX018",
+            "ruleId": "AGX026",
+            // dsh's rules are listed AGX001-AGX017, then AGX026: the 18th.
             "ruleIndex": 17,
         }])
     );
@@ -399,7 +403,7 @@ fn check_warns_when_no_loader_is_mounted() {
         (out, code),
         (
             format!(
-                ".\n  warning: {layer}: the agent-instructions row is disabled (line 2): a dsh --profile headless session receives no agent instructions\n\nchecked 1 of 1 directory; largest baseline: 315 bytes in .; 0 errors, 1 warning\n"
+                ".\n  warning: {layer}: the agent-instructions row is disabled (line 2): a dsh --profile headless session receives no agent instructions\n    fix: remove the disabled: true at that line, or pick a preset that mounts the loader\n\nchecked 1 of 1 directory; largest baseline: 315 bytes in .; 0 errors, 1 warning\n"
             ),
             0
         )

@@ -61,6 +61,7 @@ fn check_text_never_starts_a_line_with_a_workflow_command_from_a_name() {
     let (out, err, code) = run(&mut check(&t, "r", &[]));
     let dangling = "dangling symlink: points to missing.md, which does not exist, so sessions load nothing from it";
     let empty = "empty file: sessions get an empty section";
+    let empty_fix = "add instructions to it, or delete it";
     let shown = [
         " \\:\\:warning::indented",
         "\\:\\:add-mask::warning",
@@ -70,8 +71,10 @@ fn check_text_never_starts_a_line_with_a_workflow_command_from_a_name() {
     ];
     let mut want = String::new();
     for dir in shown {
+        // Inside a line (the fix names the file) `::` starts nothing.
+        let inner = dir.replace("\\:\\:", "::");
         want.push_str(&format!(
-            "{dir}\n  warning: {dir}/AGENTS.md: {empty}\n  warning: {dir}/CLAUDE.md: {dangling}\n\n"
+            "{dir}\n  warning: {dir}/AGENTS.md: {empty}\n    fix: {empty_fix}\n  warning: {dir}/CLAUDE.md: {dangling}\n    fix: point the link at an existing file, or delete {inner}/CLAUDE.md\n\n"
         ));
     }
     want.push_str("checked 5 of 6 directories; largest baseline: 356 bytes in ::error title=agentctx::all verified, merge is safe; 0 errors, 10 warnings\n");
@@ -141,7 +144,7 @@ fn github_format_commands_are_agentctxs_own_and_the_summary_line_is_inert() {
     // The file property names the real file, its `:` and `,` escaped.
     assert_eq!(
         lines[4],
-        "::warning file=%3A%3Aerror title=agentctx%3A%3Aall verified%2C merge is safe/AGENTS.md,line=1,title=Empty instruction file::empty file: sessions get an empty section"
+        "::warning file=%3A%3Aerror title=agentctx%3A%3Aall verified%2C merge is safe/AGENTS.md,line=1,title=Empty instruction file::empty file: sessions get an empty section%0Afix: add instructions to it, or delete it"
     );
     assert_eq!(
         lines[10],
@@ -248,10 +251,10 @@ fn markdown_names_never_become_html_mentions_or_links() {
 
 </details>
 
-| | File | Finding |
-|---|---|---|
-| warning | @{z}org/team/AGENTS.md | empty file: sessions get an empty section |
-| warning | see https:{z}/CLAUDE.md | dangling symlink: points to https:{z}//evil.example/x, which does not exist, so sessions load nothing from it |
+| | File | Finding | Fix |
+|---|---|---|---|
+| warning | @{z}org/team/AGENTS.md | empty file: sessions get an empty section | add instructions to it, or delete it |
+| warning | see https:{z}/CLAUDE.md | dangling symlink: points to https:{z}//evil.example/x, which does not exist, so sessions load nothing from it | point the link at an existing file, or delete see https:{z}/CLAUDE.md |
 
 checked 5 of 6 directories; largest baseline: 364 bytes in {a_md}: 0 errors, 2 warnings
 "
@@ -281,18 +284,33 @@ fn profile_configs_that_pull_secrets_are_errors_and_warnings() {
     cmd.current_dir(t.path("r"))
         .args(["check", "--profile", "opencode"]);
     let (out, err, code) = run(&mut cmd);
+    // The bytes sent hold /proc/self/environ, which is the environment's.
+    let out = match out.split_once("largest baseline: ") {
+        Some((head, tail)) => {
+            let rest = tail.split_once(' ').map_or("", |(_, r)| r);
+            format!("{head}largest baseline: N {rest}")
+        }
+        None => out,
+    };
     assert_eq!(
         (out.as_str(), err.as_str(), code),
         (
-            format!(
-                "\
-opencode: error: /proc/self/environ: reads a secret: in /proc, /sys or /dev, so opencode sends what it holds to the model
-opencode: error: {home}/.ssh/id_rsa: reads a secret: in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), so opencode sends what it holds to the model
-opencode: error: instructions entry ~/.aws/*: a glob into a secret: in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), so opencode sends what it matches to the model
-opencode: 1 directory checked; 3 errors, 0 warnings
-"
-            )
-            .as_str(),
+            // opencode resolves globs now (issue 25): no "not exact" warning.
+            "\
+opencode: /proc/self
+  error: /proc/self/environ: reads a secret: in /proc, /sys or /dev, so opencode sends what it holds to the model
+    fix: replace it with a regular file inside the project that holds only instructions
+
+opencode: ~/.ssh
+  error: ~/.ssh/id_rsa: reads a secret: in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), so opencode sends what it holds to the model
+    fix: replace it with a regular file inside the project that holds only instructions
+
+opencode: .
+  error: instructions entry ~/.aws/*: a glob into a secret: in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), so opencode sends what it matches to the model
+    fix: remove the instructions entry ~/.aws/*
+
+opencode: checked 1 of 2 directories; largest baseline: N bytes in .; 3 errors, 0 warnings
+",
             "",
             1
         )
@@ -304,14 +322,32 @@ opencode: 1 directory checked; 3 errors, 0 warnings
     assert_eq!(code, 1);
     let ssh = format!("{home}/.ssh/id_rsa");
     let gemini_md = format!("{root}/GEMINI.md");
+    let found: Vec<serde_json::Value> = got["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| json!([f["file"], f["severity"], f["rule"], f["message"]]))
+        .collect();
+    // The secret reached through the repository's context.fileName is
+    // reported though it lies in the home directory (a global file).
     assert_eq!(
-        got["profiles"][0]["findings"],
-        json!([
-            {"path": ssh, "severity": "error", "rule": "AGX003",
-             "message": format!("{ssh}: reads a secret: in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), so gemini sends what it holds to the model")},
-            {"path": gemini_md, "severity": "error", "rule": "AGX003",
-             "message": format!("{gemini_md}: import @.git/config reads a secret: it resolves to {root}/.git/config in a git directory (.git), so gemini sends what it holds to the model")},
-        ])
+        found,
+        [
+            json!([
+                "GEMINI.md",
+                "error",
+                "AGX003",
+                format!(
+                    "import @.git/config reads a secret: it resolves to {root}/.git/config in a git directory (.git), so gemini sends what it holds to the model"
+                )
+            ]),
+            json!([
+                "~/.ssh/id_rsa",
+                "error",
+                "AGX003",
+                "reads a secret: in a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), so gemini sends what it holds to the model"
+            ]),
+        ]
     );
     // render still sends what the harness sends; stderr says so.
     let mut cmd = t.profile_cmd();
@@ -362,6 +398,7 @@ fn links_into_git_are_errors_in_check_and_warnings_in_render() {
                 "\
 docs
   error: docs/AGENTS.md: symlink to a secret: points to ../.git/config, which resolves to {root}/.git/config in a git directory (.git), so sessions send what it holds to the model
+    fix: replace the symlink with a regular file that holds only instructions
 
 checked 2 of 2 directories; largest baseline: 403 bytes in docs; 1 error, 0 warnings
 "

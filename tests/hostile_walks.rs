@@ -213,8 +213,13 @@ fn giant_profile_instruction_files_are_refused_by_size() {
             (out.text(), out.code),
             (
                 format!(
-                    "{profile}: warning: {}: cannot be read; contributes nothing\n{profile}: 1 directory checked; 0 errors, 1 warning\n",
-                    t.path_str(name)
+                    "\
+{profile}: .
+  warning: {name}: unreadable (too large: 3221225472 bytes, over the 16777216-byte cap agentctx reads): {profile} sends nothing from it
+    fix: cut {name} below the cap the error names, or split it
+
+{profile}: checked 1 of 1 directory; largest baseline: 0 bytes in .; 0 errors, 1 warning
+"
                 ),
                 0
             )
@@ -303,15 +308,19 @@ fn an_import_fan_out_is_capped() {
     cmd.current_dir(t.root())
         .args(["check", "--profile", "gemini"]);
     let out = bounded::run(&mut cmd);
-    let shown = t.path_str("GEMINI.md");
     assert_eq!(
         (out.text(), out.code),
         (
-            format!(
-                "gemini: warning: {shown}: import @./l5_9.md failed: not expanded: this file's imports pass 16777216 bytes, the most agentctx expands; the rest stay as written\n\
-                 gemini: warning: {shown}: import @./l6_0.md is deeper than 5 levels; gemini leaves it as text\n\
-                 gemini: 1 directory checked; 0 errors, 2 warnings\n"
-            ),
+            "\
+gemini: .
+  warning: GEMINI.md: import @./l6_0.md is deeper than 5 levels: gemini leaves it as text
+    fix: flatten the imports: gemini stops after 5 levels
+  warning: GEMINI.md: import @./l5_9.md failed: not expanded: this file's imports pass 16777216 bytes, the most agentctx expands; the rest stay as written
+    fix: fix the import @./l5_9.md (the error says why), or remove it
+
+gemini: checked 1 of 1 directory; largest baseline: 22524754 bytes in .; 0 errors, 2 warnings
+"
+            .to_owned(),
             0
         )
     );

@@ -347,19 +347,36 @@ fn check_warns_about_what_claude_skips_and_long_files() {
     t.file("r/big/CLAUDE.md", "x".repeat(40_001));
     let p = |rel: &str| t.path_str(rel);
     let r = p("r");
-    let root = t.root().display().to_string();
     let got = agentctx(&t, &["check", "--profile", "claude", &r]);
+    // check's shape (issue 26): grouped by directory, paths relative to
+    // where check started, each finding with its fix.
+    let outside = "outside the cwd; Claude Code skips it unless the project approves external imports (hasClaudeMdExternalIncludesApproved)";
     let expected = format!(
-        "claude: warning: {root}/o.md: outside the cwd; Claude Code skips it unless the project approves external imports (hasClaudeMdExternalIncludesApproved) (imported by {r}/CLAUDE.md)\n\
-         claude: warning: {r}/AGENTS.md: not loaded: {r}/CLAUDE.md holds AGENTS.md back (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)\n\
-         claude: warning: {r}/big/CLAUDE.md: 40001 characters; Claude Code warns above 40000 (a large memory file costs every request)\n\
-         claude: warning: {r}/empty.md: outside the cwd; Claude Code skips it unless the project approves external imports (hasClaudeMdExternalIncludesApproved) (imported by {r}/CLAUDE.md)\n\
-         claude: warning: {r}/img.png: not a text file by its extension; Claude Code skips the import (imported by {r}/CLAUDE.md)\n\
-         claude: warning: {r}/img.png: outside the cwd; Claude Code skips it unless the project approves external imports (hasClaudeMdExternalIncludesApproved) (imported by {r}/CLAUDE.md)\n\
-         claude: warning: {r}/l1.md: outside the cwd; Claude Code skips it unless the project approves external imports (hasClaudeMdExternalIncludesApproved) (imported by {r}/CLAUDE.md)\n\
-         claude: warning: {r}/l5.md: an import deeper than four levels; Claude Code does not read it (imported by {r}/l4.md)\n\
-         claude: warning: {r}/missing.md: an import that cannot be resolved: No such file or directory; Claude Code skips it (imported by {r}/CLAUDE.md)\n\
-         claude: 2 directories checked; 0 errors, 9 warnings\n"
+        "claude: r\n\
+         \x20 warning: r/l5.md: an import deeper than four levels; Claude Code does not read it (imported by r/l4.md)\n\
+         \x20   fix: flatten the imports: Claude Code stops after four levels\n\
+         \x20 warning: r/img.png: not a text file by its extension; Claude Code skips the import (imported by r/CLAUDE.md)\n\
+         \x20   fix: import a text file (.md) instead of r/img.png, or remove the import\n\
+         \x20 warning: r/missing.md: an import that cannot be resolved: No such file or directory; Claude Code skips it (imported by r/CLAUDE.md)\n\
+         \x20   fix: fix the import of r/missing.md (the error says why), or remove it\n\
+         \x20 warning: r/AGENTS.md: not loaded: r/CLAUDE.md holds AGENTS.md back (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)\n\
+         \x20   fix: merge what it says into r/CLAUDE.md, or make r/CLAUDE.md a pointer to it (@AGENTS.md)\n\
+         \x20 warning: r/l1.md: {outside} (imported by r/CLAUDE.md)\n\
+         \x20   fix: move r/l1.md inside the project, or approve external imports for it in Claude Code\n\
+         \x20 warning: r/img.png: {outside} (imported by r/CLAUDE.md)\n\
+         \x20   fix: move r/img.png inside the project, or approve external imports for it in Claude Code\n\
+         \x20 warning: r/empty.md: {outside} (imported by r/CLAUDE.md)\n\
+         \x20   fix: move r/empty.md inside the project, or approve external imports for it in Claude Code\n\
+         \n\
+         claude: .\n\
+         \x20 warning: o.md: {outside} (imported by r/CLAUDE.md)\n\
+         \x20   fix: move o.md inside the project, or approve external imports for it in Claude Code\n\
+         \n\
+         claude: r/big\n\
+         \x20 warning: r/big/CLAUDE.md: 40001 characters; Claude Code warns above 40000 (a large memory file costs every request)\n\
+         \x20   fix: cut r/big/CLAUDE.md to 40000 characters or fewer (or move parts into .claude/rules): Claude Code sends it with every request\n\
+         \n\
+         claude: checked 2 of 4 directories; largest baseline: 40502 bytes in r/big; 0 errors, 9 warnings\n"
     );
     assert_eq!(got, ok(&expected));
     let (out, err, code) = agentctx(
@@ -376,13 +393,24 @@ fn check_warns_about_what_claude_skips_and_long_files() {
     );
     assert_eq!((err.as_str(), code), ("", 1));
     let got: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let big: Vec<&serde_json::Value> = got["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["file"] == "r/big/CLAUDE.md")
+        .collect();
     assert_eq!(
-        got["profiles"][0]["findings"][2],
-        serde_json::json!({
-            "path": format!("{r}/big/CLAUDE.md"),
+        big,
+        [&serde_json::json!({
             "severity": "warning",
-            "message": format!("{r}/big/CLAUDE.md: 40001 characters; Claude Code warns above 40000 (a large memory file costs every request)")
-        })
+            "rule": "AGX025",
+            "dir": "r/big",
+            "file": "r/big/CLAUDE.md",
+            "title": "Harness warning",
+            "message": "40001 characters; Claude Code warns above 40000 (a large memory file costs every request)",
+            "hint": "cut r/big/CLAUDE.md to 40000 characters or fewer (or move parts into .claude/rules): Claude Code sends it with every request",
+            "kind": "harnessWarning"
+        })]
     );
     assert_eq!(
         (got["errors"].clone(), got["warnings"].clone()),
@@ -405,9 +433,10 @@ fn too_large_files_are_skipped_and_warned() {
     );
     assert_eq!(
         agentctx(&t, &["check", "--profile", "claude", &r]),
-        ok(&format!(
-            "claude: warning: {r}/CLAUDE.md: over 4194304 bytes (4194305); Claude Code skips it\n\
-             claude: 1 directory checked; 0 errors, 1 warning\n"
-        ))
+        ok("claude: r\n\
+            \x20 warning: r/CLAUDE.md: over 4194304 bytes (4194305); Claude Code skips it\n\
+            \x20   fix: cut r/CLAUDE.md to 4194304 bytes or fewer, or split it\n\
+            \n\
+            claude: checked 1 of 1 directory; largest baseline: 349 bytes in r; 0 errors, 1 warning\n")
     );
 }

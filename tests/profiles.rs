@@ -56,10 +56,14 @@ fn codex_budget_cuts_mid_character_into_one_replacement() {
     assert_eq!(
         got,
         (
-            format!(
-                "codex: error: {cwd}/AGENTS.md: project docs exceed project_doc_max_bytes (4); cut from 7 to 4 bytes\n\
-                 codex: 1 directory checked; 1 error, 0 warnings\n"
-            ),
+            "\
+codex: r
+  error: r/AGENTS.md: over budget: cut from 7 to 4 bytes for sessions in 1 directory (r)
+    fix: cut 3 bytes from what a session in r loads (the largest excess), or raise project_doc_max_bytes (now 4) to 7
+
+codex: checked 1 of 1 directory; largest baseline: 94 bytes in r; 1 error, 0 warnings
+"
+            .to_owned(),
             String::new(),
             1
         )
@@ -78,10 +82,14 @@ fn codex_empty_override_hides_agents_md() {
     assert_eq!(
         agentctx(&t, &["check", "--profile", "codex", "r"]),
         (
-            format!(
-                "codex: warning: {cwd}/AGENTS.md: hidden by the empty {cwd}/AGENTS.override.md; codex loads nothing from this directory\n\
-                 codex: 1 directory checked; 0 errors, 1 warning\n"
-            ),
+            "\
+codex: r
+  warning: r/AGENTS.md: hidden by the empty r/AGENTS.override.md: codex loads nothing from this directory
+    fix: delete the empty r/AGENTS.override.md, or give it the instructions
+
+codex: checked 1 of 1 directory; largest baseline: 0 bytes in r; 0 errors, 1 warning
+"
+            .to_owned(),
             String::new(),
             0
         )
@@ -334,8 +342,30 @@ fn dsh_only_flags_with_another_profile_are_bad_usage() {
         usage("--log is a dsh setting; it does not apply to --profile gemini")
     );
     assert_eq!(
-        agentctx(&t, &["check", "--profile", "all", "--precedence", "all"]),
-        usage("--precedence is a dsh setting; it does not apply to --profile all")
+        agentctx(&t, &["check", "--profile", "codex", "--precedence", "all"]),
+        usage("--precedence is a dsh setting; it does not apply to --profile codex")
+    );
+    // With dsh among them, dsh's settings apply; a profile's flag needs its profile.
+    assert_eq!(
+        agentctx(
+            &t,
+            &["check", "--profile", "dsh,gemini", "--instructions", "a.md"]
+        ),
+        usage(
+            "--instructions is a setting of --profile opencode; it does not apply to --profile dsh,gemini"
+        )
+    );
+    assert_eq!(
+        agentctx(&t, &["check", "--profile", "copilot"]),
+        usage(
+            "--profile copilot has no check: it is documented behaviour, not byte-exact (explain takes it)"
+        )
+    );
+    assert_eq!(
+        agentctx(&t, &["render", "--profile", "dsh,codex"]),
+        usage(
+            "--profile takes one harness here; a list (dsh,codex) works with check only; try '--help'"
+        )
     );
     assert_eq!(
         agentctx(&t, &["diff", "--log", "x.jsonl", "--profile", "opencode"]),
@@ -376,20 +406,34 @@ fn check_all_reports_every_profile_in_one_walk() {
         .file("r/AGENTS.md", "root\n")
         .file("r/CLAUDE.md", "claude\n")
         .file("r/a/GEMINI.md", "see @./missing.md\n");
-    let r = &t.path_str("r");
     let got = agentctx(&t, &["check", "--profile", "all", "r"]);
     assert_eq!(
         got,
         (
-            format!(
-                "codex: 1 directory checked; 0 errors, 0 warnings\n\
-                 gemini: warning: {r}/a/GEMINI.md: import @./missing.md failed: ENOENT: no such file or directory, access '{r}/a/missing.md'\n\
-                 gemini: 2 directories checked; 0 errors, 1 warning\n\
-                 opencode: warning: {r}/CLAUDE.md: ignored by opencode when an AGENTS.md exists in the chain (the first name found wins for every directory)\n\
-                 opencode: 1 directory checked; 0 errors, 1 warning\n\
-                 claude: warning: {r}/AGENTS.md: not loaded: {r}/CLAUDE.md holds AGENTS.md back (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)\n\
-                 claude: 1 directory checked; 0 errors, 1 warning\n"
-            ),
+            "\
+dsh: r
+  warning: r/CLAUDE.md: two sources of truth: differs from r/AGENTS.md and both load; 0 bytes of overlapping instructions
+    fix: merge r/CLAUDE.md into r/AGENTS.md and make it a symlink to it (or a pointer: @AGENTS.md)
+
+gemini: r/a
+  warning: r/a/GEMINI.md: import @./missing.md failed: ENOENT: no such file or directory, access 'r/a/missing.md'
+    fix: fix the import @./missing.md (the error says why), or remove it
+
+opencode: r
+  warning: r/CLAUDE.md: ignored by opencode: an AGENTS.md exists in the chain (r/AGENTS.md), and the first name found wins for every directory
+    fix: merge what it says into r/AGENTS.md and make it a symlink to it (or a pointer: @AGENTS.md)
+
+claude: r
+  warning: r/AGENTS.md: not loaded: r/CLAUDE.md holds AGENTS.md back (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)
+    fix: merge what it says into r/CLAUDE.md, or make r/CLAUDE.md a pointer to it (@AGENTS.md)
+
+dsh: checked 1 of 2 directories; largest baseline: 348 bytes in r; 0 errors, 1 warning
+codex: checked 1 of 2 directories; largest baseline: 94 bytes in r; 0 errors, 0 warnings
+gemini: checked 2 of 2 directories; largest baseline: 330 bytes in r/a; 0 errors, 1 warning
+opencode: checked 1 of 2 directories; largest baseline: 62 bytes in r; 0 errors, 1 warning
+claude: checked 1 of 2 directories; largest baseline: 340 bytes in r; 0 errors, 1 warning
+"
+            .to_owned(),
             String::new(),
             0
         )
@@ -439,8 +483,8 @@ fn explain_lists_files_with_status_and_why() {
          \x20                 the budget was used up by earlier files; dropped silently: project_doc_max_bytes is 4\n\n\
          Parts:\n  user-instructions  {part} bytes, 5 lines\n\n\
          Findings (as check reports them):\n\
-         \x20 error: {r}/AGENTS.md: project docs exceed project_doc_max_bytes (4); cut from 10 to 4 bytes\n\
-         \x20 error: {r}/a/AGENTS.md: project docs exceed project_doc_max_bytes (4); cut from 1 to 0 bytes\n"
+         \x20 error: {r}/AGENTS.md: over budget: cut from 10 to 4 bytes (project_doc_max_bytes 4)\n\
+         \x20 error: {r}/a/AGENTS.md: over budget: cut from 1 to 0 bytes (project_doc_max_bytes 4)\n"
     );
     assert_eq!(got, ok(&expected));
 }

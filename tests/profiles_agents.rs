@@ -158,10 +158,15 @@ fn codex_untrusted_cwd_loads_no_project_docs_and_an_untrusted_layer_is_not_read(
     assert_eq!(
         agentctx(&t, &["check", "--profile", "codex", &t.path_str("r")]),
         (
+            // check's shape (issue 26): grouped, each with its fix; a
+            // harness's own warning keeps its words (absolute paths).
             format!(
-                "codex: warning: {cwd}/.codex/config.toml: not read: codex reads a project's .codex/config.toml only when the project is trusted\n\
-                 codex: warning: {cwd}: trust_level is \"untrusted\" in {config}; codex loads no project docs\n\
-                 codex: 2 directories checked; 0 errors, 2 warnings\n"
+                "codex: .\n  \
+                 warning: {cwd}/.codex/config.toml: not read: codex reads a project's .codex/config.toml only when the project is trusted\n    \
+                 fix: fix the setting or file the warning names, as codex reads it\n  \
+                 warning: {cwd}: trust_level is \"untrusted\" in {config}; codex loads no project docs\n    \
+                 fix: fix the setting or file the warning names, as codex reads it\n\n\
+                 codex: checked 2 of 3 directories; largest baseline: 125 bytes in r; 0 errors, 2 warnings\n"
             ),
             String::new(),
             0

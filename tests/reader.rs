@@ -344,9 +344,11 @@ fn check_reports_unreadable_files_as_errors_in_every_format() {
         "\
 a
   error: a/AGENTS.md: invalid UTF-8 at byte 3: dsh reads instruction files as strict UTF-8, so sessions never load it
+    fix: re-encode a/AGENTS.md as UTF-8: the first bad sequence is at byte 3
 
 b
-  error: b/AGENTS.md: binary (NUL at byte 100): dsh takes it for a binary file, so sessions never load it"
+  error: b/AGENTS.md: binary (NUL at byte 100): dsh takes it for a binary file, so sessions never load it
+    fix: remove the NUL byte at byte 100 of b/AGENTS.md (save it as UTF-8 text)"
     );
     let (json, code) = run_json(&mut common::check(&t, "proj", &["--format", "json"]));
     assert_eq!(code, 1);
@@ -369,8 +371,8 @@ b
     assert_eq!(
         annotations,
         [
-            "::error file=a/AGENTS.md,line=1,title=Invalid UTF-8::invalid UTF-8 at byte 3: dsh reads instruction files as strict UTF-8, so sessions never load it",
-            "::error file=b/AGENTS.md,line=1,title=Binary instruction file::binary (NUL at byte 100): dsh takes it for a binary file, so sessions never load it",
+            "::error file=a/AGENTS.md,line=1,title=Invalid UTF-8::invalid UTF-8 at byte 3: dsh reads instruction files as strict UTF-8, so sessions never load it%0Afix: re-encode a/AGENTS.md as UTF-8: the first bad sequence is at byte 3",
+            "::error file=b/AGENTS.md,line=1,title=Binary instruction file::binary (NUL at byte 100): dsh takes it for a binary file, so sessions never load it%0Afix: remove the NUL byte at byte 100 of b/AGENTS.md (save it as UTF-8 text)",
         ]
     );
     let (sarif, code) = run_json(&mut common::check(&t, "proj", &["--format", "sarif"]));

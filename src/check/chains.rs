@@ -6,10 +6,14 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
+use super::budget::{self, Cut, Excess, Lost, Radius};
 use super::judging::{NameNode, Prepared, Sums};
 use super::walk::{self, Names, Node, WalkOptions};
-use super::{DirBaseline, Finding, Largest, Options, Report, Severity, Target};
+use super::{
+    Detail, DirBaseline, Finding, Largest, Options, Received, Report, Session, Severity, Target,
+};
 use crate::discovery::{self, Dir, Probe, Realms, ScanOptions, find_root};
 use crate::paths;
 use crate::settings::{Settings, USER_GLOBAL_FILE};
@@ -81,6 +85,7 @@ pub(super) struct Checker<'a> {
     pub dir_settings: Settings,
     pub findings: Vec<Finding>,
     pub directories: Vec<DirBaseline>,
+    pub received: Vec<Received>,
     pub checked: usize,
     pub largest: Option<(usize, String)>,
     /// Directories already reported (targets may overlap).
@@ -98,6 +103,19 @@ pub(super) struct Checker<'a> {
     pub links_to: HashMap<PathBuf, Vec<usize>>,
     /// File entries the baseline judging visited (a deterministic work count).
     pub work: u64,
+    /// Every cut baseline in walk order, and its numbers.
+    pub cuts: Vec<Cut>,
+    pub excesses: Vec<Excess>,
+    /// Files whose losses are final (they left the chain).
+    pub lost: Vec<Lost>,
+    /// Whether the directory being judged records its cut (not when an
+    /// overlapping target reaches it again).
+    pub recording: bool,
+    /// The order of each directory's group of findings.
+    groups: HashMap<String, usize>,
+    /// The other harnesses' session directories, and where each is listed.
+    sessions: Vec<Session>,
+    session_at: HashMap<PathBuf, usize>,
 }
 
 /// Checks every target of `opts` into one report, with the work count of
@@ -106,13 +124,14 @@ pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
     let settings = opts.settings;
     let mut checker = Checker {
         opts,
-        names: Names::new(settings),
+        names: Names::with_harnesses(settings, &opts.harness_names),
         max_source: settings.max_source(),
         user_global: None,
         user_realms: Realms::new(None, settings),
         dir_settings: settings.clone(),
         findings: Vec::new(),
         directories: Vec::new(),
+        received: Vec::new(),
         checked: 0,
         largest: None,
         seen: HashSet::new(),
@@ -123,19 +142,36 @@ pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
         real_at: HashMap::new(),
         links_to: HashMap::new(),
         work: 0,
+        cuts: Vec::new(),
+        excesses: Vec::new(),
+        lost: Vec::new(),
+        recording: true,
+        groups: HashMap::new(),
+        sessions: Vec::new(),
+        session_at: HashMap::new(),
     };
-    if opts.include_user_global {
+    if opts.include_user_global && opts.dsh {
         checker.scan_user_global();
     }
     let mut excluded = vec![false; opts.exclude.len()];
     let mut ignore_warnings = Vec::new();
     let mut walked = 0;
+    let send = |node: &Node, mask: u32| {
+        if let Some(tx) = &opts.sink {
+            // A closed channel only means nobody preloads.
+            let _ = tx.send((node.path.clone(), mask));
+        }
+    };
     for target in &opts.targets {
+        // A file's target leaves nested roots out, which the walk does not
+        // know: its sessions are listed after it.
+        let streams = opts.sink.is_some() && target.nested_roots;
         let walk_opts = WalkOptions {
             names: &checker.names,
             exclude: opts.exclude,
             ignore: opts.ignore,
             base: &opts.base,
+            sink: streams.then_some(&send as &walk::Sink<'_>),
         };
         let mut found = walk::walk(&target.path, &walk_opts);
         ignore_warnings.append(&mut found.warnings);
@@ -144,12 +180,17 @@ pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
         }
         walked += checker.run_target(target, &found.nodes);
     }
+    checker.unwind(0);
+    checker.finish_user_global();
+    let budget = checker.budget_findings();
+    checker.findings = checker.place(budget);
     let errors = checker
         .findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
     let report = Report {
+        harness: "dsh",
         paths: opts
             .targets
             .iter()
@@ -157,12 +198,14 @@ pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
             .collect(),
         walked,
         checked: checker.checked,
-        max_bytes: settings.max_bytes.value,
+        max_bytes: Some(settings.max_bytes.value),
         largest: checker.largest.map(|(bytes, dir)| Largest { dir, bytes }),
         errors,
         warnings: checker.findings.len() - errors,
         findings: checker.findings,
         directories: opts.directories.then_some(checker.directories),
+        received: checker.received,
+        sessions: checker.sessions,
         unmatched_excludes: opts
             .exclude
             .iter()
@@ -205,10 +248,11 @@ impl Checker<'_> {
             .and_then(|d| d.strip_suffix('/'))
             .unwrap_or(display)
             .to_owned();
+        self.group(&shown_dir);
         for cand in &ug.candidates {
             self.judge_file(&ug, cand, &shown_dir, None);
         }
-        self.ug_files = self.prepare(&ug);
+        self.ug_files = self.prepare(&ug, &shown_dir);
         self.ug_names = NameNode::new(&self.ug_files, None);
         for (pos, f) in self.ug_files.iter().enumerate() {
             let cand = &ug.candidates[f.cand];
@@ -244,6 +288,7 @@ impl Checker<'_> {
             };
             let inherited = inherited.map(|inherited| {
                 walked += usize::from(!self.seen.contains(&node.path));
+                self.note_session(node, index == 0);
                 self.visit(node, inherited)
             });
             open.push((index, inherited));
@@ -277,7 +322,9 @@ impl Checker<'_> {
                 self.scan_options(Some(&root)),
             );
             if dir.candidates.iter().any(is_found) {
-                chain = Some(self.link(dir, chain));
+                let group = self.shown(&dir_path);
+                self.group(&group);
+                chain = Some(self.link(dir, chain, &group));
             }
         }
         Inherited {
@@ -303,7 +350,7 @@ impl Checker<'_> {
         let listed = node
             .hits
             .iter()
-            .filter(|h| !self.names.is_candidate(h))
+            .filter(|h| self.names.is_marker(h))
             .any(|h| exists(&self.names.all[h.name]));
         listed || self.names.other_markers.iter().any(|m| exists(m))
     }
@@ -312,7 +359,13 @@ impl Checker<'_> {
     /// judge its files, render its baseline. Returns what its children get.
     fn visit(&mut self, node: &Node, inherited: Inherited) -> Inherited {
         let has_candidate = node.hits.iter().any(|h| self.names.is_candidate(h));
+        if !self.opts.dsh {
+            return inherited;
+        }
         if !has_candidate && node.unlisted.is_none() {
+            if self.opts.also.contains(&node.path) {
+                self.render_only(node, &inherited);
+            }
             return inherited;
         }
         let root = match &inherited.root {
@@ -325,13 +378,17 @@ impl Checker<'_> {
         let first_time = self.seen.insert(node.path.clone());
         let (findings, directories, checked) =
             (self.findings.len(), self.directories.len(), self.checked);
+        let received = self.received.len();
         let largest = self.largest.clone();
         let shown_dir = self.shown(&node.path);
+        self.group(&shown_dir);
         self.judge_dir(node, &dir, &root, &shown_dir);
         let inherited = if dir.candidates.iter().any(is_found) {
-            let chain = self.link(dir, inherited.chain);
+            let chain = self.link(dir, inherited.chain, &shown_dir);
             let at = findings + usize::from(node.unlisted.is_some());
+            self.recording = first_time;
             self.judge_baseline(&node.path, &root, &chain, &shown_dir, at);
+            self.recording = true;
             Inherited {
                 root: inherited.root,
                 chain: Some(chain),
@@ -342,6 +399,7 @@ impl Checker<'_> {
         if !first_time {
             self.findings.truncate(findings);
             self.directories.truncate(directories);
+            self.received.truncate(received);
             self.checked = checked;
             self.largest = largest;
         }
@@ -379,11 +437,15 @@ impl Checker<'_> {
                 error: error.clone(),
             };
             let message = format!("unreadable directory ({error}): nothing below it is checked");
+            let hint = format!(
+                "make {shown_dir} readable (its permissions), or skip it with --exclude {shown_dir}"
+            );
             self.findings.push(Finding::new(
                 shown_dir.to_owned(),
                 shown_dir.to_owned(),
                 detail,
                 message,
+                hint,
             ));
         }
         for cand in &dir.candidates {
@@ -402,6 +464,154 @@ impl Checker<'_> {
     /// A path as shown: relative to where check was started.
     pub fn shown(&self, path: &Path) -> String {
         crate::paths::relative(&self.opts.base, path)
+    }
+
+    /// Reports what a session in a directory without its own instruction
+    /// file gets (its chain's), without judging it ([`Options::also`]).
+    fn render_only(&mut self, node: &Node, inherited: &Inherited) {
+        let (RootOf::At(root), Some(chain)) = (&inherited.root, &inherited.chain) else {
+            return;
+        };
+        if !self.opts.directories || !self.seen.insert(node.path.clone()) {
+            return;
+        }
+        let shown_dir = self.shown(&node.path);
+        let root = Rc::clone(root);
+        let chain = Rc::clone(chain);
+        self.report_only(&node.path, &root, &chain, &shown_dir);
+    }
+
+    /// The order of a directory's group of findings: first seen, first.
+    fn group(&mut self, dir: &str) {
+        let next = self.groups.len();
+        self.groups.entry(dir.to_owned()).or_insert(next);
+    }
+
+    /// Lists a walked directory for the other harnesses: one whose listing
+    /// holds one of their names, and the top of each target (a session
+    /// there gets its ancestors' files and the global ones).
+    fn note_session(&mut self, node: &Node, top: bool) {
+        if self.opts.harness_names.is_empty() {
+            return;
+        }
+        let all = u32::MAX >> (32 - self.opts.harness_names.len().min(32));
+        let mask = if top {
+            all
+        } else {
+            node.hits
+                .iter()
+                .fold(0, |m, h| m | self.names.harness_mask(h))
+        };
+        let only = if self.opts.also.contains(&node.path) {
+            all & !mask
+        } else {
+            0
+        };
+        if mask | only == 0 {
+            return;
+        }
+        match self.session_at.get(&node.path) {
+            Some(&i) => {
+                let s = &mut self.sessions[i];
+                s.mask |= mask;
+                s.only = (s.only | only) & !s.mask;
+            }
+            None => {
+                self.session_at
+                    .insert(node.path.clone(), self.sessions.len());
+                self.sessions.push(Session {
+                    path: node.path.clone(),
+                    mask,
+                    only,
+                });
+            }
+        }
+    }
+
+    /// One over-budget finding per file that any session lost bytes of,
+    /// in the order of their groups, then chain position.
+    fn budget_findings(&mut self) -> Vec<(usize, usize, Finding)> {
+        let cuts: Arc<[Cut]> = std::mem::take(&mut self.cuts).into();
+        let mut merged: Vec<Lost> = Vec::new();
+        let mut at: HashMap<String, usize> = HashMap::new();
+        for l in std::mem::take(&mut self.lost) {
+            match at.get(&l.file) {
+                Some(&i) => {
+                    let m = &mut merged[i];
+                    m.count += l.count;
+                    if l.truncated > 0 {
+                        m.kept_min = if m.truncated == 0 {
+                            l.kept_min
+                        } else {
+                            m.kept_min.min(l.kept_min)
+                        };
+                        m.kept_max = m.kept_max.max(l.kept_max);
+                    }
+                    m.truncated += l.truncated;
+                    if l.worst.0 > m.worst.0 {
+                        m.worst = l.worst;
+                    }
+                    m.first.extend(l.first);
+                    m.first.sort_unstable();
+                    m.first.dedup();
+                    m.first.truncate(budget::NAMED);
+                    m.spans.extend(l.spans.iter().map(|&(a, b)| (a, b)));
+                }
+                None => {
+                    at.insert(l.file.clone(), merged.len());
+                    merged.push(l);
+                }
+            }
+        }
+        let max = self.opts.settings.max_bytes.value;
+        let mut out = Vec::with_capacity(merged.len());
+        for l in merged {
+            let first: Vec<String> = l.first.iter().map(|&i| cuts[i].dir.clone()).collect();
+            let spans = l.spans.iter().map(|&(a, b)| (a, b, l.pos)).collect();
+            let radius = Radius::of_cuts(l.count, first, Arc::clone(&cuts), spans);
+            let (_, worst_cut) = l.worst;
+            let worst_dir = cuts[worst_cut].dir.clone();
+            let worst = self.excesses[worst_cut];
+            let message = budget::cut_message(l.bytes, &l, &radius);
+            let hint = budget::cut_hint("max-bytes", &budget::budget(max), &worst_dir, worst);
+            let detail = Detail::OverBudget {
+                bytes: l.bytes,
+                kept_bytes: if l.truncated > 0 { l.kept_max } else { 0 },
+                max_bytes: max,
+                directories: radius,
+                omitted_in: l.count - l.truncated,
+                truncated_in: l.truncated,
+                worst: worst_dir,
+                whole_bytes: worst.whole,
+                excess: worst.excess,
+                pushes_out: Vec::new(),
+                grew_from: None,
+            };
+            let seq = self.groups.get(&l.dir).copied().unwrap_or(0);
+            out.push((
+                seq,
+                l.pos,
+                Finding::new(l.dir, l.file, detail, message, hint),
+            ));
+        }
+        out.sort_by_key(|(seq, pos, _)| (*seq, *pos));
+        out
+    }
+
+    /// The findings with each budget finding first in its group.
+    fn place(&mut self, budget: Vec<(usize, usize, Finding)>) -> Vec<Finding> {
+        let findings = std::mem::take(&mut self.findings);
+        let mut out = Vec::with_capacity(findings.len() + budget.len());
+        let mut budget = budget.into_iter().peekable();
+        for f in findings {
+            let seq = self.groups.get(&f.dir).copied().unwrap_or(0);
+            while let Some((_, _, b)) = budget.next_if(|(s, _, _)| *s <= seq) {
+                out.push(b);
+            }
+            out.push(f);
+        }
+        out.extend(budget.map(|(_, _, b)| b));
+        out
     }
 }
 

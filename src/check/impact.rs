@@ -39,7 +39,7 @@ use serde::Serialize;
 
 use super::git::{self, Git, Object};
 use super::walk::{AGENTCTX_IGNORE, Names};
-use super::{DirBaseline, Finding, Options, Report, Severity, Target};
+use super::{Detail, Finding, Options, Received, Report, Severity, Target};
 use crate::discovery::os_error;
 use crate::paths;
 
@@ -83,25 +83,85 @@ impl Impact {
     }
 }
 
-/// The check of REV, and what could not be mirrored of it (one warning
-/// each, naming REV and the path).
+/// A mirror of REV's tree, to check with the same options: the targets
+/// and the start directory mapped into it, and what could not be mirrored
+/// (one warning each, naming REV and the path). The mirror is removed
+/// when this is dropped.
 #[derive(Debug)]
 pub struct Revision {
-    pub report: Report,
+    pub targets: Vec<Target>,
+    pub base: PathBuf,
     pub warnings: Vec<String>,
+    /// The work tree's directories that hold an instruction file at REV
+    /// (absolute): the work tree's check renders them too.
+    pub candidate_dirs: HashSet<PathBuf>,
+    /// The work tree's top, the mirror's tree, and every directory REV's
+    /// tree holds (tree paths).
+    top: PathBuf,
+    tree: PathBuf,
+    dirs: HashSet<Vec<u8>>,
+    _mirror: tempfile::TempDir,
+}
+
+impl Revision {
+    /// The mirror's top and the work tree's, as strings: a harness's
+    /// absolute paths in the one stand for the other.
+    #[must_use]
+    pub fn alias(&self) -> (String, String) {
+        (
+            self.tree.to_string_lossy().into_owned(),
+            self.top.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// `opts` pointed at the mirror (every directory's report collected),
+    /// rendering there as well the work tree's checked directories `also`
+    /// (absolute work-tree paths) that REV's tree holds.
+    #[must_use]
+    pub fn options<'a>(&self, opts: &Options<'a>, also: &[PathBuf]) -> Options<'a> {
+        let mut mapped = HashSet::new();
+        for dir in also {
+            let Ok(rel) = dir.strip_prefix(&self.top) else {
+                continue;
+            };
+            let bytes = rel.as_os_str().as_bytes();
+            if !bytes.is_empty() && !self.dirs.contains(bytes) {
+                continue;
+            }
+            if make_dirs(&self.tree, bytes, false).is_ok() {
+                mapped.insert(self.tree.join(rel));
+            }
+        }
+        Options {
+            targets: self.targets.clone(),
+            base: self.base.clone(),
+            directories: true,
+            also: mapped,
+            ..opts.clone()
+        }
+    }
 }
 
 /// The longest symlink target read from a tree (Linux's `PATH_MAX`).
 const MAX_LINK_TARGET: u64 = 4096;
 
-/// The check of REV: `opts` applied to a mirror of its tree. `temp` is the
-/// directory the mirror is made in.
+/// Mirrors REV for `opts` (its targets, candidate and harness names) in a
+/// new directory in `temp`; `config` names the other harnesses' config
+/// files (paths relative to a directory: `.codex/config.toml`), brought
+/// too. The directories of the work tree's checked directories that REV
+/// holds are made as well, so that a directory whose own file REV lacks is
+/// still checked there.
 ///
 /// # Errors
 ///
 /// `git` fails or is missing, REV does not name a tree, a target lies
 /// outside the git work tree, or the mirror cannot be made.
-pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Revision> {
+pub fn check_revision(
+    opts: &Options<'_>,
+    rev: &str,
+    temp: &Path,
+    config: &[&str],
+) -> Result<Revision> {
     let probe = opts.targets.first().map_or(&opts.base, |t| &t.path);
     let git = Git::new(probe)?;
     let top = toplevel(&git)?;
@@ -115,7 +175,7 @@ pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Revi
     for dir in [&tree, &store] {
         fs::create_dir(dir).with_context(|| format!("--base {rev}: creating {}", dir.display()))?;
     }
-    let names = Names::new(opts.settings);
+    let names = Names::with_harnesses(opts.settings, &opts.harness_names);
     let mut m = Mirror {
         git: &git,
         top: &top,
@@ -127,6 +187,9 @@ pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Revi
         links: HashMap::new(),
         objects: HashMap::new(),
         warnings: Vec::new(),
+        config,
+        dirs: HashSet::new(),
+        candidate_dirs: HashSet::new(),
     };
     m.materialize(&names)?;
     let map = |p: &Path| -> Result<PathBuf> {
@@ -137,7 +200,12 @@ pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Revi
                 top.display()
             )
         })?;
-        Ok(tree.join(rel))
+        // `join("")` would add a trailing `/`, which a harness's cwd keeps.
+        Ok(if rel.as_os_str().is_empty() {
+            tree.clone()
+        } else {
+            tree.join(rel)
+        })
     };
     let mut targets = Vec::new();
     for t in &opts.targets {
@@ -152,16 +220,18 @@ pub fn check_revision(opts: &Options<'_>, rev: &str, temp: &Path) -> Result<Revi
             nested_roots: t.nested_roots,
         });
     }
-    let at_rev = Options {
+    let warnings = std::mem::take(&mut m.warnings);
+    let dirs = std::mem::take(&mut m.dirs);
+    let candidate_dirs = std::mem::take(&mut m.candidate_dirs);
+    Ok(Revision {
         targets,
         base: map(&opts.base)?,
-        directories: true,
-        ..opts.clone()
-    };
-    let warnings = std::mem::take(&mut m.warnings);
-    Ok(Revision {
-        report: super::check(&at_rev)?,
         warnings,
+        candidate_dirs,
+        top: top.clone(),
+        tree: tree.clone(),
+        dirs,
+        _mirror: mirror,
     })
 }
 
@@ -275,6 +345,12 @@ struct Mirror<'a> {
     /// What `cat-file --batch-check` said, by id.
     objects: HashMap<String, Object>,
     warnings: Vec<String>,
+    /// The other harnesses' config files (paths below a directory).
+    config: &'a [&'a str],
+    /// Every directory REV's tree holds (as tree paths).
+    dirs: HashSet<Vec<u8>>,
+    /// The directories holding a candidate at REV, as work-tree paths.
+    candidate_dirs: HashSet<PathBuf>,
 }
 
 impl Mirror<'_> {
@@ -294,12 +370,37 @@ impl Mirror<'_> {
             .iter()
             .map(|n| n.to_ascii_lowercase().into_bytes())
             .collect();
+        for path in entries.keys() {
+            let mut at = 0;
+            while let Some(i) = path[at..].iter().position(|b| *b == b'/') {
+                self.dirs.insert(path[..at + i].to_vec());
+                at += i + 1;
+            }
+        }
+        let config = self.config;
+        let is_config = |p: &[u8]| {
+            config.iter().any(|c| {
+                let c = c.as_bytes();
+                p == c || (p.ends_with(c) && p[..p.len() - c.len()].ends_with(b"/"))
+            })
+        };
         let mut first: Vec<&Entry> = entries
             .values()
-            .filter(|e| e.mode == git::MODE_SUBMODULE || wanted(&folded, &e.path))
+            .filter(|e| {
+                e.mode == git::MODE_SUBMODULE || wanted(&folded, &e.path) || is_config(&e.path)
+            })
             .collect();
         first.sort_by(|a, b| a.path.cmp(&b.path));
         let mut chosen = self.safe(first);
+        for e in &chosen {
+            let name = String::from_utf8_lossy(base_name(&e.path)).to_ascii_lowercase();
+            if e.mode != git::MODE_SUBMODULE && names.is_instruction_folded(&name) {
+                let dir = Path::new(OsStr::from_bytes(&e.path))
+                    .parent()
+                    .unwrap_or(Path::new(""));
+                self.candidate_dirs.insert(self.top.join(dir));
+            }
+        }
         self.fetch(&chosen)?;
         // Symlinked candidates pull in their in-repository targets (a chain
         // of at most 8 links, as far as REV holds them).
@@ -577,13 +678,12 @@ fn create_new(path: &Path) -> Result<fs::File> {
     create_new_io(path).with_context(|| format!("--base: creating {}", path.display()))
 }
 
-/// Compares the check of REV with the work tree's.
+/// Compares the check of REV with the work tree's (one harness).
 #[must_use]
 pub fn compare(rev: &str, before: &Report, after: &Report) -> Impact {
-    let dirs = |r: &Report| -> HashMap<String, DirBaseline> {
-        r.directories
+    let dirs = |r: &Report| -> HashMap<String, Received> {
+        r.received
             .iter()
-            .flatten()
             .map(|d| (d.dir.clone(), d.clone()))
             .collect()
     };
@@ -616,20 +716,178 @@ pub fn compare(rev: &str, before: &Report, after: &Report) -> Impact {
     }
 }
 
+/// Moves each new over-budget finding on a file the change left alone to
+/// the file whose growth caused it (issue 26): when `after`'s sessions lose
+/// bytes of an unchanged file that `before`'s kept whole, and a file they
+/// load grew, the finding is on the file that grew most and names who
+/// loses (`pushesOut`). Findings on files that grew themselves, or that
+/// lost bytes at REV already, stay where they are.
+pub fn reanchor(before: &Report, after: &mut Report) {
+    let files_at = |r: &Report| -> HashMap<(String, String), (usize, String)> {
+        r.received
+            .iter()
+            .flat_map(|d| {
+                d.files
+                    .iter()
+                    .map(move |f| ((d.dir.clone(), f.path.clone()), (f.bytes, f.digest.clone())))
+            })
+            .collect()
+    };
+    let (old, new) = (files_at(before), files_at(after));
+    let lost_before: HashSet<String> = before
+        .findings
+        .iter()
+        .filter(|f| matches!(f.detail, Detail::OverBudget { .. }))
+        .map(|f| f.file.clone())
+        .collect();
+    let received: HashMap<&str, &Received> =
+        after.received.iter().map(|d| (d.dir.as_str(), d)).collect();
+    let mut moved: Vec<(String, Finding)> = Vec::new();
+    let mut keep = Vec::with_capacity(after.findings.len());
+    for f in std::mem::take(&mut after.findings) {
+        let Detail::OverBudget { directories, .. } = &f.detail else {
+            keep.push(f);
+            continue;
+        };
+        let dirs = directories.names();
+        let unchanged = dirs.iter().all(|d| {
+            let k = (d.clone(), f.file.clone());
+            old.get(&k).map(|o| &o.1) == new.get(&k).map(|n| &n.1) && old.contains_key(&k)
+        });
+        if !unchanged || lost_before.contains(&f.file) {
+            keep.push(f);
+            continue;
+        }
+        // The file of those sessions that grew the most.
+        let mut grown: Option<(usize, String, usize, usize)> = None;
+        for d in &dirs {
+            let Some(r) = received.get(d.as_str()) else {
+                continue;
+            };
+            for file in &r.files {
+                let was = old.get(&(d.clone(), file.path.clone())).map_or(0, |o| o.0);
+                let growth = file.bytes.saturating_sub(was);
+                if growth > 0 && grown.as_ref().is_none_or(|g| growth > g.0) {
+                    grown = Some((growth, file.path.clone(), was, file.bytes));
+                }
+            }
+        }
+        match grown {
+            Some((_, cause, was, now)) => moved.push((cause, with_cause(f, was, now))),
+            None => keep.push(f),
+        }
+    }
+    // One finding per grown file, naming every file it pushed out.
+    let mut merged: Vec<Finding> = Vec::new();
+    for (cause, f) in moved {
+        match merged.iter_mut().find(|m| m.file == cause) {
+            Some(m) => merge_cause(m, &f),
+            None => {
+                let mut f = f;
+                f.dir = match cause.rsplit_once('/') {
+                    Some((d, _)) if !d.is_empty() => d.to_owned(),
+                    _ => ".".to_owned(),
+                };
+                f.file = cause;
+                f.message = pushed_message(&f);
+                merged.push(f);
+            }
+        }
+    }
+    for m in &mut merged {
+        m.message = pushed_message(m);
+        // A grown file that is cut itself: one finding says both.
+        if let Some(i) = keep
+            .iter()
+            .position(|k| k.file == m.file && matches!(k.detail, Detail::OverBudget { .. }))
+        {
+            let own = keep.remove(i);
+            let own = own
+                .message
+                .strip_prefix("over budget: ")
+                .unwrap_or(&own.message);
+            m.message = format!("{}; itself {own}", m.message);
+        }
+    }
+    merged.extend(keep);
+    after.findings = merged;
+    after.errors = after
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    after.warnings = after.findings.len() - after.errors;
+}
+
+/// The finding on `lost`, turned into one on the file that grew from
+/// `was` to `now` bytes.
+fn with_cause(mut f: Finding, was: usize, now: usize) -> Finding {
+    if let Detail::OverBudget {
+        pushes_out,
+        grew_from,
+        bytes,
+        ..
+    } = &mut f.detail
+    {
+        pushes_out.push(f.file.clone());
+        *grew_from = Some(was);
+        *bytes = now;
+    }
+    f
+}
+
+fn merge_cause(into: &mut Finding, f: &Finding) {
+    if let (
+        Detail::OverBudget { pushes_out, .. },
+        Detail::OverBudget {
+            pushes_out: more, ..
+        },
+    ) = (&mut into.detail, &f.detail)
+    {
+        for p in more {
+            if !pushes_out.contains(p) {
+                pushes_out.push(p.clone());
+            }
+        }
+    }
+}
+
+/// `grew from 40 to 9,000 bytes and pushes a/b/AGENTS.md out of sessions
+/// in 1 directory (a/b)`.
+fn pushed_message(f: &Finding) -> String {
+    let Detail::OverBudget {
+        pushes_out,
+        grew_from,
+        bytes,
+        directories,
+        ..
+    } = &f.detail
+    else {
+        return f.message.clone();
+    };
+    let first: Vec<String> = pushes_out
+        .iter()
+        .take(super::budget::NAMED)
+        .cloned()
+        .collect();
+    format!(
+        "over budget: grew from {} to {} bytes and pushes {} out of sessions in {}",
+        super::budget::bytes(grew_from.unwrap_or(0)),
+        super::budget::bytes(*bytes),
+        super::budget::abbreviated(&first, pushes_out.len()),
+        directories.words()
+    )
+}
+
 /// The change of one directory, when its received text changes.
-fn dir_change(
-    dir: &str,
-    old: Option<&DirBaseline>,
-    new: Option<&DirBaseline>,
-) -> Option<DirChange> {
-    let digest = |d: Option<&DirBaseline>| d.and_then(|d| d.text_digest.clone());
+fn dir_change(dir: &str, old: Option<&Received>, new: Option<&Received>) -> Option<DirChange> {
+    let digest = |d: Option<&Received>| d.and_then(|d| d.text_digest.clone());
     if digest(old) == digest(new) {
         return None;
     }
-    let files = |d: Option<&DirBaseline>| -> HashMap<String, String> {
+    let files = |d: Option<&Received>| -> HashMap<String, String> {
         d.map(|d| {
-            d.baseline
-                .files
+            d.files
                 .iter()
                 .map(|f| (f.path.clone(), f.digest.clone()))
                 .collect()
@@ -644,22 +902,22 @@ fn dir_change(
     let only = |a: &HashMap<String, String>, b: &HashMap<String, String>| {
         sorted(a.keys().filter(|k| !b.contains_key(*k)).cloned().collect())
     };
-    let cut = |d: Option<&DirBaseline>| -> (HashSet<String>, HashSet<String>) {
+    let cut = |d: Option<&Received>| -> (HashSet<String>, HashSet<String>) {
         d.map(|d| {
-            let b = &d.baseline;
-            let truncated = b.truncated.iter().map(|t| t.path.clone()).collect();
-            (b.omitted.iter().cloned().collect(), truncated)
+            (
+                d.omitted.iter().cloned().collect(),
+                d.truncated.iter().cloned().collect(),
+            )
         })
         .unwrap_or_default()
     };
     let ((oo, ot), (no, nt)) = (cut(old), cut(new));
-    let fails = |d: Option<&DirBaseline>| {
-        d.is_some_and(|d| !(d.baseline.omitted.is_empty() && d.baseline.truncated.is_empty()))
-    };
+    let fails =
+        |d: Option<&Received>| d.is_some_and(|d| !(d.omitted.is_empty() && d.truncated.is_empty()));
     Some(DirChange {
         dir: dir.to_owned(),
-        bytes_before: old.map(|d| d.baseline.bytes),
-        bytes_after: new.map(|d| d.baseline.bytes),
+        bytes_before: old.map(|d| d.bytes),
+        bytes_after: new.map(|d| d.bytes),
         added: only(&nf, &of),
         removed: only(&of, &nf),
         changed: sorted(

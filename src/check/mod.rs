@@ -27,16 +27,19 @@
 //! git revision with the working tree; `sarif` and `summary` shape reports.
 //! Everything here returns data; `cmd::check` presents it.
 
+pub mod budget;
 mod chains;
 pub mod git;
 pub mod ignorefile;
 pub mod impact;
 mod judging;
+pub mod received;
 mod rules;
 pub mod sarif;
 pub mod summary;
 mod walk;
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -46,10 +49,12 @@ use serde::Serialize;
 use crate::baseline::Shape;
 use crate::discovery::{find_root, os_error};
 use crate::jsnum::MaxBytes;
-use crate::render::Truncation;
 use crate::settings::Settings;
 
-pub use judging::Omitted;
+pub use budget::Radius;
+pub(crate) use judging::near_budget;
+pub use judging::{Found, Omitted, link_finding, pointer_to, stub_finding, stub_target};
+pub use received::{Received, ReceivedFile};
 pub use rules::{RULES, Rule};
 pub use walk::AGENTCTX_IGNORE;
 
@@ -70,6 +75,22 @@ pub struct Options<'a> {
     pub directories: bool,
     /// A baseline reaching this percentage of max-bytes is a warning.
     pub warn_at: Option<u32>,
+    /// Whether dsh's own baselines are judged (`--profile` without dsh:
+    /// the walk runs for the other harnesses only).
+    pub dsh: bool,
+    /// The file names of the other harnesses checked in the same walk
+    /// (one list each, bit i of [`Report::sessions`] masks): a directory
+    /// whose listing holds one is a session directory of that harness.
+    pub harness_names: Vec<Vec<String>>,
+    /// Directories to render as well though they hold no instruction file
+    /// (absolute; `--base`: those that hold one on the other side). Their
+    /// sessions are reported (`directories`, `received`), not judged.
+    pub also: HashSet<PathBuf>,
+    /// Where the other harnesses' session directories of whole-tree targets
+    /// go as the walk finishes them (with their harness mask), so that
+    /// their loads overlap the walk; [`Report::sessions`] lists them all
+    /// in walk order either way.
+    pub sink: Option<std::sync::mpsc::Sender<(PathBuf, u32)>>,
 }
 
 /// One thing to walk.
@@ -99,7 +120,12 @@ pub struct Selection {
 ///
 /// A PATH argument that does not exist (or cannot be read) and is neither a
 /// directory, an instruction file nor the user-global file.
-pub fn targets(settings: &Settings, base: &Path, args: &[PathBuf]) -> Result<Selection> {
+pub fn targets(
+    settings: &Settings,
+    base: &Path,
+    args: &[PathBuf],
+    harness_names: &[Vec<String>],
+) -> Result<Selection> {
     let project = || Target {
         path: find_root(base, &settings.root_markers.value).root,
         nested_roots: true,
@@ -134,7 +160,10 @@ pub fn targets(settings: &Settings, base: &Path, args: &[PathBuf]) -> Result<Sel
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         let parent = path.parent().filter(|p| walk::is_dir(p));
         match (name, parent) {
-            (Some(name), Some(parent)) if names.is_candidate_name(&name) => {
+            (Some(name), Some(parent))
+                if names.is_candidate_name(&name)
+                    || harness_names.iter().flatten().any(|n| *n == name) =>
+            {
                 sel.targets.push(Target {
                     path: parent.to_path_buf(),
                     nested_roots: false,
@@ -202,17 +231,31 @@ impl Severity {
     rename_all_fields = "camelCase"
 )]
 pub enum Detail {
-    /// The baseline of a directory omits or truncates files.
+    /// Sessions lose bytes of this file: the budget omits or truncates it
+    /// in the baselines of `directories` (its blast radius).
     OverBudget {
-        /// Bytes of the message a session there gets.
+        /// Bytes of the file.
         bytes: usize,
-        /// Bytes the whole baseline would need.
-        whole_bytes: usize,
+        /// The most any of those sessions keeps of it (0: omitted in all).
+        kept_bytes: usize,
         max_bytes: MaxBytes,
-        /// Omitted files, shown relative to where check was started.
-        omitted: Omitted,
-        /// The cut file (at most one), shown likewise.
-        truncated: Vec<Truncation>,
+        /// Every directory whose session loses bytes of it, in walk order
+        /// (relative to where check was started).
+        directories: Radius,
+        /// How many of them omit it, and how many truncate it.
+        omitted_in: usize,
+        truncated_in: usize,
+        /// The largest cut among them: the directory, the bytes its whole
+        /// baseline needs and how many of them are past the budget.
+        worst: String,
+        whole_bytes: usize,
+        excess: usize,
+        /// With `--base`: this file grew (from `grewFrom` bytes) and pushed
+        /// these unchanged files out of those sessions.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pushes_out: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        grew_from: Option<usize>,
     },
     /// A candidate larger than max-source-bytes: never loaded.
     Oversized { bytes: u64, max_source_bytes: i64 },
@@ -268,6 +311,32 @@ pub enum Detail {
     /// A symlinked candidate whose real file also loads under another name
     /// in the same baseline: the same bytes twice.
     LoadsTwice { same_as: String, bytes: usize },
+    /// A file the harness ignores because another name won in the chain
+    /// (opencode: an AGENTS.md anywhere in it hides every CLAUDE.md).
+    IgnoredName { by: String },
+    /// codex: an empty `AGENTS.override.md` hides this `AGENTS.md`.
+    HiddenByOverride { by: String },
+    /// The same file (device and inode, or path) as one the harness loaded
+    /// earlier: it loads once (gemini).
+    LoadsOnce { first: String },
+    /// An entry agentctx does not reproduce: an opencode URL (`url`; its
+    /// globs are resolved since issue 25). The output is not exact.
+    NotExact { reason: &'static str },
+    /// An import the harness replaces by a comment or leaves as text
+    /// (gemini): `traversal`, `cycle`, `failed` (with the error) or `depth`.
+    ImportProblem {
+        token: String,
+        problem: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    /// Invalid UTF-8 that the harness replaces with U+FFFD.
+    LossyUtf8 {},
+    /// codex's project doc discovery failed: every project doc dropped.
+    Aborted {},
+    /// A warning of the harness about its own inputs (trust, settings,
+    /// names).
+    HarnessWarning {},
     /// dsh's configuration makes dsh refuse to start (CONFIG 11.5): the
     /// finding is on the layer file, with dsh's message.
     DshConfigRefused {
@@ -327,12 +396,16 @@ pub struct Finding {
     /// One sentence for people (raw: escape it before printing). Lists are
     /// abbreviated here; the detail keeps them whole.
     pub message: String,
+    /// What to do about it, with the numbers: the bytes to cut, the setting
+    /// to raise and its value now, or the file to delete or merge.
+    pub hint: String,
     #[serde(flatten)]
     pub detail: Detail,
 }
 
 impl Finding {
-    pub(crate) fn new(dir: String, file: String, detail: Detail, message: String) -> Self {
+    #[must_use]
+    pub fn new(dir: String, file: String, detail: Detail, message: String, hint: String) -> Self {
         let rule = detail.rule();
         Finding {
             severity: detail.severity(),
@@ -341,6 +414,7 @@ impl Finding {
             file,
             title: rule.title,
             message,
+            hint,
             detail,
         }
     }
@@ -370,26 +444,50 @@ pub struct Largest {
     pub bytes: usize,
 }
 
+/// A session directory of the other harnesses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    pub path: PathBuf,
+    /// Bit i: a session directory of harness i.
+    pub mask: u32,
+    /// Bit i: only reported for harness i, not judged ([`Options::also`]).
+    pub only: u32,
+}
+
 /// Everything check found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
+    /// The harness whose sessions these are: `dsh`, `codex`, ...
+    pub harness: &'static str,
     /// The trees walked, absolute.
     pub paths: Vec<String>,
     /// Directories walked.
     pub walked: usize,
     /// Directories holding a candidate, whose baseline was rendered.
     pub checked: usize,
-    pub max_bytes: MaxBytes,
+    /// The byte budget of the harness (`null`: it has none).
+    pub max_bytes: Option<MaxBytes>,
     pub largest: Option<Largest>,
     pub errors: usize,
     pub warnings: usize,
     /// In walk order: the user-global file first, then per directory its
     /// budget finding and its files' findings in candidate order.
     pub findings: Vec<Finding>,
-    /// Every checked directory in walk order (only when asked for).
+    /// Every checked directory in walk order (only when asked for; dsh).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub directories: Option<Vec<DirBaseline>>,
+    /// What a session in every checked directory receives, in any
+    /// harness's terms (only when asked for): the summary and `--base`
+    /// compare these.
+    #[serde(skip)]
+    pub received: Vec<Received>,
+    /// The session directories of the other harnesses of the walk, in walk
+    /// order, each with the mask of the harnesses it is one for (bit i:
+    /// [`Options::harness_names`] entry i) and whether it is only reported
+    /// ([`Options::also`]).
+    #[serde(skip)]
+    pub sessions: Vec<Session>,
     /// `--exclude` entries that matched no directory.
     #[serde(skip)]
     pub unmatched_excludes: Vec<String>,
@@ -435,6 +533,7 @@ impl Report {
                     Some(line) => format!("dsh would refuse to start (line {line}): {message}"),
                     None => format!("dsh would refuse to start: {message}"),
                 },
+                "fix the layer at that line: dsh's message says what it expects (maxBytes is required whenever a patch sets config)".to_owned(),
             ),
             crate::dshconfig::Outcome::NotMounted { file, line, reason } => Finding::new(
                 ".".to_owned(),
@@ -452,6 +551,8 @@ impl Report {
                     line.map(|l| format!(" (line {l})")).unwrap_or_default(),
                     config.profile
                 ),
+                "remove the disabled: true at that line, or pick a preset that mounts the loader"
+                    .to_owned(),
             ),
         };
         match finding.severity {

@@ -19,6 +19,17 @@ pub struct Rule {
     pub help: &'static str,
     /// `error` or `warning`.
     pub level: &'static str,
+    /// Which harnesses report it: dsh, the other harnesses (profiles).
+    pub dsh: bool,
+    pub profiles: bool,
+}
+
+/// Which harnesses a rule is for.
+#[derive(Debug, Clone, Copy)]
+enum For {
+    Dsh,
+    Profiles,
+    All,
 }
 
 const fn rule(
@@ -28,6 +39,7 @@ const fn rule(
     full: &'static str,
     help: &'static str,
     level: &'static str,
+    harnesses: For,
 ) -> Rule {
     Rule {
         id,
@@ -36,18 +48,21 @@ const fn rule(
         full,
         help,
         level,
+        dsh: !matches!(harnesses, For::Profiles),
+        profiles: !matches!(harnesses, For::Dsh),
     }
 }
 
 /// Every rule, in id order.
-pub const RULES: [Rule; 19] = [
+pub const RULES: [Rule; 27] = [
     rule(
         "AGX001",
         "overBudget",
         "Instruction budget exceeded",
-        "A session started in this directory gets a baseline that omits or truncates instruction files: the byte budget (max-bytes) cuts them.",
-        "Shorten the instruction files of this directory's chain, move detail into files loaded on demand, or raise the harness's max-bytes.",
+        "Sessions started in the directories the finding names lose bytes of this file: the byte budget (dsh's max-bytes, codex's project_doc_max_bytes) omits or truncates it.",
+        "Cut the bytes the finding names from what those sessions load (move detail into files read on demand), or raise the budget to the size the finding names.",
         "error",
+        For::All,
     ),
     rule(
         "AGX002",
@@ -56,6 +71,7 @@ pub const RULES: [Rule; 19] = [
         "The file is larger than max-source-bytes, so sessions never load it.",
         "Split or shorten the file below max-source-bytes.",
         "error",
+        For::All,
     ),
     rule(
         "AGX003",
@@ -64,6 +80,7 @@ pub const RULES: [Rule; 19] = [
         "The candidate is a symlink into /proc, /sys or /dev, the system's secrets (/etc/shadow, /etc/gshadow, /run/secrets, /var/run/secrets), a git directory (.git), a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), or to a file under the home directory outside the project; with --profile, any file, config entry, glob or import the harness reads there: sessions would send that content to the model.",
         "Replace the symlink with a regular file holding only instructions.",
         "error",
+        For::All,
     ),
     rule(
         "AGX004",
@@ -72,6 +89,7 @@ pub const RULES: [Rule; 19] = [
         "With precedence first, this shadowed file differs from the file that wins, so sessions never see it.",
         "Make it a symlink to the winning file, or delete it.",
         "warning",
+        For::Dsh,
     ),
     rule(
         "AGX005",
@@ -80,6 +98,7 @@ pub const RULES: [Rule; 19] = [
         "With precedence all, two sibling files both load with different content: sessions get both.",
         "Keep one file and make the other a symlink to it, or give each distinct content.",
         "warning",
+        For::Dsh,
     ),
     rule(
         "AGX006",
@@ -88,6 +107,7 @@ pub const RULES: [Rule; 19] = [
         "The candidate is a symlink whose target resolves outside its project root.",
         "Keep instruction files inside the project so every checkout gets the same text.",
         "warning",
+        For::All,
     ),
     rule(
         "AGX007",
@@ -96,6 +116,7 @@ pub const RULES: [Rule; 19] = [
         "The candidate is a symlink to nothing: sessions load nothing from it.",
         "Fix the link target or remove the link.",
         "warning",
+        For::Dsh,
     ),
     rule(
         "AGX008",
@@ -104,6 +125,7 @@ pub const RULES: [Rule; 19] = [
         "The file is not valid UTF-8 (an ill-formed sequence, or one cut short at the end): dsh reads instruction files as strict UTF-8, so sessions never load it.",
         "Re-encode the file as UTF-8 (the finding names the byte offset of the first bad sequence).",
         "error",
+        For::Dsh,
     ),
     rule(
         "AGX009",
@@ -112,6 +134,7 @@ pub const RULES: [Rule; 19] = [
         "The file holds a literal </system-reminder>, which sessions see escaped.",
         "Remove or reword the closing tag.",
         "warning",
+        For::Dsh,
     ),
     rule(
         "AGX010",
@@ -120,6 +143,7 @@ pub const RULES: [Rule; 19] = [
         "The file is empty or holds only whitespace: sessions get an empty section.",
         "Add instructions or delete the file.",
         "warning",
+        For::Dsh,
     ),
     rule(
         "AGX011",
@@ -128,6 +152,7 @@ pub const RULES: [Rule; 19] = [
         "The candidate is a directory, FIFO, socket or device: sessions skip it.",
         "Rename it, or replace it with a regular file.",
         "warning",
+        For::All,
     ),
     rule(
         "AGX012",
@@ -136,6 +161,7 @@ pub const RULES: [Rule; 19] = [
         "The whole content is the name of a sibling file: a symlink checked out as a text stub, so sessions get the name instead of the instructions.",
         "Enable symlinks in the checkout (git config core.symlinks true) or replace the stub with the real content.",
         "warning",
+        For::All,
     ),
     rule(
         "AGX013",
@@ -144,6 +170,7 @@ pub const RULES: [Rule; 19] = [
         "stat or the read of the file failed: sessions skip it.",
         "Fix the file's permissions.",
         "warning",
+        For::All,
     ),
     rule(
         "AGX014",
@@ -152,6 +179,7 @@ pub const RULES: [Rule; 19] = [
         "The directory could not be listed: nothing below it is checked.",
         "Fix the directory's permissions, or exclude it.",
         "warning",
+        For::All,
     ),
     rule(
         "AGX015",
@@ -160,6 +188,7 @@ pub const RULES: [Rule; 19] = [
         "The baseline of this directory uses at least the --warn-at share of max-bytes: a little more and the harness starts cutting.",
         "Shorten the instruction files of this directory's chain before they grow past the budget.",
         "warning",
+        For::All,
     ),
     rule(
         "AGX016",
@@ -168,6 +197,7 @@ pub const RULES: [Rule; 19] = [
         "The candidate is a symlink to a file that the same baseline also loads under its own name: sessions get the same bytes twice.",
         "Point only one of the two names at the file.",
         "warning",
+        For::Dsh,
     ),
     rule(
         "AGX017",
@@ -176,22 +206,97 @@ pub const RULES: [Rule; 19] = [
         "The file holds a NUL byte among its first 8192 bytes: dsh takes it for a binary file, so sessions never load it.",
         "Remove the NUL bytes (the finding names the offset of the first), or save the file as UTF-8 text.",
         "error",
+        For::Dsh,
     ),
     rule(
         "AGX018",
+        "ignoredName",
+        "Instruction file ignored",
+        "The harness ignores this file because another name won in the chain (opencode: an AGENTS.md anywhere in it hides every CLAUDE.md), so its sessions never see it.",
+        "Merge what it says into the file that wins, or make it a symlink or a pointer (@AGENTS.md) to it.",
+        "warning",
+        For::Profiles,
+    ),
+    rule(
+        "AGX019",
+        "hiddenByOverride",
+        "Hidden by an empty override",
+        "codex: an empty AGENTS.override.md in the same directory wins and yields nothing, so this AGENTS.md never loads.",
+        "Delete the empty AGENTS.override.md, or give it the instructions.",
+        "warning",
+        For::Profiles,
+    ),
+    rule(
+        "AGX020",
+        "loadsOnce",
+        "Same file under two names",
+        "The harness finds the same file (device and inode) under two names and loads it once, under the first.",
+        "Keep one name for the file.",
+        "warning",
+        For::Profiles,
+    ),
+    rule(
+        "AGX021",
+        "notExact",
+        "Not reproduced exactly",
+        "An opencode instructions entry that is a URL (fetched by opencode): agentctx does not reproduce it, so what it shows is not exact.",
+        "Keep the instructions in a file of the repository, or accept that the URL's content is not checked.",
+        "warning",
+        For::Profiles,
+    ),
+    rule(
+        "AGX022",
+        "importProblem",
+        "Import not expanded",
+        "gemini replaces an @import that leaves the project, repeats an import in progress (a cycle) or fails with a comment, and leaves one past five levels as text; Claude Code skips one outside the cwd, not a text file, past four levels or unresolved.",
+        "Fix or remove the import the finding names.",
+        "warning",
+        For::Profiles,
+    ),
+    rule(
+        "AGX023",
+        "lossyUtf8",
+        "Invalid UTF-8 replaced",
+        "The file is not valid UTF-8: the harness replaces each bad sequence with U+FFFD and sends the rest.",
+        "Re-encode the file as UTF-8.",
+        "warning",
+        For::Profiles,
+    ),
+    rule(
+        "AGX024",
+        "aborted",
+        "Project docs dropped",
+        "codex's project doc discovery failed (a stat error other than not found), so sessions get no project doc at all.",
+        "Fix the path the finding names (permissions, a symlink loop).",
+        "warning",
+        For::Profiles,
+    ),
+    rule(
+        "AGX025",
+        "harnessWarning",
+        "Harness warning",
+        "The harness warns about its own inputs: an untrusted project, a setting it ignores, a name it skips.",
+        "Fix the setting or file the finding names.",
+        "warning",
+        For::Profiles,
+    ),
+    rule(
+        "AGX026",
         "dshConfigRefused",
         "dsh would refuse to start",
         "dsh's own configuration (a patch layer, the profile, the preset) fails as dsh reads it: dsh exits at boot, so no session starts.",
         "Fix the layer file at the line the finding names (dsh's own message says what it expects; maxBytes is required whenever a patch sets config).",
         "error",
+        For::Dsh,
     ),
     rule(
-        "AGX019",
+        "AGX027",
         "dshConfigNotMounted",
         "No instruction loader mounted",
         "dsh's configuration mounts no agent-instructions row (it is disabled, or the web preset has none): sessions receive no instruction files at all.",
         "Remove the `disabled: true` the finding names, or choose a preset that mounts the loader.",
         "warning",
+        For::Dsh,
     ),
 ];
 
@@ -215,8 +320,16 @@ pub(super) fn index(detail: &Detail) -> usize {
         Detail::NearBudget { .. } => 14,
         Detail::LoadsTwice { .. } => 15,
         Detail::Binary { .. } => 16,
-        Detail::DshConfigRefused { .. } => 17,
-        Detail::DshConfigNotMounted { .. } => 18,
+        Detail::IgnoredName { .. } => 17,
+        Detail::HiddenByOverride { .. } => 18,
+        Detail::LoadsOnce { .. } => 19,
+        Detail::NotExact { .. } => 20,
+        Detail::ImportProblem { .. } => 21,
+        Detail::LossyUtf8 {} => 22,
+        Detail::Aborted {} => 23,
+        Detail::HarnessWarning {} => 24,
+        Detail::DshConfigRefused { .. } => 25,
+        Detail::DshConfigNotMounted { .. } => 26,
     }
 }
 

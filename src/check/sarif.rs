@@ -1,42 +1,102 @@
-//! `check --format sarif`: the report as one SARIF 2.1.0 run.
+//! `check --format sarif`: every harness's report as one SARIF 2.1.0 run
+//! of one tool, `agentctx`, with harness-scoped rule ids: dsh's rules keep
+//! their ids (`AGX001`), another harness's are the same rule below its name
+//! (`AGX001/codex`, a SARIF hierarchical id). One run keeps one upload
+//! category for code scanning whatever `--profile` checks.
 //!
-//! Every rule of [`RULES`] is listed, so ids and indices never shift;
-//! results point at files relative to the directory check was started from
-//! (`uriBaseId` `SRCROOT`), and `partialFingerprints` hash the rule, the
-//! file and the directory only, so an alert keeps its identity across runs
-//! while its numbers change.
+//! The rules every checked harness can report are listed, in harness then
+//! id order, so indices never shift for a given `--profile`; results point
+//! at files relative to the directory check was started from (`uriBaseId`
+//! `SRCROOT`), carry the fix after the message and in `properties.hint`,
+//! and `partialFingerprints` hash the rule, the file and the directory
+//! only, so an alert keeps its identity across runs while its numbers
+//! change.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde_json::{Value, json};
 
 use super::impact::Impact;
-use super::{Finding, RULES, Report, Severity};
+use super::{Finding, RULES, Report, Rule, Severity};
 use crate::text::sha1_hex;
 
 /// The SARIF schema the output follows.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-/// The SARIF log of a report; `base` is the directory paths are relative to.
-/// With an impact, each result says whether the change brought it
+/// The SARIF rule id of `rule` for `harness`: dsh's as it is, another's
+/// below its name.
+#[must_use]
+pub fn rule_id(rule: &str, harness: &str) -> String {
+    if harness == "dsh" {
+        rule.to_owned()
+    } else {
+        format!("{rule}/{harness}")
+    }
+}
+
+/// The rules `harness` can report.
+fn rules_of(harness: &str) -> impl Iterator<Item = &'static Rule> + '_ {
+    RULES
+        .iter()
+        .filter(move |r| if harness == "dsh" { r.dsh } else { r.profiles })
+}
+
+/// The SARIF log of the reports (one per harness, each with its impact
+/// when `--base` was given); `base` is the directory paths are relative
+/// to. With an impact, each result says whether the change brought it
 /// (`baselineState` `new`) or it was there before (`unchanged`).
 #[must_use]
-pub fn log(report: &Report, base: &Path, impact: Option<&Impact>) -> Value {
-    let mut driver = json!({
-        "name": "agentctx",
-        "version": env!("CARGO_PKG_VERSION"),
-        "rules": RULES.iter().map(|r| json!({
-            "id": r.id,
-            "name": r.kind,
-            "shortDescription": {"text": r.title},
+pub fn log(reports: &[(&Report, Option<&Impact>)], base: &Path) -> Value {
+    let mut rules = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    // A harness's rules, then any other rule one of its findings has.
+    let listed = reports.iter().flat_map(|(report, _)| {
+        let h = report.harness;
+        rules_of(h).map(move |r| (h, r)).chain(
+            report
+                .findings
+                .iter()
+                .filter_map(move |f| RULES.iter().find(|r| r.id == f.rule).map(|r| (h, r))),
+        )
+    });
+    for (h, r) in listed {
+        let id = rule_id(r.id, h);
+        if index.contains_key(&id) {
+            continue;
+        }
+        index.insert(id.clone(), rules.len());
+        let (short, name) = if h == "dsh" {
+            (r.title.to_owned(), r.kind.to_owned())
+        } else {
+            (format!("{} ({h})", r.title), format!("{}/{h}", r.kind))
+        };
+        rules.push(json!({
+            "id": id,
+            "name": name,
+            "shortDescription": {"text": short},
             "fullDescription": {"text": r.full},
             "help": {"text": r.help},
             "defaultConfiguration": {"level": r.level},
-        })).collect::<Vec<_>>(),
+            "properties": {"tags": [h]},
+        }));
+    }
+    let mut driver = json!({
+        "name": "agentctx",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": rules,
     });
     if let Some(uri) = option_env!("CARGO_PKG_REPOSITORY").filter(|u| !u.is_empty()) {
         driver["informationUri"] = json!(uri);
+    }
+    let mut results = Vec::new();
+    for (report, impact) in reports {
+        for f in &report.findings {
+            let id = rule_id(f.rule, report.harness);
+            let at = index.get(&id).copied().unwrap_or(0);
+            results.push(result(f, &id, at, *impact));
+        }
     }
     json!({
         "$schema": SCHEMA,
@@ -46,38 +106,42 @@ pub fn log(report: &Report, base: &Path, impact: Option<&Impact>) -> Value {
             "originalUriBaseIds": {
                 "SRCROOT": {"uri": format!("file://{}/", encode(&base.to_string_lossy()).trim_end_matches('/'))},
             },
-            "results": report.findings.iter().map(|f| result(f, impact)).collect::<Vec<_>>(),
+            "results": results,
         }],
     })
 }
 
-fn result(f: &Finding, impact: Option<&Impact>) -> Value {
-    let index = RULES.iter().position(|r| r.id == f.rule).unwrap_or(0);
-    let mut artifact = json!({"uri": encode(&f.file)});
-    // Paths inside the start directory are relative to it; others (`../x`,
-    // the user-global `~/.dsh/AGENTS.md`) cannot be and carry no base; an
-    // absolute one (a layer of dsh's configuration) is a `file://` URI.
-    if f.file.starts_with('/') {
-        artifact["uri"] = json!(format!("file://{}", encode(&f.file)));
-    } else if !(f.file.starts_with("..") || f.file.starts_with('~') || f.file.starts_with('$')) {
-        artifact["uriBaseId"] = json!("SRCROOT");
-    }
-    let mut physical = json!({"artifactLocation": artifact});
-    if let Some(line) = f.detail.line() {
-        physical["region"] = json!({"startLine": line});
-    }
-    let fingerprint = sha1_hex(format!("{}\0{}\0{}", f.rule, f.file, f.dir).as_bytes());
+fn result(f: &Finding, id: &str, index: usize, impact: Option<&Impact>) -> Value {
     let mut result = json!({
-        "ruleId": f.rule,
+        "ruleId": id,
         "ruleIndex": index,
         "level": match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         },
-        "message": {"text": f.message},
-        "locations": [{"physicalLocation": physical}],
-        "partialFingerprints": {"agentctxFinding/v1": fingerprint},
+        "message": {"text": format!("{}\nFix: {}", f.message, f.hint)},
+        "partialFingerprints": {
+            "agentctxFinding/v1": sha1_hex(format!("{id}\0{}\0{}", f.file, f.dir).as_bytes()),
+        },
+        "properties": {"hint": f.hint},
     });
+    if !f.file.is_empty() {
+        let mut artifact = json!({"uri": encode(&f.file)});
+        // Paths inside the start directory are relative to it; others
+        // (`../x`, the user-global `~/.dsh/AGENTS.md`) cannot be and carry
+        // no base; an absolute one (a layer of dsh's configuration, a
+        // harness's `/etc/...`) is a `file://` URI.
+        if f.file.starts_with('/') {
+            artifact["uri"] = json!(format!("file://{}", encode(&f.file)));
+        } else if !(f.file.starts_with("..") || f.file.starts_with(['~', '$'])) {
+            artifact["uriBaseId"] = json!("SRCROOT");
+        }
+        let mut physical = json!({"artifactLocation": artifact});
+        if let Some(line) = f.detail.line() {
+            physical["region"] = json!({"startLine": line});
+        }
+        result["locations"] = json!([{"physicalLocation": physical}]);
+    }
     if let Some(impact) = impact {
         let new = impact
             .new_errors
@@ -107,21 +171,22 @@ fn encode(path: &str) -> String {
 mod tests {
     use super::*;
     use crate::check::Detail;
-    use crate::render::Truncation;
 
     /// One finding of every kind, so the schema sees every rule and shape.
     fn every_kind() -> Vec<Detail> {
         vec![
             Detail::OverBudget {
                 bytes: 10,
-                whole_bytes: 20,
+                kept_bytes: 3,
                 max_bytes: crate::jsnum::MaxBytes(10.0),
-                omitted: vec!["AGENTS.md".to_owned()].into(),
-                truncated: vec![Truncation {
-                    path: "a/AGENTS.md".into(),
-                    original_bytes: 9,
-                    included_bytes: 3,
-                }],
+                directories: vec![".".to_owned(), "a".to_owned()].into(),
+                omitted_in: 1,
+                truncated_in: 1,
+                worst: "a".into(),
+                whole_bytes: 20,
+                excess: 10,
+                pushes_out: vec!["a/AGENTS.md".into()],
+                grew_from: Some(4),
             },
             Detail::Oversized {
                 bytes: 5,
@@ -171,6 +236,24 @@ mod tests {
                 same_as: ".agents/AGENTS.md".into(),
                 bytes: 4,
             },
+            Detail::IgnoredName {
+                by: "AGENTS.md".into(),
+            },
+            Detail::HiddenByOverride {
+                by: "AGENTS.override.md".into(),
+            },
+            Detail::LoadsOnce {
+                first: "GEMINI.md".into(),
+            },
+            Detail::NotExact { reason: "url" },
+            Detail::ImportProblem {
+                token: "./x.md".into(),
+                problem: "failed",
+                error: Some("ENOENT".into()),
+            },
+            Detail::LossyUtf8 {},
+            Detail::Aborted {},
+            Detail::HarnessWarning {},
             Detail::DshConfigRefused {
                 line: Some(2),
                 dsh_message: "invalid config: - $.maxBytes missing required value (at maxBytes)"
@@ -183,8 +266,27 @@ mod tests {
         ]
     }
 
+    fn report(harness: &'static str, findings: Vec<Finding>) -> Report {
+        Report {
+            harness,
+            paths: vec!["/r".into()],
+            walked: 1,
+            checked: 1,
+            max_bytes: Some(crate::jsnum::MaxBytes(10.0)),
+            largest: None,
+            errors: 0,
+            warnings: 0,
+            findings,
+            directories: None,
+            received: Vec::new(),
+            sessions: Vec::new(),
+            unmatched_excludes: Vec::new(),
+            ignore_warnings: Vec::new(),
+        }
+    }
+
     #[test]
-    fn every_finding_kind_validates_against_the_sarif_schema() {
+    fn every_finding_kind_of_every_harness_validates_against_the_sarif_schema() {
         // The official schema's `language` pattern has a stray `]`, a literal
         // to ECMAScript regexes but an error to Rust's: escape it.
         let text = include_str!("../../tests/sarif/sarif-2.1.0-rtm.5.json")
@@ -198,43 +300,45 @@ mod tests {
             .into_iter()
             .enumerate()
             .map(|(i, d)| {
-                Finding::new(
-                    "a b".into(),
-                    if i == 0 {
-                        "~/.dsh/AGENTS.md".into()
-                    } else {
-                        format!("a b/{i}%,AGENTS.md")
-                    },
-                    d,
-                    "message".into(),
-                )
+                let file = match i {
+                    0 => "~/.dsh/AGENTS.md".into(),
+                    24 => String::new(),
+                    _ => format!("a b/{i}%,AGENTS.md"),
+                };
+                Finding::new("a b".into(), file, d, "message".into(), "hint".into())
             })
             .collect();
         let kinds: std::collections::HashSet<&str> = findings.iter().map(|f| f.rule).collect();
         assert_eq!(kinds.len(), RULES.len());
-        let report = Report {
-            paths: vec!["/r".into()],
-            walked: 1,
-            checked: 1,
-            max_bytes: crate::jsnum::MaxBytes(10.0),
-            largest: None,
-            errors: 3,
-            warnings: 13,
-            findings,
-            directories: None,
-            unmatched_excludes: Vec::new(),
-            ignore_warnings: Vec::new(),
-        };
-        let impact = crate::check::impact::compare("HEAD", &report, &report);
+        let reports: Vec<Report> = ["dsh", "codex", "gemini", "opencode"]
+            .into_iter()
+            .map(|h| report(h, findings.clone()))
+            .collect();
+        let impact = crate::check::impact::compare("HEAD", &reports[0], &reports[0]);
         for impact in [None, Some(&impact)] {
-            let log = log(&report, Path::new("/r/x y"), impact);
+            let pairs: Vec<(&Report, Option<&Impact>)> =
+                reports.iter().map(|r| (r, impact)).collect();
+            let log = log(&pairs, Path::new("/r/x y"));
             let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
             assert_eq!(errors, Vec::<String>::new());
+            // Every result's rule is the one its index names.
+            let rules = &log["runs"][0]["tool"]["driver"]["rules"];
+            for r in log["runs"][0]["results"].as_array().into_iter().flatten() {
+                let at = r["ruleIndex"].as_u64().unwrap_or(u64::MAX);
+                let at = usize::try_from(at).unwrap_or(usize::MAX);
+                assert_eq!(rules[at]["id"], r["ruleId"]);
+            }
             // The validator does reject a wrong log.
             let mut bad = log.clone();
             bad["runs"][0]["results"][0]["level"] = json!("fatal");
             assert!(!validator.is_valid(&bad));
         }
+    }
+
+    #[test]
+    fn rule_ids_are_scoped_by_harness_except_dsh() {
+        assert_eq!(rule_id("AGX001", "dsh"), "AGX001");
+        assert_eq!(rule_id("AGX001", "codex"), "AGX001/codex");
     }
 
     #[test]

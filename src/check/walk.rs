@@ -39,15 +39,25 @@ pub(super) struct Names {
     /// Markers that are not (`.`, `a/b`, empty): `stat`-ed in every directory.
     pub other_markers: Vec<String>,
     /// Candidates, then the markers that are plain names (found through the
-    /// listing); a node's hits index this.
+    /// listing), then the other harnesses' names; a node's hits index this.
     pub all: Vec<String>,
     pub candidates: usize,
+    /// Where the other harnesses' names start in `all`.
+    pub markers_end: usize,
+    /// For each of those names, the harnesses it is a name of (bit i:
+    /// harness i).
+    pub harness_masks: Vec<u32>,
     /// ASCII-lowercased name to its indices in `all`.
     by_folded: HashMap<String, Vec<usize>>,
 }
 
 impl Names {
     pub fn new(settings: &Settings) -> Self {
+        Self::with_harnesses(settings, &[])
+    }
+
+    /// dsh's names and those of other harnesses (one list each).
+    pub fn with_harnesses(settings: &Settings, harness_names: &[Vec<String>]) -> Self {
         let base = settings.candidates.value.names.clone();
         let local = settings.local_candidates.value.names.clone();
         let (plain_markers, other_markers): (Vec<String>, Vec<String>) = settings
@@ -56,12 +66,25 @@ impl Names {
             .iter()
             .cloned()
             .partition(|m| is_plain_name(m));
-        let all: Vec<String> = base
+        let mut all: Vec<String> = base
             .iter()
             .chain(&local)
             .chain(&plain_markers)
             .cloned()
             .collect();
+        let markers_end = all.len();
+        let mut harness_masks: Vec<u32> = Vec::new();
+        for (i, names) in harness_names.iter().enumerate() {
+            for name in names {
+                match all[markers_end..].iter().position(|n| n == name) {
+                    Some(at) => harness_masks[at] |= 1 << i,
+                    None => {
+                        all.push(name.clone());
+                        harness_masks.push(1 << i);
+                    }
+                }
+            }
+        }
         let mut by_folded: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, name) in all.iter().enumerate() {
             by_folded
@@ -71,6 +94,8 @@ impl Names {
         }
         Names {
             candidates: base.len() + local.len(),
+            markers_end,
+            harness_masks,
             base,
             local,
             other_markers,
@@ -87,6 +112,10 @@ impl Names {
             return;
         };
         for &name in indices {
+            // The other harnesses look their names up exactly.
+            if name >= self.markers_end && self.all[name] != entry {
+                continue;
+            }
             match hits.iter_mut().find(|h| h.name == name) {
                 Some(hit) => hit.symlink |= symlink,
                 None => hits.push(Hit { name, symlink }),
@@ -96,6 +125,27 @@ impl Names {
 
     pub fn is_candidate(&self, hit: &Hit) -> bool {
         hit.name < self.candidates
+    }
+
+    /// Whether a hit is a plain root marker.
+    pub fn is_marker(&self, hit: &Hit) -> bool {
+        (self.candidates..self.markers_end).contains(&hit.name)
+    }
+
+    /// The harnesses a hit is a name of (0 for dsh's own names).
+    pub fn harness_mask(&self, hit: &Hit) -> u32 {
+        hit.name
+            .checked_sub(self.markers_end)
+            .map_or(0, |i| self.harness_masks[i])
+    }
+
+    /// Whether `folded` (ASCII-lowercased) is a candidate name of dsh or
+    /// of another harness, ignoring ASCII case.
+    pub fn is_instruction_folded(&self, folded: &str) -> bool {
+        self.by_folded.get(folded).is_some_and(|ids| {
+            ids.iter()
+                .any(|&i| i < self.candidates || i >= self.markers_end)
+        })
     }
 
     /// Whether `name` is one of the configured candidate names.
@@ -125,8 +175,10 @@ pub(super) struct Node {
     pub unlisted: Option<String>,
 }
 
+/// Where a walk hands each finished session directory (with its mask).
+pub(super) type Sink<'a> = dyn Fn(&Node, u32) + 'a;
+
 /// How a walk treats names and ignore files.
-#[derive(Debug)]
 pub(super) struct WalkOptions<'a> {
     pub names: &'a Names,
     /// Names (no `/`) or paths relative to the target (with `/`) not to enter.
@@ -135,6 +187,11 @@ pub(super) struct WalkOptions<'a> {
     pub ignore: bool,
     /// Where shown paths are relative to (for warnings).
     pub base: &'a Path,
+    /// Told every finished directory that is a session directory of the
+    /// other harnesses, with their mask (the top: every one), as soon as
+    /// its listing is complete, so that their loads run while the walk
+    /// goes on.
+    pub sink: Option<&'a Sink<'a>>,
 }
 
 /// What a walk found, and which excludes matched something.
@@ -316,6 +373,11 @@ pub(super) fn walk(top: &Path, opts: &WalkOptions<'_>) -> Walked {
         if depth > 0 && !is_dir {
             continue;
         }
+        if let Some(sink) = opts.sink {
+            for &done in stack.iter().skip(depth).rev() {
+                emit(sink, opts.names, &out.nodes[done], done == 0);
+            }
+        }
         stack.truncate(depth);
         rules.truncate(above + depth);
         if depth > 0 && skip(opts, top, &entry, &rules, &mut out.excluded) {
@@ -332,7 +394,25 @@ pub(super) fn walk(top: &Path, opts: &WalkOptions<'_>) -> Walked {
             unlisted: None,
         });
     }
+    if let Some(sink) = opts.sink {
+        for &done in stack.iter().rev() {
+            emit(sink, opts.names, &out.nodes[done], done == 0);
+        }
+    }
     out
+}
+
+/// Hands a finished directory to the sink when another harness has a
+/// session there (the top always).
+fn emit(sink: &Sink<'_>, names: &Names, node: &Node, top: bool) {
+    let mask = if top {
+        u32::MAX
+    } else {
+        node.hits.iter().fold(0, |m, h| m | names.harness_mask(h))
+    };
+    if mask != 0 {
+        sink(node, mask);
+    }
 }
 
 /// Takes an ignore file or `.git` seen in a listing into its directory's rules.
@@ -420,6 +500,8 @@ mod tests {
             other_markers: vec![],
             all: all.iter().map(|s| (*s).to_owned()).collect(),
             candidates,
+            markers_end: all.len(),
+            harness_masks: Vec::new(),
             by_folded,
         }
     }

@@ -2,18 +2,23 @@
 //! findings and the impact are `crate::check`'s; this module presents them
 //! in the format asked for (`crate::output::check` words them).
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, mpsc};
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 
 use super::Ctx;
-use crate::check::impact;
-use crate::check::{self, Options, sarif, summary};
+use super::profile::check::{Entry, HARNESSES, entry as check_entry};
+use crate::check::impact::{self, Impact};
+use crate::check::{self, Options, Report, sarif, summary};
 use crate::cli::{CHECK_PROFILES, ConfigArgs, ProfileArgs, ProfileName, heading, profile_parser};
 use crate::output;
-use crate::output::check::{View, github, markdown, text};
+use crate::output::check::{View, Views, github, markdown, text};
 use crate::output::palette::Palette;
+use crate::profile::Profile;
+use crate::profile::check::Harness;
 
 /// Examples and exit codes: the end of the long help, and the man page.
 pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
@@ -117,9 +122,9 @@ pub struct CheckArgs {
     #[arg(long, help_heading = "What to check", value_name = "REV")]
     pub base: Option<String>,
 
-    /// The harness to check for [default: dsh]; a profile's own settings: --help-profile P.
-    #[arg(long, value_name = "P", value_parser = profile_parser(CHECK_PROFILES), help_heading = heading::HARNESS)]
-    pub profile: Option<ProfileName>,
+    /// The harnesses to check, comma separated, or all [default: dsh]; a profile's own settings: --help-profile P.
+    #[arg(long, value_name = "P,Q", value_parser = profile_parser(CHECK_PROFILES), value_delimiter = ',', help_heading = heading::HARNESS)]
+    pub profile: Vec<ProfileName>,
 
     #[command(flatten)]
     pub profiles: ProfileArgs,
@@ -148,28 +153,39 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     if let Some(p) = args.profiles.help_profile {
         return super::profile::help(ctx, "check", p);
     }
-    if let Some(profiles) = profile_selected(args)? {
-        return super::profile::check::run(ctx, args, &profiles);
-    }
+    let chosen = harnesses(args)?;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
-    // Budgets use the settings dsh's configuration gives a session (CONFIG 11.7).
-    let dsh = super::dsh_config(
-        ctx.env,
-        &args.config,
-        &base,
-        None,
-        crate::settings::SettingsFrom::Config,
-        "default",
-    )?;
+    // dsh's budgets use the settings dsh's configuration gives a session
+    // (CONFIG 11.7); the other harnesses judge by dsh's root markers only.
+    let dsh = if chosen.dsh {
+        Some(super::dsh_config(
+            ctx.env,
+            &args.config,
+            &base,
+            None,
+            crate::settings::SettingsFrom::Config,
+            "default",
+        )?)
+    } else {
+        None
+    };
     let settings = crate::settings::Settings::resolve_from(
         ctx.env,
         &args.config.overrides(),
         None,
         None,
-        dsh.effective()
+        dsh.as_ref()
+            .and_then(super::Dsh::effective)
             .map(|e| (e, crate::settings::SettingsFrom::Config)),
     )?;
-    let selection = check::targets(&settings, &base, &args.paths)?;
+    let top = input_top(&settings, &base, &args.paths);
+    let others: Vec<Box<dyn Harness>> = chosen
+        .others
+        .iter()
+        .map(|e| (e.new)(ctx.env, &args.profiles, &top))
+        .collect::<Result<_>>()?;
+    let harness_names: Vec<Vec<String>> = others.iter().map(|h| h.names().to_vec()).collect();
+    let selection = check::targets(&settings, &base, &args.paths, &harness_names)?;
     let opts = Options {
         settings: &settings,
         targets: selection.targets,
@@ -179,84 +195,321 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         include_user_global: args.include_user_global || selection.user_global,
         directories: args.format != CheckFormat::Text || args.summary || args.base.is_some(),
         warn_at: args.warn_at,
+        dsh: chosen.dsh,
+        harness_names,
+        also: HashSet::new(),
+        sink: None,
     };
-    let mut report = check::check(&opts)?;
-    report.add_dsh_config(&dsh.config, &base);
-    let mut base_warnings = Vec::new();
-    let impact = match &args.base {
-        Some(rev) => {
-            let before = impact::check_revision(&opts, rev, &mirror_dir())?;
-            base_warnings = before.warnings;
-            Some(impact::compare(rev, &before.report, &report))
+    let home = ctx.env.home.clone();
+    let run = |opts: &Options<'_>, alias: Option<(String, String)>| {
+        let revision = alias.is_some();
+        let (walk, mut reports) = all_harnesses(opts, &others, home.as_deref(), alias)?;
+        // What dsh's configuration says belongs to dsh's report alone, and
+        // to the work tree's (as before issue 26: --base REV reports it new).
+        if let (Some(dsh), false) = (&dsh, revision) {
+            if let Some(report) = reports.iter_mut().find(|r| r.harness == "dsh") {
+                report.add_dsh_config(&dsh.config, &base);
+            }
         }
-        None => None,
+        Ok::<_, anyhow::Error>((walk, reports))
     };
-    let mut warnings: Vec<String> = report
+    let mut base_warnings = Vec::new();
+    let (walk, mut reports, before) = match &args.base {
+        Some(rev) => {
+            let config: Vec<&str> = others
+                .iter()
+                .flat_map(|h| h.config_names().iter().copied())
+                .collect();
+            let revision = impact::check_revision(&opts, rev, &mirror_dir(), &config)?;
+            base_warnings = revision.warnings.clone();
+            let now_opts = Options {
+                also: revision.candidate_dirs.clone(),
+                ..opts.clone()
+            };
+            let (walk, now) = run(&now_opts, None)?;
+            let checked: Vec<PathBuf> = now
+                .iter()
+                .flat_map(|r| &r.received)
+                .map(|d| crate::paths::normalize(&base, Path::new(&d.dir)))
+                .collect();
+            let (_, before) = run(&revision.options(&opts, &checked), Some(revision.alias()))?;
+            (walk, now, Some(before))
+        }
+        None => {
+            let (walk, now) = run(&opts, None)?;
+            (walk, now, None)
+        }
+    };
+    let impacts: Option<Vec<Impact>> = match (&args.base, &before) {
+        (Some(rev), Some(before)) => Some(
+            reports
+                .iter_mut()
+                .zip(before)
+                .map(|(now, before)| {
+                    impact::reanchor(before, now);
+                    impact::compare(rev, before, now)
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
+    let mut warnings: Vec<String> = walk
         .unmatched_excludes
         .iter()
         .map(|x| format!("--exclude {x} matched no directory (a NAME, or a PATH relative to the checked tree)"))
-        .chain(report.ignore_warnings.iter().cloned())
+        .chain(walk.ignore_warnings.iter().cloned())
         .collect();
     warnings.extend(base_warnings);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let palette = Palette {
         on: ctx.stdout_color(),
     };
-    let view = View {
-        report: &report,
-        impact: impact.as_ref(),
-        summary: args
-            .summary
-            .then(|| summary::rows(report.directories.as_deref().unwrap_or(&[]))),
-    };
+    let views = Views(
+        reports
+            .iter()
+            .enumerate()
+            .map(|(i, report)| View {
+                report,
+                impact: impacts.as_ref().map(|v| &v[i]),
+                summary: args.summary.then(|| summary::rows(&report.received)),
+            })
+            .collect(),
+    );
     match args.format {
-        CheckFormat::Text => text(ctx.out, &view, palette, ctx.env.stdout_tty)?,
-        CheckFormat::Json => output::json(ctx.out, &view.json())?,
-        CheckFormat::Github => github::write(ctx.out, &report)?,
-        CheckFormat::Sarif => output::json(ctx.out, &sarif::log(&report, &base, impact.as_ref()))?,
-        CheckFormat::Markdown => ctx.out.write_all(markdown::render(&view).as_bytes())?,
+        CheckFormat::Text => text(ctx.out, &views, palette, ctx.env.stdout_tty)?,
+        CheckFormat::Json => output::json(ctx.out, &views.json())?,
+        CheckFormat::Github => github::write(ctx.out, &views)?,
+        CheckFormat::Sarif => {
+            let pairs: Vec<(&Report, Option<&Impact>)> =
+                views.0.iter().map(|v| (v.report, v.impact)).collect();
+            output::json(ctx.out, &sarif::log(&pairs, &base))?;
+        }
+        CheckFormat::Markdown => ctx.out.write_all(markdown::render(&views).as_bytes())?,
     }
-    let failed = match &impact {
+    let failed = views.0.iter().any(|v| match v.impact {
         Some(impact) => impact.failed(args.deny_warnings),
-        None => report.failed(args.deny_warnings),
-    };
+        None => v.report.failed(args.deny_warnings),
+    });
     Ok(u8::from(failed))
 }
 
-/// Where the `--base` mirror of a revision goes: `$TMPDIR` when set, else
-/// memory (`/dev/shm`) when the system has it, else the temp directory. It
-/// holds only the revision's instruction files, and on a busy disk file
-/// creation is what the impact costs.
-fn mirror_dir() -> PathBuf {
-    let shm = Path::new("/dev/shm");
-    if std::env::var_os("TMPDIR").is_none() && shm.is_dir() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
+/// The walk (with dsh's report when dsh is checked) and every harness's
+/// report, dsh first: one walk, whose finished session directories the
+/// other harnesses load on worker threads while it goes on; then each
+/// harness's findings, in walk order, on a thread of its own.
+fn all_harnesses(
+    opts: &Options<'_>,
+    others: &[Box<dyn Harness>],
+    home: Option<&Path>,
+    alias: Option<(String, String)>,
+) -> Result<(Report, Vec<Report>)> {
+    type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::Report>>>;
+    let loaded: Vec<Loaded> = others.iter().map(|_| Mutex::default()).collect();
+    let (tx, rx) = mpsc::channel::<(PathBuf, u32)>();
+    let rx = Mutex::new(rx);
+    // As many as there are cores: the walk is as much waiting on the
+    // kernel as the loads are.
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .clamp(1, 4);
+    let walk = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..if others.is_empty() { 0 } else { workers })
+            .map(|_| {
+                let (rx, loaded) = (&rx, &loaded);
+                scope.spawn(move || {
+                    crate::profile::with_stat_memo(|| {
+                        let mut real = crate::profile::check::RealPaths::default();
+                        loop {
+                            let job = rx
+                                .lock()
+                                .map_err(|_| ())
+                                .and_then(|r| r.recv().map_err(|_| ()));
+                            let Ok((path, mask)) = job else { break };
+                            for (i, h) in others.iter().enumerate() {
+                                if mask & (1 << i) == 0 {
+                                    continue;
+                                }
+                                let report =
+                                    crate::profile::check::load(h.as_ref(), &path, &mut real);
+                                if let Ok(mut map) = loaded[i].lock() {
+                                    map.insert(path.clone(), report);
+                                }
+                            }
+                        }
+                    })
+                })
+            })
+            .collect();
+        let streaming = Options {
+            sink: (!others.is_empty()).then_some(tx),
+            ..opts.clone()
+        };
+        let walk = check::check(&streaming);
+        drop(streaming);
+        for h in handles {
+            let _ = h.join();
+        }
+        walk
+    })?;
+    let popts = crate::profile::check::Options {
+        base: &opts.base,
+        home,
+        settings: opts.settings,
+        paths: walk.paths.clone(),
+        walked: walk.walked,
+        include_user_global: opts.include_user_global,
+        directories: opts.directories,
+        warn_at: opts.warn_at,
+        alias,
+    };
+    let (sessions, popts) = (&walk.sessions, &popts);
+    let others: Vec<Result<Report>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = others
+            .iter()
+            .zip(&loaded)
+            .enumerate()
+            .map(|(i, (h, loaded))| {
+                scope.spawn(move || {
+                    let bit = 1 << i;
+                    let dirs: Vec<(PathBuf, bool)> = sessions
+                        .iter()
+                        .filter(|s| (s.mask | s.only) & bit != 0)
+                        .map(|s| (s.path.clone(), s.only & bit != 0))
+                        .collect();
+                    let mut pre = loaded
+                        .lock()
+                        .map(|mut m| std::mem::take(&mut *m))
+                        .unwrap_or_default();
+                    crate::profile::with_stat_memo(|| {
+                        crate::profile::check::check(h.as_ref(), &dirs, popts, &mut pre)
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a harness check panicked")))
+            })
+            .collect()
+    });
+    let mut reports = Vec::new();
+    if opts.dsh {
+        reports.push(walk.clone());
+    }
+    for r in others {
+        reports.push(r?);
+    }
+    Ok((walk, reports))
+}
+
+/// The directory the other harnesses' inputs are resolved for (their
+/// config layers): the first PATH (a file's directory), else the project
+/// root of the current directory.
+fn input_top(settings: &crate::settings::Settings, base: &Path, paths: &[PathBuf]) -> PathBuf {
+    match paths.first() {
+        Some(p) => {
+            let p = crate::paths::normalize(base, p);
+            if p.is_dir() {
+                p
+            } else {
+                p.parent()
+                    .map_or_else(|| base.to_path_buf(), Path::to_path_buf)
+            }
+        }
+        None => crate::discovery::find_root(base, &settings.root_markers.value).root,
     }
 }
 
-/// `--profile` (SPEC 10.7): the profiles to check, or None for dsh.
-fn profile_selected(args: &CheckArgs) -> Result<Option<Vec<crate::profile::Profile>>> {
-    let mut dsh_only = args.config.given();
-    dsh_only.extend(args.include_user_global.then_some("--include-user-global"));
-    dsh_only.extend(args.no_ignore.then_some("--no-ignore"));
-    dsh_only.extend(args.summary.then_some("--summary"));
-    dsh_only.extend(args.warn_at.map(|_| "--warn-at"));
-    dsh_only.extend(args.base.as_ref().map(|_| "--base"));
-    dsh_only.extend((args.paths.len() > 1).then_some("several PATHs"));
-    if args.profile.is_some() {
-        match args.format {
-            CheckFormat::Github => dsh_only.push("--format github"),
-            CheckFormat::Sarif => dsh_only.push("--format sarif"),
-            CheckFormat::Markdown => dsh_only.push("--format markdown"),
-            CheckFormat::Text | CheckFormat::Json => {}
+/// What `--profile` selects for check: dsh or not, and the other harnesses.
+struct Chosen {
+    dsh: bool,
+    others: Vec<&'static Entry>,
+}
+
+/// `--profile` for check: empty is dsh; `all` is dsh and every harness
+/// with a check; a list (`dsh,codex`) those. A flag of a harness not
+/// chosen, or a dsh setting without dsh, is bad usage.
+fn harnesses(args: &CheckArgs) -> Result<Chosen> {
+    let mut chosen = Chosen {
+        dsh: false,
+        others: Vec::new(),
+    };
+    let names = &args.profile;
+    if names.is_empty() {
+        chosen.dsh = true;
+    }
+    let push = |e: &'static Entry, chosen: &mut Chosen| {
+        if !chosen.others.iter().any(|o| o.profile == e.profile) {
+            chosen.others.push(e);
+        }
+    };
+    for name in names {
+        match name {
+            ProfileName::Dsh => chosen.dsh = true,
+            ProfileName::All => {
+                chosen.dsh = true;
+                for e in HARNESSES {
+                    push(e, &mut chosen);
+                }
+            }
+            other => {
+                let profile = crate::cmd::profile::profile_of(*other);
+                match profile.and_then(check_entry) {
+                    Some(e) => push(e, &mut chosen),
+                    None => bail!(
+                        "--profile {} has no check: it is documented behaviour, not byte-exact (explain takes it)",
+                        crate::cmd::profile::name(*other)
+                    ),
+                }
+            }
         }
     }
-    super::profile::select(
-        super::profile::Command::Check,
-        args.profile,
-        &args.profiles,
-        &dsh_only,
-    )
+    // `all` and lists keep one order: dsh, then the table's.
+    chosen
+        .others
+        .sort_by_key(|e| HARNESSES.iter().position(|h| h.profile == e.profile));
+    let label = label_of(&chosen);
+    if args.profiles.cwd_as_given {
+        bail!(
+            "--cwd-as-given works with render and explain (check starts each harness in the directories it walks)"
+        );
+    }
+    if !chosen.dsh {
+        if let Some(flag) = args.config.given().first() {
+            bail!(
+                "{flag} is a dsh setting; it does not apply to --profile {label}{}",
+                crate::cmd::profile::instead_for(flag, &chosen.others)
+            );
+        }
+    }
+    for (flag, owner) in args.profiles.given() {
+        let owner = crate::cmd::profile::profile_of(owner);
+        if !chosen.others.iter().any(|e| Some(e.profile) == owner) {
+            bail!(
+                "{flag} is a setting of --profile {}; it does not apply to --profile {label}",
+                owner.map_or("?", Profile::name)
+            );
+        }
+    }
+    Ok(chosen)
+}
+
+/// `dsh`, `codex`, `dsh,codex,gemini`: the harnesses chosen, for messages.
+fn label_of(chosen: &Chosen) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    if chosen.dsh {
+        names.push("dsh");
+    }
+    names.extend(chosen.others.iter().map(|e| e.profile.name()));
+    names.join(",")
+}
+
+/// Where the `--base` mirror of a revision goes: the temp directory
+/// (`$TMPDIR`, else `/tmp`). Not `/dev/shm`: Claude Code never reads a file
+/// under `/dev`, `/proc` or `/sys`, and neither does its profile, so a
+/// mirror there would hold nothing for it.
+fn mirror_dir() -> PathBuf {
+    std::env::temp_dir()
 }

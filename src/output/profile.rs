@@ -128,13 +128,23 @@ pub(crate) fn text(report: &Report, cwd: &Path, palette: Palette) -> String {
     }
     out.push('\n');
     parts(report, palette, &mut out);
-    let findings = crate::profile::check::findings_of(report);
+    let findings = crate::profile::check::explain_findings(report.profile, report);
     if !findings.is_empty() {
         out.push('\n');
         out.push_str(&palette.paint(Tone::Heading, "Findings (as check reports them):"));
         out.push('\n');
-        for f in &findings {
-            let _ = writeln!(out, "  {}: {}", f.severity.name(), escape(&f.message));
+        for (severity, file, message) in &findings {
+            let _ = if file.is_empty() {
+                writeln!(out, "  {}: {}", severity.name(), escape(message))
+            } else {
+                writeln!(
+                    out,
+                    "  {}: {}: {}",
+                    severity.name(),
+                    escape(file),
+                    escape(message)
+                )
+            };
         }
     }
     out

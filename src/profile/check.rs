@@ -1,156 +1,598 @@
-//! `check --profile P` (SPEC 10.7): one walk of a tree (gitignore
-//! respected, hidden directories walked, never `.git`, sorted), each
-//! directory that holds a candidate file of a profile loaded as that
-//! harness would from there, and the problems found, per profile.
+//! `check` for the harnesses besides dsh (SPEC 10.8): each session
+//! directory of the one walk (`check::Report::sessions`) loaded as that
+//! harness would from there, and what it found as `check` findings, in the
+//! same shape as dsh's: anchored on the file, with a rule, a hint and, for
+//! a budget, the blast radius. A harness plugs in with one [`Harness`]
+//! (`cmd::profile::check` lists them).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::ffi::OsString;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use anyhow::Result;
-use serde::Serialize;
 
 use super::{FileEntry, ImportProblem, Note, NoteKind, Profile, Report, Status, Via, Why};
-use crate::check::Severity;
-use crate::discovery::Place;
+use crate::check::budget::{self, Excess, Lost, Radius};
+use crate::check::{
+    self, Detail, Finding, Found, Largest, Received, ReceivedFile, Severity, link_finding,
+    pointer_to, stub_finding, stub_target,
+};
+use crate::discovery::{Place, Realms, probe_link};
+use crate::jsnum::MaxBytes;
+use crate::settings::Settings;
+use crate::text::sha1_hex;
 
-/// One problem, with the file it is about (as the harness writes paths).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Finding {
-    pub path: String,
-    pub severity: Severity,
-    /// One sentence for people (raw: escape it before printing).
-    pub message: String,
-    /// The rule id, for the findings dsh's check has a rule for (a secret:
-    /// `AGX003`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<&'static str>,
-}
-
-/// One profile's result.
-#[derive(Debug, Clone, Serialize)]
-pub struct ProfileReport {
-    pub profile: Profile,
-    /// The directories loaded as a cwd.
-    pub directories: usize,
-    pub findings: Vec<Finding>,
-    pub errors: usize,
-    pub warnings: usize,
-}
-
-/// The options of one check.
-#[derive(Debug)]
-pub struct Options<'a> {
-    pub path: PathBuf,
-    /// Directory names not descended into.
-    pub exclude: &'a [String],
-    pub profiles: &'a [Profile],
-}
-
-/// The candidate names of each profile, resolved once by the caller.
-pub trait Loader: Sync {
-    /// Whether a file name is a candidate of `profile` (a directory holding
-    /// one is loaded as a cwd).
-    fn is_candidate(&self, profile: Profile, name: &str) -> bool;
-    /// What `profile` loads with `dir` as the cwd.
+/// One harness `check` judges besides dsh: the names that make a
+/// directory one of its session directories, and what a session started
+/// there receives.
+pub trait Harness: Sync {
+    fn profile(&self) -> Profile;
+    /// File names (last components) that make a directory a session
+    /// directory of this harness.
+    fn names(&self) -> &[String];
+    /// Paths (relative to a directory, `/`-separated) of the project files
+    /// besides instruction files that decide what it loads (config files),
+    /// for `--base` to bring from the revision.
+    fn config_names(&self) -> &[&'static str] {
+        &[]
+    }
+    /// Whether `path` (as the harness writes it) is one of its global
+    /// (user-level) files, outside every repository.
+    fn is_global(&self, path: &str, entry: &FileEntry) -> bool;
+    /// The setting holding its byte budget for project files, when it has
+    /// one (codex: `project_doc_max_bytes`).
+    fn budget_setting(&self) -> Option<&'static str> {
+        None
+    }
+    /// What it loads with `dir` as the cwd.
     ///
     /// # Errors
     ///
-    /// The profile's inputs are unusable (as its loader says).
-    fn load(&self, profile: Profile, dir: &Path) -> Result<Report>;
+    /// The harness's inputs are unusable (as its loader says).
+    fn load(&self, dir: &Path) -> Result<Report>;
 }
 
-/// Walks `opts.path` once and checks every profile.
+/// How to check one harness.
+#[derive(Debug)]
+pub struct Options<'a> {
+    /// Where check was started: shown paths are relative to it.
+    pub base: &'a Path,
+    /// The home directory: files below it (outside `base`) show as `~/...`.
+    pub home: Option<&'a Path>,
+    /// dsh's settings: the root markers and realms a symlink is judged by.
+    pub settings: &'a Settings,
+    /// The trees walked and how many directories the walk saw.
+    pub paths: Vec<String>,
+    pub walked: usize,
+    /// Also judge the harness's global files.
+    pub include_user_global: bool,
+    /// Fill `received` (JSON, `--summary`, `--base`).
+    pub directories: bool,
+    pub warn_at: Option<u32>,
+    /// `--base`: the mirror of the revision and the work tree it stands
+    /// for. What a harness sends holds absolute paths: measured as a
+    /// checkout at the work tree's place would send it.
+    pub alias: Option<(String, String)>,
+}
+
+/// The text a harness sends for one session (its parts, each after its
+/// kind), with `alias` applied, and its bytes.
+fn sent(report: &Report, alias: Option<&(String, String)>) -> (String, usize) {
+    let mut text = String::new();
+    let mut bytes = 0;
+    for p in &report.parts {
+        let part = match alias {
+            Some((from, to)) => p.text.replace(from.as_str(), to),
+            None => p.text.clone(),
+        };
+        bytes += part.len();
+        text.push_str(&p.kind);
+        text.push('\n');
+        text.push_str(&part);
+        text.push('\n');
+    }
+    (text, bytes)
+}
+
+/// Shows the harness's paths relative to where check was started.
+struct Shower {
+    /// Paths as the harness writes them (explain), not relative.
+    absolute: bool,
+    base: PathBuf,
+    base_real: Option<PathBuf>,
+    home: Option<PathBuf>,
+    home_real: Option<PathBuf>,
+}
+
+impl Shower {
+    fn new(base: &Path, home: Option<&Path>) -> Self {
+        Shower {
+            absolute: false,
+            base: base.to_path_buf(),
+            base_real: std::fs::canonicalize(base).ok().filter(|r| r != base),
+            home: home.map(Path::to_path_buf),
+            home_real: home
+                .and_then(|h| std::fs::canonicalize(h).ok())
+                .filter(|r| Some(r.as_path()) != home),
+        }
+    }
+
+    /// `text` (a harness's error message) with the start directory's
+    /// absolute paths in it shown relative (`'/r/a/x.md'` as `'a/x.md'`).
+    fn within(&self, text: &str) -> String {
+        if self.absolute {
+            return text.to_owned();
+        }
+        let mut out = text.to_owned();
+        for base in std::iter::once(&self.base).chain(&self.base_real) {
+            let prefix = format!("{}/", base.to_string_lossy().trim_end_matches('/'));
+            out = out.replace(&prefix, "");
+        }
+        out
+    }
+
+    /// `a/AGENTS.md` inside the start directory, `~/.codex/AGENTS.md` in
+    /// the home directory, else absolute (`/proc/self/environ`).
+    fn show(&self, path: &str) -> String {
+        if path.is_empty() || self.absolute {
+            return path.to_owned();
+        }
+        let p = crate::paths::normalize(&self.base, Path::new(path));
+        for base in std::iter::once(&self.base).chain(&self.base_real) {
+            if p.starts_with(base) {
+                return crate::paths::relative(base, &p);
+            }
+        }
+        for home in self.home.iter().chain(&self.home_real) {
+            if let Ok(rel) = p.strip_prefix(home) {
+                return format!("~/{}", rel.to_string_lossy());
+            }
+        }
+        super::show(&p)
+    }
+}
+
+/// The directory a shown file's findings are grouped under.
+fn dir_of(file: &str) -> String {
+    match file.rsplit_once('/') {
+        Some((dir, _)) if !dir.is_empty() => dir.to_owned(),
+        _ => ".".to_owned(),
+    }
+}
+
+/// One finding of one session directory, before the directories are
+/// put together: a budget cut is kept apart, to be counted per file.
+enum Raw {
+    Plain { file: String, found: Box<Found> },
+    Cut(CutFacts),
+}
+
+/// What one session lost of one file (codex's budget).
+struct CutFacts {
+    file: String,
+    original: usize,
+    kept: usize,
+    max: u64,
+}
+
+/// Checks one harness over its session directories (walk order) into a
+/// report of the same shape as dsh's; a directory marked `true` is only
+/// reported (`--base`: it holds an instruction file on the other side).
 ///
 /// # Errors
 ///
-/// The first error of [`Loader::load`] for any directory.
-pub fn check(opts: &Options<'_>, loader: &dyn Loader) -> Result<Vec<ProfileReport>> {
-    let dirs = candidate_dirs(opts, loader);
-    let mut out = Vec::new();
-    for (i, profile) in opts.profiles.iter().enumerate() {
-        let mut findings = BTreeSet::new();
-        let mut directories = 0;
-        for (dir, mask) in &dirs {
-            if mask & (1 << i) == 0 {
-                continue;
+/// The first error of [`Harness::load`].
+pub fn check(
+    h: &dyn Harness,
+    dirs: &[(PathBuf, bool)],
+    opts: &Options<'_>,
+    pre: &mut HashMap<PathBuf, Result<Report>>,
+) -> Result<check::Report> {
+    let profile = h.profile();
+    let shower = Shower::new(opts.base, opts.home);
+    let mut links = Links::new(opts.settings, profile);
+    let mut plain: Vec<(String, Found)> = Vec::new();
+    let mut seen: HashSet<(&'static str, String, String)> = HashSet::new();
+    let mut groups: Vec<String> = Vec::new();
+    let mut cuts: Vec<(String, CutFacts, Excess)> = Vec::new();
+    let mut received = Vec::new();
+    let mut digests: HashMap<String, String> = HashMap::new();
+    let mut largest: Option<(usize, String)> = None;
+    let mut max_bytes = None;
+    let mut checked = 0;
+    let mut real = RealPaths::default();
+    for (dir, only_reported) in dirs {
+        let report = match pre.remove(dir) {
+            Some(loaded) => loaded?,
+            None => load(h, dir, &mut real)?,
+        };
+        let shown_dir = shower.show(&super::show(dir));
+        if *only_reported {
+            if opts.directories {
+                let alias = opts.alias.as_ref();
+                let mut r = received_of(h, &report, &shower, &shown_dir, None, &mut digests, alias);
+                r.also = true;
+                received.push(r);
             }
-            directories += 1;
-            let report = loader.load(*profile, dir)?;
-            findings.extend(findings_of(&report));
+            continue;
         }
-        let findings: Vec<Finding> = findings.into_iter().collect();
-        let errors = findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count();
-        out.push(ProfileReport {
-            profile: *profile,
-            directories,
-            warnings: findings.len() - errors,
-            errors,
-            findings,
+        checked += 1;
+        let budget = h
+            .budget_setting()
+            .and_then(|name| setting_u64(&report, name));
+        if let Some(max) = budget {
+            // A budget past what an f64 holds exactly admits everything.
+            #[allow(clippy::cast_precision_loss)]
+            let max = MaxBytes(max as f64);
+            max_bytes = Some(max);
+        }
+        let (_, bytes) = sent(&report, opts.alias.as_ref());
+        if largest.as_ref().is_none_or(|(b, _)| bytes > *b) {
+            largest = Some((bytes, shown_dir.clone()));
+        }
+        let project = project_bytes(h, &report);
+        let excess = budget.map(|max| Excess {
+            whole: project,
+            excess: project.saturating_sub(usize::try_from(max).unwrap_or(usize::MAX)),
         });
-    }
-    Ok(out)
-}
-
-/// The directories holding a candidate of some profile (bit i: profile i),
-/// sorted by path (the order of a sorted walk). The walk runs on every core;
-/// the sort makes the result independent of thread timing.
-fn candidate_dirs(opts: &Options<'_>, loader: &dyn Loader) -> Vec<(PathBuf, u32)> {
-    let exclude: HashSet<OsString> = opts.exclude.iter().map(OsString::from).collect();
-    let walker = ignore::WalkBuilder::new(&opts.path)
-        .hidden(false)
-        .ignore(false)
-        .git_global(false)
-        .require_git(false)
-        .follow_links(false)
-        .filter_entry(move |e| {
-            let name = e.file_name();
-            !(name == ".git" || e.file_type().is_some_and(|t| t.is_dir()) && exclude.contains(name))
-        })
-        .build_parallel();
-    let found: Mutex<HashMap<PathBuf, u32>> = Mutex::new(HashMap::new());
-    walker.run(|| {
-        let found = &found;
-        Box::new(move |entry| {
-            let Ok(entry) = entry else {
-                return ignore::WalkState::Continue;
-            };
-            if !entry.file_type().is_some_and(|t| t.is_dir()) {
-                let name = entry.file_name().to_string_lossy();
-                let mask = opts
-                    .profiles
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| loader.is_candidate(**p, &name))
-                    .fold(0, |m, (i, _)| m | (1 << i));
-                if let (true, Some(dir), Ok(mut all)) =
-                    (mask != 0, entry.path().parent(), found.lock())
-                {
-                    *all.entry(dir.to_path_buf()).or_default() |= mask;
+        let raws = findings_of(h, &report, &shower, &mut links, opts.include_user_global);
+        let mut cut_here = false;
+        for raw in raws {
+            match raw {
+                Raw::Plain { file, found } => {
+                    // An ignored CLAUDE.md is one finding, whichever
+                    // AGENTS.md each directory's session finds first.
+                    let message = match found.0 {
+                        Detail::IgnoredName { .. } => String::new(),
+                        _ => found.1.clone(),
+                    };
+                    let key = (found.0.rule().id, file.clone(), message);
+                    if seen.insert(key) {
+                        note_group(&mut groups, &dir_of(&file));
+                        plain.push((file, *found));
+                    }
+                }
+                Raw::Cut(facts) => {
+                    cut_here = true;
+                    note_group(&mut groups, &dir_of(&facts.file));
+                    let e = excess.unwrap_or(Excess {
+                        whole: project,
+                        excess: 0,
+                    });
+                    cuts.push((shown_dir.clone(), facts, e));
                 }
             }
-            ignore::WalkState::Continue
-        })
-    });
-    let mut found = found.into_inner().unwrap_or_default();
-    // The top is always a cwd of every profile: its global files and
-    // ancestors count too.
-    found.insert(opts.path.clone(), u32::MAX);
-    let mut dirs: Vec<(PathBuf, u32)> = found.into_iter().collect();
-    dirs.sort();
-    dirs
+        }
+        if let (Some(percent), Some(max), false) = (opts.warn_at, budget, cut_here) {
+            #[allow(clippy::cast_precision_loss)]
+            let max = MaxBytes(max as f64);
+            let setting = h.budget_setting().unwrap_or("max-bytes");
+            if let Some(found) =
+                crate::check::near_budget(percent, project, max, &shown_dir, setting)
+            {
+                let file = report
+                    .files
+                    .iter()
+                    .rev()
+                    .find(|f| f.included && !h.is_global(&f.path, f))
+                    .map_or_else(String::new, |f| shower.show(&f.path));
+                note_group(&mut groups, &dir_of(&file));
+                plain.push((file, found));
+            }
+        }
+        if opts.directories {
+            received.push(received_of(
+                h,
+                &report,
+                &shower,
+                &shown_dir,
+                budget,
+                &mut digests,
+                opts.alias.as_ref(),
+            ));
+        }
+    }
+    let mut findings = budget_findings(h, cuts, &groups);
+    for (file, (detail, message, hint)) in plain {
+        let dir = dir_of(&file);
+        findings.push((
+            group_index(&groups, &dir),
+            1,
+            Finding::new(dir, file, detail, message, hint),
+        ));
+    }
+    // Stable: each group's budget findings first, then the others in the
+    // order they were met.
+    findings.sort_by_key(|(g, budget_last, _)| (*g, *budget_last));
+    let findings: Vec<Finding> = findings.into_iter().map(|(_, _, f)| f).collect();
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    Ok(check::Report {
+        harness: profile.name(),
+        paths: opts.paths.clone(),
+        walked: opts.walked,
+        checked,
+        max_bytes,
+        largest: largest.map(|(bytes, dir)| Largest { dir, bytes }),
+        errors,
+        warnings: findings.len() - errors,
+        findings,
+        directories: None,
+        received,
+        sessions: Vec::new(),
+        unmatched_excludes: Vec::new(),
+        ignore_warnings: Vec::new(),
+    })
 }
 
-fn finding(path: &str, severity: Severity, message: String) -> Finding {
-    Finding {
-        path: path.to_owned(),
-        severity,
-        message,
-        rule: None,
+/// What `h` loads for `dir`, its secrets noted: the load a check judges
+/// (run on any thread).
+///
+/// # Errors
+///
+/// As [`Harness::load`].
+pub fn load(h: &dyn Harness, dir: &Path, real: &mut RealPaths) -> Result<Report> {
+    let mut report = h.load(dir)?;
+    mark_secrets_with(&mut report, real);
+    Ok(report)
+}
+
+fn note_group(groups: &mut Vec<String>, dir: &str) {
+    if !groups.iter().any(|g| g == dir) {
+        groups.push(dir.to_owned());
+    }
+}
+
+fn group_index(groups: &[String], dir: &str) -> usize {
+    groups.iter().position(|g| g == dir).unwrap_or(usize::MAX)
+}
+
+/// A whole-number setting of a report (`project_doc_max_bytes`).
+fn setting_u64(report: &Report, name: &str) -> Option<u64> {
+    report
+        .settings
+        .0
+        .iter()
+        .find(|(n, _)| n == name)
+        .and_then(|(_, s)| s.value.as_u64())
+}
+
+/// Bytes of the project files that count against the budget: those it
+/// loads, cuts or drops for the budget, by size (not the global ones).
+fn project_bytes(h: &dyn Harness, report: &Report) -> usize {
+    report
+        .files
+        .iter()
+        .filter(|f| !h.is_global(&f.path, f))
+        .filter(|f| {
+            matches!(
+                f.status,
+                Status::Loaded | Status::Truncated | Status::OverBudget
+            )
+        })
+        .map(|f| usize::try_from(f.bytes.unwrap_or(0)).unwrap_or(usize::MAX))
+        .sum()
+}
+
+/// What a session in `shown_dir` receives, in the terms every harness
+/// shares.
+fn received_of(
+    h: &dyn Harness,
+    report: &Report,
+    shower: &Shower,
+    shown_dir: &str,
+    budget: Option<u64>,
+    digests: &mut HashMap<String, String>,
+    alias: Option<&(String, String)>,
+) -> Received {
+    let (text, bytes) = sent(report, alias);
+    let mut files = Vec::new();
+    let mut omitted = Vec::new();
+    let mut truncated = Vec::new();
+    let mut cut = 0;
+    for f in &report.files {
+        let size = usize::try_from(f.bytes.unwrap_or(0)).unwrap_or(usize::MAX);
+        match f.status {
+            Status::OverBudget => {
+                omitted.push(shower.show(&f.path));
+                cut += size;
+            }
+            Status::Truncated => {
+                truncated.push(shower.show(&f.path));
+                cut += size.saturating_sub(usize::try_from(f.truncated.unwrap_or(0)).unwrap_or(0));
+            }
+            _ => {}
+        }
+        if !(f.included || f.status == Status::OverBudget) || f.status == Status::UrlNotFetched {
+            continue;
+        }
+        let digest = digests
+            .entry(f.path.clone())
+            .or_insert_with(|| {
+                super::read_file(Path::new(&f.path), None)
+                    .map(|b| sha1_hex(&b))
+                    .unwrap_or_default()
+            })
+            .clone();
+        files.push(ReceivedFile {
+            path: shower.show(&f.path),
+            bytes: size,
+            digest,
+        });
+    }
+    let _ = h;
+    #[allow(clippy::cast_precision_loss)]
+    Received {
+        dir: shown_dir.to_owned(),
+        bytes,
+        whole_bytes: bytes + cut,
+        max_bytes: budget.map(|m| MaxBytes(m as f64)),
+        files,
+        omitted,
+        truncated,
+        text_digest: (!report.parts.is_empty()).then(|| sha1_hex(text.as_bytes())),
+        also: false,
+    }
+}
+
+/// One finding per file a budget cut, with the directories whose sessions
+/// lost bytes of it (in walk order), keyed for ordering by its group.
+fn budget_findings(
+    h: &dyn Harness,
+    cuts: Vec<(String, CutFacts, Excess)>,
+    groups: &[String],
+) -> Vec<(usize, usize, Finding)> {
+    let mut by_file: Vec<(Lost, Vec<String>, Vec<Excess>, u64)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for (dir, facts, excess) in cuts {
+        let i = *at.entry(facts.file.clone()).or_insert_with(|| {
+            by_file.push((
+                Lost {
+                    file: facts.file.clone(),
+                    dir: dir_of(&facts.file),
+                    pos: 0,
+                    bytes: facts.original,
+                    count: 0,
+                    truncated: 0,
+                    kept_max: 0,
+                    kept_min: usize::MAX,
+                    worst: (0, 0),
+                    first: Vec::new(),
+                    spans: Vec::new(),
+                },
+                Vec::new(),
+                Vec::new(),
+                facts.max,
+            ));
+            by_file.len() - 1
+        });
+        let (lost, dirs, excesses, _) = &mut by_file[i];
+        lost.count += 1;
+        if facts.kept > 0 {
+            lost.truncated += 1;
+            lost.kept_max = lost.kept_max.max(facts.kept);
+            lost.kept_min = lost.kept_min.min(facts.kept);
+        }
+        if excesses.is_empty() || excess.excess > lost.worst.0 {
+            lost.worst = (excess.excess, dirs.len());
+        }
+        dirs.push(dir);
+        excesses.push(excess);
+    }
+    let setting = h.budget_setting().unwrap_or("max-bytes");
+    by_file
+        .into_iter()
+        .map(|(lost, dirs, excesses, max)| {
+            let worst = excesses[lost.worst.1];
+            let worst_dir = dirs[lost.worst.1].clone();
+            let radius = Radius::from(dirs);
+            let message = budget::cut_message(lost.bytes, &lost, &radius);
+            let hint = budget::cut_hint(setting, &budget::thousands(max), &worst_dir, worst);
+            #[allow(clippy::cast_precision_loss)]
+            let detail = Detail::OverBudget {
+                bytes: lost.bytes,
+                kept_bytes: if lost.truncated > 0 { lost.kept_max } else { 0 },
+                max_bytes: MaxBytes(max as f64),
+                directories: radius,
+                omitted_in: lost.count - lost.truncated,
+                truncated_in: lost.truncated,
+                worst: worst_dir,
+                whole_bytes: worst.whole,
+                excess: worst.excess,
+                pushes_out: Vec::new(),
+                grew_from: None,
+            };
+            let group = group_index(groups, &lost.dir);
+            (
+                group,
+                0,
+                Finding::new(lost.dir, lost.file, detail, message, hint),
+            )
+        })
+        .collect()
+}
+
+/// What `check` judges of a symlinked or stub candidate of any harness:
+/// the same rules as dsh's (a secret, a link leaving the project, a
+/// symlink checked out as text), each path once.
+struct Links<'a> {
+    settings: &'a Settings,
+    who: String,
+    realms: HashMap<PathBuf, Realms>,
+    /// The project root of each directory seen (dsh's root search, each
+    /// directory's markers `stat`-ed once).
+    roots: HashMap<PathBuf, Option<PathBuf>>,
+    done: HashMap<String, Vec<Found>>,
+}
+
+impl<'a> Links<'a> {
+    fn new(settings: &'a Settings, profile: Profile) -> Self {
+        Links {
+            settings,
+            who: format!("{profile} sessions"),
+            realms: HashMap::new(),
+            roots: HashMap::new(),
+            done: HashMap::new(),
+        }
+    }
+
+    /// `discovery::find_root(dir)`, remembering every directory's answer:
+    /// the nearest ancestor-or-self holding a root marker, else `dir`.
+    fn root_of(&mut self, dir: &Path) -> PathBuf {
+        self.marked(dir).unwrap_or_else(|| dir.to_path_buf())
+    }
+
+    fn marked(&mut self, dir: &Path) -> Option<PathBuf> {
+        if let Some(known) = self.roots.get(dir) {
+            return known.clone();
+        }
+        let markers = &self.settings.root_markers.value;
+        let here = markers
+            .iter()
+            .any(|m| std::fs::metadata(dir.join(m)).is_ok());
+        let found = if here {
+            Some(dir.to_path_buf())
+        } else {
+            dir.parent().and_then(|p| self.marked(p))
+        };
+        self.roots.insert(dir.to_path_buf(), found.clone());
+        found
+    }
+
+    /// The link and stub findings of a file the harness loads.
+    fn judge(&mut self, path: &str, shower: &Shower) -> Vec<Found> {
+        if let Some(found) = self.done.get(path) {
+            return found.clone();
+        }
+        let p = Path::new(path);
+        let dir = p.parent().unwrap_or(Path::new("/")).to_path_buf();
+        let root = self.root_of(&dir);
+        let settings = self.settings;
+        let realms = self
+            .realms
+            .entry(root.clone())
+            .or_insert_with(|| Realms::new(Some(&root), settings));
+        let mut found = Vec::new();
+        let (probe, link) = probe_link(p, Some(realms));
+        if let Some(link) = &link {
+            let readable = matches!(probe, crate::discovery::Probe::File { .. });
+            let shown_root = shower.show(&super::show(&root));
+            found.extend(link_finding(link, readable, Some(&shown_root), &self.who));
+        } else if let Some(name) = p.file_name().and_then(|n| n.to_str()) {
+            // A text stub is short: read only a small file.
+            if super::file_size(p).is_some_and(|n| n <= 256) {
+                if let Ok(bytes) = super::read_file(p, Some(256)) {
+                    let text = String::from_utf8_lossy(&bytes);
+                    if let Some(sibling) = stub_target(&dir, name, &text) {
+                        let shown = shower.show(&super::show(&dir.join(sibling)));
+                        found.push(stub_finding(&shown, &self.who));
+                    }
+                }
+            }
+        }
+        self.done.insert(path.to_owned(), found.clone());
+        found
     }
 }
 
@@ -160,9 +602,66 @@ fn finding(path: &str, severity: Severity, message: String) -> Finding {
 /// `instructions` glob, judged by its own text. Gemini's imports are noted
 /// as they are read. The one classifier is `discovery::secret_place`.
 pub fn mark_secrets(report: &mut Report) {
+    mark_secrets_with(report, &mut RealPaths::default());
+}
+
+/// Real paths of directories resolved so far: a check resolves each
+/// directory once, not once per file of every load (the same answer as
+/// `realpath` of the file, found by `lstat` of what is new).
+#[derive(Debug, Default)]
+pub struct RealPaths {
+    /// By the directory's bytes (cheaper to hash than a `Path`).
+    dirs: HashMap<std::ffi::OsString, Option<PathBuf>>,
+}
+
+impl RealPaths {
+    /// `realpath(path)`, or `None` when it does not resolve.
+    fn real(&mut self, path: &Path) -> Option<PathBuf> {
+        let plain = path.is_absolute()
+            && path.components().all(|c| {
+                matches!(
+                    c,
+                    std::path::Component::RootDir | std::path::Component::Normal(_)
+                )
+            });
+        let (Some(parent), Some(name), true) = (path.parent(), path.file_name(), plain) else {
+            return std::fs::canonicalize(path).ok();
+        };
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        if meta.file_type().is_symlink() {
+            return std::fs::canonicalize(path).ok();
+        }
+        Some(self.dir(parent)?.join(name))
+    }
+
+    fn dir(&mut self, dir: &Path) -> Option<PathBuf> {
+        if let Some(real) = self.dirs.get(dir.as_os_str()) {
+            return real.clone();
+        }
+        let real = match (dir.parent(), dir.file_name()) {
+            (Some(parent), Some(name)) => match std::fs::symlink_metadata(dir) {
+                Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(dir).ok(),
+                Ok(m) if m.is_dir() => self.dir(parent).map(|p| p.join(name)),
+                _ => None,
+            },
+            _ => Some(dir.to_path_buf()),
+        };
+        self.dirs.insert(dir.as_os_str().to_owned(), real.clone());
+        real
+    }
+
+    /// [`super::secret_of`], with directories resolved once.
+    fn secret_of(&mut self, path: &Path) -> Option<(String, Place)> {
+        let real = self.real(path).unwrap_or_else(|| path.to_path_buf());
+        crate::discovery::secret_place(&real, None).map(|place| (super::show(&real), place))
+    }
+}
+
+/// [`mark_secrets`] with a check's real-path cache.
+pub fn mark_secrets_with(report: &mut Report, real: &mut RealPaths) {
     let mut found = Vec::new();
     for f in report.files.iter().filter(|f| f.included) {
-        if let Some((real, place)) = super::secret_of(Path::new(&f.path)) {
+        if let Some((real, place)) = real.secret_of(Path::new(&f.path)) {
             found.push(Note {
                 path: f.path.clone(),
                 kind: NoteKind::Secret {
@@ -191,9 +690,9 @@ pub fn mark_secrets(report: &mut Report) {
     report.notes.extend(found);
 }
 
-/// The sentence for a secret the harness reads: the finding of check, the
-/// warning of render and explain (dsh's secret-link wording).
-fn secret_message(profile: Profile, path: &str, real: &str, place: Place, via: &Via) -> String {
+/// The sentence for a secret the harness reads, without the path: the
+/// finding of check (render and explain prefix the path).
+fn secret_words(profile: Profile, path: &str, real: &str, place: Place, via: &Via) -> String {
     let place_words = place.words();
     let at = if place == Place::System || real == path {
         place_words.to_owned()
@@ -201,15 +700,23 @@ fn secret_message(profile: Profile, path: &str, real: &str, place: Place, via: &
         format!("it resolves to {real} {place_words}")
     };
     match via {
-        Via::File => {
-            format!("{path}: reads a secret: {at}, so {profile} sends what it holds to the model")
-        }
+        Via::File => format!("reads a secret: {at}, so {profile} sends what it holds to the model"),
         Via::Import(token) => format!(
-            "{path}: import @{token} reads a secret: {at}, so {profile} sends what it holds to the model"
+            "import @{token} reads a secret: {at}, so {profile} sends what it holds to the model"
         ),
         Via::Glob => format!(
             "instructions entry {path}: a glob into a secret: {at}, so {profile} sends what it matches to the model"
         ),
+    }
+}
+
+/// The sentence for a secret the harness reads: the warning of render and
+/// explain (dsh's secret-link wording).
+fn secret_message(profile: Profile, path: &str, real: &str, place: Place, via: &Via) -> String {
+    let words = secret_words(profile, path, real, place, via);
+    match via {
+        Via::Glob => words,
+        _ => format!("{path}: {words}"),
     }
 }
 
@@ -232,119 +739,502 @@ pub fn secret_warnings(report: &Report) -> Vec<String> {
         .collect()
 }
 
-/// The findings of one report (10.7).
+/// The findings of one report as `explain --profile` lists them: the
+/// file as the harness writes it, the severity, the message.
 #[must_use]
-pub fn findings_of(report: &Report) -> Vec<Finding> {
-    let mut out: Vec<Finding> = report
-        .warnings
-        .iter()
-        .map(|w| finding("", Severity::Warning, w.clone()))
-        .collect();
+pub fn explain_findings(h_profile: Profile, report: &Report) -> Vec<(Severity, String, String)> {
+    let shower = Shower {
+        absolute: true,
+        base: PathBuf::from("/"),
+        base_real: None,
+        home: None,
+        home_real: None,
+    };
+    let plain = Plain(h_profile);
+    findings_of(&plain, report, &shower, &mut None, true)
+        .into_iter()
+        .map(|raw| match raw {
+            Raw::Plain { file, found } => (found.0.severity(), file, found.1),
+            Raw::Cut(c) => (
+                Severity::Error,
+                c.file,
+                format!(
+                    "over budget: cut from {} to {} bytes (project_doc_max_bytes {})",
+                    budget::bytes(c.original),
+                    budget::bytes(c.kept),
+                    budget::thousands(c.max)
+                ),
+            ),
+        })
+        .collect()
+}
+
+/// A harness known only by its profile (for explain's list of findings).
+struct Plain(Profile);
+
+impl Harness for Plain {
+    fn profile(&self) -> Profile {
+        self.0
+    }
+    fn names(&self) -> &[String] {
+        &[]
+    }
+    fn is_global(&self, _: &str, _: &FileEntry) -> bool {
+        false
+    }
+    fn load(&self, _: &Path) -> Result<Report> {
+        anyhow::bail!("not loadable")
+    }
+}
+
+/// The link judge of a check, or none (explain: links are not judged).
+trait MaybeLinks {
+    fn judge_path(&mut self, path: &str, shower: &Shower) -> Vec<Found>;
+}
+
+impl MaybeLinks for Links<'_> {
+    fn judge_path(&mut self, path: &str, shower: &Shower) -> Vec<Found> {
+        self.judge(path, shower)
+    }
+}
+
+impl MaybeLinks for Option<()> {
+    fn judge_path(&mut self, _: &str, _: &Shower) -> Vec<Found> {
+        Vec::new()
+    }
+}
+
+/// Whether opencode's "CLAUDE.md ignored" is a false alarm: the CLAUDE.md
+/// is a symlink to the AGENTS.md beside it (or the one that won), holds
+/// the same text, only points at it, or is a symlink to it checked out as
+/// text (`AGENTS.md`, which dsh's stub rule reports).
+fn same_as_agents(claude: &str, by: &str) -> bool {
+    let claude = Path::new(claude);
+    let sibling = claude.with_file_name("AGENTS.md");
+    let agents = if super::file_size(&sibling).is_some() {
+        sibling
+    } else {
+        PathBuf::from(by)
+    };
+    mirrors(claude, &agents)
+}
+
+/// Whether `claude` is `agents` under another name: a symlink to it, the
+/// same text, or only a pointer at it.
+fn mirrors(claude: &Path, agents: &Path) -> bool {
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    if real(claude).is_some() && real(claude) == real(agents) {
+        return true;
+    }
+    let text = |p: &Path| {
+        super::read_file(p, Some(super::bounded::MAX_FILE_BYTES))
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    match (text(claude), text(agents)) {
+        (Some(c), Some(a)) => {
+            let c = crate::text::js_trim(&c);
+            c == crate::text::js_trim(&a) || c == "AGENTS.md" || pointer_to(c, "AGENTS.md")
+        }
+        (Some(c), None) => pointer_to(&c, "AGENTS.md"),
+        _ => false,
+    }
+}
+
+/// The findings of one report (10.8): a budget cut apart, each other one
+/// with its file shown.
+fn findings_of(
+    h: &dyn Harness,
+    report: &Report,
+    shower: &Shower,
+    links: &mut dyn MaybeLinks,
+    include_global: bool,
+) -> Vec<Raw> {
+    let profile = report.profile;
+    let mut out: Vec<Raw> = Vec::new();
+    let plain = |file: String, detail: Detail, message: String, hint: String| Raw::Plain {
+        file,
+        found: Box::new((detail, message, hint)),
+    };
+    for w in &report.warnings {
+        // A URL's warning is its file's finding (AGX021), said once.
+        let url = report.files.iter().any(|f| {
+            f.status == Status::UrlNotFetched && *w == super::opencode::url_warning(&f.path)
+        });
+        if url {
+            continue;
+        }
+        out.push(plain(
+            String::new(),
+            Detail::HarnessWarning {},
+            w.clone(),
+            format!("fix the setting or file the warning names, as {profile} reads it"),
+        ));
+    }
+    let global = |path: &str| {
+        report
+            .files
+            .iter()
+            .find(|f| f.path == path)
+            .is_some_and(|f| h.is_global(path, f))
+    };
+    let mut linked: HashSet<String> = HashSet::new();
     for f in &report.files {
-        out.extend(file_finding(report.profile, f));
+        let skip = !include_global && h.is_global(&f.path, f);
+        let file = shower.show(&f.path);
+        if f.included {
+            for found in links.judge_path(&f.path, shower) {
+                if skip && !matches!(found.0, Detail::SecretSymlink { .. }) {
+                    continue;
+                }
+                if matches!(found.0, Detail::SecretSymlink { .. }) {
+                    linked.insert(f.path.clone());
+                }
+                out.push(Raw::Plain {
+                    file: file.clone(),
+                    found: Box::new(found),
+                });
+            }
+        }
+        // An AGENTS.md Claude Code holds back that loses nothing is no finding.
+        let mirrored = profile == Profile::Claude && claude_mirrored(report, f);
+        if !(skip || mirrored) {
+            out.extend(file_finding(profile, f, file, shower));
+        }
     }
     for note in &report.notes {
-        let message = match &note.kind {
+        let file = shower.show(&note.path);
+        // A global file is the user's, judged with --include-user-global;
+        // a secret is judged always (a repository's setting may reach it).
+        let secret = matches!(note.kind, NoteKind::Secret { .. });
+        if !include_global && global(&note.path) && !secret {
+            continue;
+        }
+        let (detail, message, hint) = match &note.kind {
             NoteKind::Secret { real, place, via } => {
-                let message = secret_message(report.profile, &note.path, real, *place, via);
-                let mut f = finding(&note.path, Severity::Error, message);
-                f.rule = Some("AGX003");
-                out.push(f);
+                if linked.contains(&note.path) && *via == Via::File {
+                    continue;
+                }
+                let message = secret_words(profile, &note.path, real, *place, via);
+                let detail = Detail::SecretSymlink {
+                    target: file.clone(),
+                    resolved: real.clone(),
+                    place: place.name(),
+                };
+                let hint = match via {
+                    Via::File => {
+                        "replace it with a regular file inside the project that holds only instructions"
+                            .to_owned()
+                    }
+                    Via::Import(token) => format!("remove the import @{token}"),
+                    Via::Glob => format!("remove the instructions entry {}", note.path),
+                };
+                let file = if *via == Via::Glob {
+                    String::new()
+                } else {
+                    file
+                };
+                out.push(plain(file, detail, message, hint));
                 continue;
             }
-            NoteKind::LongMemory { chars } => {
-                super::claude::long_memory_message(&note.path, *chars)
-            }
-            NoteKind::NonRegular => format!(
-                "{}: not a regular file; {} skips it",
-                note.path, report.profile
+            NoteKind::LongMemory { chars } => (
+                Detail::HarnessWarning {},
+                super::claude::long_memory_words(*chars),
+                format!(
+                    "cut {file} to {} characters or fewer (or move parts into .claude/rules): Claude Code sends it with every request",
+                    super::claude::WARN_CHARS
+                ),
             ),
-            NoteKind::IgnoredName { name, .. } => {
+            NoteKind::NonRegular => {
+                let kind = std::fs::metadata(&note.path).map_or("special file", |m| {
+                    crate::discovery::kind_name(m.file_type())
+                });
+                (
+                    Detail::NotRegular { file_type: kind },
+                    format!("not a regular file (a {kind}): {profile} skips it"),
+                    format!(
+                        "rename or remove the {kind} {file}, or make it a regular file with instructions"
+                    ),
+                )
+            }
+            NoteKind::IgnoredName { by, name } => {
                 if !(note.path.ends_with("CLAUDE.md") && name == "AGENTS.md") {
                     continue;
                 }
-                format!(
-                    "{}: ignored by opencode when an AGENTS.md exists in the chain (the first name found wins for every directory)",
-                    note.path
+                if same_as_agents(&note.path, by) {
+                    continue;
+                }
+                let sibling = Path::new(&note.path).with_file_name("AGENTS.md");
+                let by = if super::file_size(&sibling).is_some() {
+                    shower.show(&super::show(&sibling))
+                } else {
+                    shower.show(by)
+                };
+                (
+                    Detail::IgnoredName { by: by.clone() },
+                    format!(
+                        "ignored by opencode: an AGENTS.md exists in the chain ({by}), and the first name found wins for every directory"
+                    ),
+                    format!(
+                        "merge what it says into {by} and make it a symlink to it (or a pointer: @AGENTS.md)"
+                    ),
+                )
+            }
+            NoteKind::HiddenByEmptyOverride { by } => {
+                let by = shower.show(by);
+                (
+                    Detail::HiddenByOverride { by: by.clone() },
+                    format!("hidden by the empty {by}: codex loads nothing from this directory"),
+                    format!("delete the empty {by}, or give it the instructions"),
+                )
+            }
+            NoteKind::SameFile { first } => {
+                let first = shower.show(first);
+                (
+                    Detail::LoadsOnce {
+                        first: first.clone(),
+                    },
+                    format!("the same file as {first} (device and inode): gemini loads it once"),
+                    format!("keep one name for it: delete {file} or {first}"),
+                )
+            }
+            NoteKind::Import { token, problem } => {
+                let (kind, error, message, hint) = match problem {
+                    ImportProblem::Traversal => (
+                        "traversal",
+                        None,
+                        format!(
+                            "import @{token} leaves the project root: gemini writes a path traversal comment instead"
+                        ),
+                        format!("import a file inside the project instead of @{token}"),
+                    ),
+                    ImportProblem::Cycle => (
+                        "cycle",
+                        None,
+                        format!(
+                            "import @{token} is already being imported (a cycle): gemini writes a comment instead"
+                        ),
+                        format!("remove the import @{token}: it imports itself"),
+                    ),
+                    ImportProblem::Failed(why) => (
+                        "failed",
+                        Some(shower.within(why)),
+                        format!("import @{token} failed: {}", shower.within(why)),
+                        format!("fix the import @{token} (the error says why), or remove it"),
+                    ),
+                    ImportProblem::DepthLimit => (
+                        "depth",
+                        None,
+                        format!(
+                            "import @{token} is deeper than {} levels: gemini leaves it as text",
+                            super::gemini::imports::MAX_DEPTH
+                        ),
+                        format!(
+                            "flatten the imports: gemini stops after {} levels",
+                            super::gemini::imports::MAX_DEPTH
+                        ),
+                    ),
+                };
+                (
+                    Detail::ImportProblem {
+                        token: token.clone(),
+                        problem: kind,
+                        error,
+                    },
+                    message,
+                    hint,
                 )
             }
             NoteKind::Glob => continue,
-            NoteKind::HiddenByEmptyOverride { by } => format!(
-                "{}: hidden by the empty {by}; codex loads nothing from this directory",
-                note.path
-            ),
-            NoteKind::SameFile { first } => format!(
-                "{}: the same file as {first} (device and inode); gemini loads it once",
-                note.path
-            ),
-            NoteKind::Import { token, problem } => match problem {
-                ImportProblem::Traversal => format!(
-                    "{}: import @{token} leaves the project root; gemini writes a path traversal comment instead",
-                    note.path
-                ),
-                ImportProblem::Cycle => format!(
-                    "{}: import @{token} is already being imported (a cycle); gemini writes a comment instead",
-                    note.path
-                ),
-                ImportProblem::Failed(why) => {
-                    format!("{}: import @{token} failed: {why}", note.path)
-                }
-                ImportProblem::DepthLimit => format!(
-                    "{}: import @{token} is deeper than {} levels; gemini leaves it as text",
-                    note.path,
-                    super::gemini::imports::MAX_DEPTH
-                ),
-            },
         };
-        out.push(finding(&note.path, Severity::Warning, message));
+        out.push(plain(file, detail, message, hint));
     }
     out
 }
 
-fn file_finding(profile: Profile, f: &FileEntry) -> Option<Finding> {
+/// The finding of one probed file, by its status.
+fn file_finding(profile: Profile, f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
     if profile == Profile::Claude {
-        return super::claude::finding_message(f).map(|m| finding(&f.path, Severity::Warning, m));
+        return claude_finding(f, file, shower);
     }
     let max = match f.why {
         Why::Budget(max) => max,
         _ => 0,
     };
-    let original = f.bytes.unwrap_or(0);
-    let message = match (profile, f.status) {
-        (Profile::Codex, Status::Truncated) => {
-            let kept = f.truncated.unwrap_or(0);
-            return Some(finding(
-                &f.path,
-                Severity::Error,
-                format!(
-                    "{}: project docs exceed project_doc_max_bytes ({max}); cut from {original} to {kept} bytes",
-                    f.path
-                ),
-            ));
+    let original = usize::try_from(f.bytes.unwrap_or(0)).unwrap_or(usize::MAX);
+    let (detail, message, hint) = match (profile, f.status) {
+        (_, Status::Truncated | Status::OverBudget) if matches!(f.why, Why::Budget(_)) => {
+            let kept = if f.status == Status::Truncated {
+                usize::try_from(f.truncated.unwrap_or(0)).unwrap_or(usize::MAX)
+            } else {
+                0
+            };
+            // An empty file past the budget loses nothing.
+            if original <= kept {
+                return None;
+            }
+            return Some(Raw::Cut(CutFacts {
+                file,
+                original,
+                kept,
+                max,
+            }));
         }
-        (Profile::Codex, Status::OverBudget) => {
-            return Some(finding(
-                &f.path,
-                Severity::Error,
-                format!(
-                    "{}: project docs exceed project_doc_max_bytes ({max}); cut from {original} to 0 bytes",
-                    f.path
-                ),
-            ));
-        }
-        (Profile::Codex, Status::Aborted) => {
-            format!("{}: dropped: codex's project doc discovery failed", f.path)
-        }
-        (Profile::Gemini, Status::Duplicate) => format!(
-            "{}: the same file as one loaded earlier; gemini loads it once",
-            f.path
+        (_, Status::Aborted) => (
+            Detail::Aborted {},
+            format!("dropped: {profile}'s project doc discovery failed, so no project doc loads"),
+            "fix the path the harness warning names (its permissions, a symlink loop)".to_owned(),
         ),
-        (_, Status::Unreadable) => format!("{}: cannot be read; contributes nothing", f.path),
-        (_, _) if f.why == Why::InvalidUtf8 => format!(
-            "{}: invalid UTF-8; {profile} replaces it with U+FFFD",
-            f.path
+        (_, Status::Duplicate) => (
+            Detail::LoadsOnce {
+                first: String::new(),
+            },
+            format!("the same file as one loaded earlier: {profile} loads it once"),
+            format!("keep one name for it: {file} is loaded under another"),
+        ),
+        (_, Status::UrlNotFetched) => (
+            Detail::NotExact { reason: "url" },
+            super::opencode::url_warning(&f.path),
+            "keep the instructions in a file of the repository to have them checked".to_owned(),
+        ),
+        (_, Status::Unreadable) => {
+            let error = match &f.why {
+                Why::Error(e) => shower.within(e),
+                _ => "cannot be read".to_owned(),
+            };
+            (
+                Detail::Unavailable {
+                    error: error.clone(),
+                },
+                format!("unreadable ({error}): {profile} sends nothing from it"),
+                if error.starts_with("too large") {
+                    format!("cut {file} below the cap the error names, or split it")
+                } else {
+                    format!("make {file} readable (its permissions, or what it links to)")
+                },
+            )
+        }
+        (_, _) if f.why == Why::InvalidUtf8 => (
+            Detail::LossyUtf8 {},
+            format!("invalid UTF-8: {profile} replaces each bad sequence with U+FFFD"),
+            format!("re-encode {file} as UTF-8"),
         ),
         _ => return None,
     };
-    Some(finding(&f.path, Severity::Warning, message))
+    let file = if f.status == Status::UrlNotFetched {
+        String::new()
+    } else {
+        file
+    };
+    Some(Raw::Plain {
+        file,
+        found: Box::new((detail, message, hint)),
+    })
+}
+
+/// Whether an AGENTS.md Claude Code holds back loses nothing: the same
+/// file also loads (a CLAUDE.md imports it), or the CLAUDE.md beside it is
+/// it under another name (a symlink, the same text, a pointer).
+fn claude_mirrored(report: &Report, f: &FileEntry) -> bool {
+    if f.status != Status::HeldBack {
+        return false;
+    }
+    let loaded = report.files.iter().any(|g| g.included && g.path == f.path);
+    // A pointer or a copy speaks for the AGENTS.md beside it only.
+    let agents = Path::new(&f.path);
+    let sibling = agents.with_file_name("CLAUDE.md");
+    loaded || (super::file_size(&sibling).is_some() && mirrors(&sibling, agents))
+}
+
+/// The finding of one file Claude Code skips or holds back (real agent:
+/// the realagents claude cases), each a warning as Claude Code goes on.
+fn claude_finding(f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
+    let by = f.imported_by.as_deref().map(|b| shower.show(b));
+    let of = |what: String| match &by {
+        Some(by) => format!("{what} (imported by {by})"),
+        None => what,
+    };
+    let import = |problem: &'static str, error: Option<String>| Detail::ImportProblem {
+        token: file.clone(),
+        problem,
+        error,
+    };
+    let (detail, message, hint) = match f.status {
+        Status::TooLarge => {
+            let bytes = f.bytes.unwrap_or(0);
+            (
+                Detail::Unavailable {
+                    error: format!("over {} bytes ({bytes})", super::claude::MAX_BYTES),
+                },
+                of(format!(
+                    "over {} bytes ({bytes}); Claude Code skips it",
+                    super::claude::MAX_BYTES
+                )),
+                format!(
+                    "cut {file} to {} bytes or fewer, or split it",
+                    super::claude::MAX_BYTES
+                ),
+            )
+        }
+        Status::NotText => (
+            import("not-text", None),
+            of("not a text file by its extension; Claude Code skips the import".to_owned()),
+            format!("import a text file (.md) instead of {file}, or remove the import"),
+        ),
+        Status::TooDeep => (
+            import("depth", None),
+            of("an import deeper than four levels; Claude Code does not read it".to_owned()),
+            "flatten the imports: Claude Code stops after four levels".to_owned(),
+        ),
+        Status::Outside => (
+            import("outside", None),
+            of("outside the cwd; Claude Code skips it unless the project approves external imports (hasClaudeMdExternalIncludesApproved)".to_owned()),
+            format!("move {file} inside the project, or approve external imports for it in Claude Code"),
+        ),
+        Status::HeldBack => {
+            let holder = match &f.why {
+                Why::By(b) => shower.show(b),
+                _ => "a CLAUDE.md".to_owned(),
+            };
+            (
+                Detail::IgnoredName { by: holder.clone() },
+                format!(
+                    "not loaded: {holder} holds AGENTS.md back (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)"
+                ),
+                format!(
+                    "merge what it says into {holder}, or make {holder} a pointer to it (@AGENTS.md)"
+                ),
+            )
+        }
+        Status::Unreadable if f.imported_by.is_some() => {
+            let error = match &f.why {
+                Why::Error(e) => Some(shower.within(e)),
+                _ => None,
+            };
+            let why = error.as_ref().map(|e| format!(": {e}")).unwrap_or_default();
+            (
+                import("failed", error),
+                of(format!(
+                    "an import that cannot be resolved{why}; Claude Code skips it"
+                )),
+                format!("fix the import of {file} (the error says why), or remove it"),
+            )
+        }
+        Status::Unreadable => {
+            let error = match &f.why {
+                Why::Error(e) => shower.within(e),
+                _ => "cannot be read".to_owned(),
+            };
+            (
+                Detail::Unavailable { error },
+                "cannot be read; contributes nothing".to_owned(),
+                format!("make {file} readable (its permissions, or what it links to)"),
+            )
+        }
+        _ => return None,
+    };
+    Some(Raw::Plain {
+        file,
+        found: Box::new((detail, message, hint)),
+    })
 }

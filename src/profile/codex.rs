@@ -514,7 +514,7 @@ fn find_root(cwd: &Path, markers: &[String]) -> Result<Option<PathBuf>, Abort> {
     for dir in cwd.ancestors() {
         for marker in markers {
             let path = dir.join(marker);
-            match std::fs::metadata(&path) {
+            match super::metadata(&path) {
                 Ok(_) => return Ok(Some(dir.to_path_buf())),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(err) => {
@@ -559,7 +559,7 @@ fn discover(
                 }
                 Ok(_) => skipped.push(path),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                    if std::fs::symlink_metadata(&path).is_ok() {
+                    if super::symlink_metadata(&path).is_ok() {
                         skipped.push(path);
                     }
                 }

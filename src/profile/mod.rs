@@ -7,7 +7,8 @@
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
-pub(crate) use crate::bounded::{self, Kind, stat};
+pub use crate::bounded::with_stat_memo;
+pub(crate) use crate::bounded::{self, Kind, metadata, stat, symlink_metadata};
 pub mod check;
 pub mod claude;
 pub mod codex;

@@ -50,7 +50,7 @@ impl Input {
 #[must_use]
 pub fn worktree(cwd: &Path) -> PathBuf {
     cwd.ancestors()
-        .find(|d| std::fs::metadata(d.join(".git")).is_ok())
+        .find(|d| super::metadata(&d.join(".git")).is_ok())
         .unwrap_or(Path::new("/"))
         .to_path_buf()
 }
@@ -70,7 +70,7 @@ fn up_to<'a>(dir: &'a Path, top: &'a Path) -> Vec<&'a Path> {
 
 /// Whether a path exists (links followed); None for an error other than ENOENT.
 fn exists(path: &Path) -> Option<bool> {
-    match std::fs::metadata(path) {
+    match super::metadata(path) {
         Ok(_) => Some(true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Some(false),
         Err(_) => None,
@@ -175,9 +175,7 @@ pub fn load(input: &Input) -> Result<Report> {
     // Rule 8: opencode appends each fetched URL's item after the files;
     // agentctx never fetches, so its part is the real one without them.
     for url in urls {
-        report.warnings.push(format!(
-            "instructions entry {url}: a URL; opencode fetches it at start and appends what it gets after the files, agentctx does not (output not exact)"
-        ));
+        report.warnings.push(url_warning(&url));
         report
             .files
             .push(FileEntry::new(url, None, Status::UrlNotFetched));
@@ -489,6 +487,15 @@ pub fn substitute_env(text: &str, vars: &Vars) -> String {
     super::replace_refs(text, "{env:", |name| {
         (!name.is_empty()).then(|| vars.get(name).unwrap_or("").to_owned())
     })
+}
+
+/// The warning of an `instructions` URL: opencode fetches it, agentctx
+/// does not.
+#[must_use]
+pub fn url_warning(url: &str) -> String {
+    format!(
+        "instructions entry {url}: a URL; opencode fetches it at start and appends what it gets after the files, agentctx does not (output not exact)"
+    )
 }
 
 #[cfg(test)]

@@ -1,31 +1,51 @@
-//! `check --profile P|all`: the inputs of each profile resolved once, the
-//! walk of `crate::profile::check`, and its text or JSON.
+//! The harnesses `check` judges besides dsh: one [`Entry`] each, its
+//! inputs resolved once from the flags and the environment. A new harness
+//! plugs in with one entry in [`HARNESSES`] and a constructor (claude did).
 
 use std::collections::HashSet;
-use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
-use serde::Serialize;
+use anyhow::Result;
 
-use super::super::Ctx;
 use crate::cli::ProfileArgs;
-use crate::cmd::check::{CheckArgs, CheckFormat};
 use crate::env::Env;
-use crate::output::{escape, plural};
-use crate::paths;
-use crate::profile::check::{self, Options, ProfileReport};
-use crate::profile::{Profile, Report, claude, codex, gemini, opencode};
+use crate::profile::check::Harness;
+use crate::profile::{FileEntry, Profile, Report, Tier, claude, codex, gemini, opencode};
 
-/// Each profile's inputs with a placeholder cwd, and its candidate names.
-struct Loader {
-    codex: Option<codex::Input>,
-    gemini: Option<gemini::Input>,
-    opencode: Option<opencode::Input>,
-    claude: Option<claude::Input>,
-    names: Vec<(Profile, HashSet<String>)>,
+/// A harness of `check` besides dsh.
+pub(crate) struct Entry {
+    pub profile: Profile,
+    /// Its inputs for the tree at `top` (the cwd of each load replaces it).
+    pub new: fn(&Env, &ProfileArgs, &Path) -> Result<Box<dyn Harness>>,
 }
 
+/// Every harness `check --profile all` judges after dsh, in this order.
+pub(crate) const HARNESSES: &[Entry] = &[
+    Entry {
+        profile: Profile::Codex,
+        new: Codex::boxed,
+    },
+    Entry {
+        profile: Profile::Gemini,
+        new: Gemini::boxed,
+    },
+    Entry {
+        profile: Profile::Opencode,
+        new: Opencode::boxed,
+    },
+    Entry {
+        profile: Profile::Claude,
+        new: Claude::boxed,
+    },
+];
+
+/// The entry of `profile`, when `check` judges it.
+pub(crate) fn entry(profile: Profile) -> Option<&'static Entry> {
+    HARNESSES.iter().find(|e| e.profile == profile)
+}
+
+/// The last component of a configured name (`docs/X.md` is looked for as
+/// `X.md` in listings).
 fn last_component(name: &str) -> String {
     name.rsplit('/')
         .find(|s| !s.is_empty())
@@ -33,172 +53,171 @@ fn last_component(name: &str) -> String {
         .to_owned()
 }
 
-impl Loader {
-    fn new(env: &Env, args: &ProfileArgs, top: &Path, profiles: &[Profile]) -> Result<Self> {
-        let mut loader = Loader {
-            codex: None,
-            gemini: None,
-            opencode: None,
-            claude: None,
-            names: Vec::new(),
-        };
-        for p in profiles {
-            let names: Vec<String> = match p {
-                Profile::Codex => {
-                    let input = super::codex_input(env, args, top)?;
-                    let names = codex::candidate_names(&input)?;
-                    loader.codex = Some(input);
-                    names
-                }
-                Profile::Gemini => {
-                    let input = super::gemini_input(env, args, top)?;
-                    let names = gemini::candidate_names(&input)?;
-                    loader.gemini = Some(input);
-                    names
-                }
-                Profile::Opencode => {
-                    loader.opencode = Some(super::opencode_input(env, args, top)?);
-                    ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"]
-                        .map(str::to_owned)
-                        .to_vec()
-                }
-                Profile::Claude => {
-                    loader.claude = Some(super::claude_input(env, args, top)?);
-                    claude::CANDIDATES.map(str::to_owned).to_vec()
-                }
-                other => bail!("--profile {other} has no check"),
-            };
-            loader
-                .names
-                .push((*p, names.iter().map(|n| last_component(n)).collect()));
-        }
-        Ok(loader)
+fn names(all: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    all.into_iter()
+        .map(|n| last_component(&n))
+        .filter(|n| seen.insert(n.clone()))
+        .collect()
+}
+
+struct Codex {
+    input: codex::Input,
+    names: Vec<String>,
+}
+
+impl Codex {
+    fn boxed(env: &Env, args: &ProfileArgs, top: &Path) -> Result<Box<dyn Harness>> {
+        let input = super::codex_input(env, args, top)?;
+        let names = names(codex::candidate_names(&input)?);
+        Ok(Box::new(Codex { input, names }))
     }
 }
 
-impl check::Loader for Loader {
-    fn is_candidate(&self, profile: Profile, name: &str) -> bool {
-        self.names
-            .iter()
-            .any(|(p, names)| *p == profile && names.contains(name))
+impl Harness for Codex {
+    fn profile(&self) -> Profile {
+        Profile::Codex
     }
-
-    fn load(&self, profile: Profile, dir: &Path) -> Result<Report> {
-        let mut report = self.load_plain(profile, dir)?;
-        check::mark_secrets(&mut report);
-        Ok(report)
+    fn names(&self) -> &[String] {
+        &self.names
     }
-}
-
-impl Loader {
-    /// What `profile` loads for `dir`, before its secrets are noted.
-    fn load_plain(&self, profile: Profile, dir: &Path) -> Result<Report> {
-        match profile {
-            Profile::Codex => match &self.codex {
-                Some(input) => codex::load(&codex::Input {
-                    cwd: dir.to_path_buf(),
-                    ..input.clone()
-                }),
-                None => bail!("codex was not resolved"),
-            },
-            Profile::Gemini => match &self.gemini {
-                Some(input) => gemini::load(&gemini::Input {
-                    cwd: dir.to_path_buf(),
-                    ..input.clone()
-                }),
-                None => bail!("gemini was not resolved"),
-            },
-            Profile::Opencode => match &self.opencode {
-                Some(input) => opencode::load(&opencode::Input {
-                    cwd: dir.to_path_buf(),
-                    ..input.clone()
-                }),
-                None => bail!("opencode was not resolved"),
-            },
-            Profile::Claude => match &self.claude {
-                Some(input) => Ok(claude::load(&claude::Input {
-                    cwd: dir.to_path_buf(),
-                    ..input.clone()
-                })),
-                None => bail!("claude was not resolved"),
-            },
-            other => bail!("--profile {other} has no check"),
-        }
+    fn config_names(&self) -> &[&'static str] {
+        &[".codex/config.toml"]
+    }
+    fn is_global(&self, path: &str, _: &FileEntry) -> bool {
+        Path::new(path).starts_with(&self.input.home)
+    }
+    fn budget_setting(&self) -> Option<&'static str> {
+        Some("project_doc_max_bytes")
+    }
+    fn load(&self, dir: &Path) -> Result<Report> {
+        codex::load(&codex::Input {
+            cwd: dir.to_path_buf(),
+            ..self.input.clone()
+        })
     }
 }
 
-/// The JSON of a profile check.
-#[derive(Debug, Serialize)]
-struct Json<'a> {
-    profiles: &'a [ProfileReport],
-    errors: usize,
-    warnings: usize,
+struct Gemini {
+    input: gemini::Input,
+    names: Vec<String>,
 }
 
-/// Runs `check --profile` for `profiles`: the first PATH (else the git
-/// work tree of the cwd), `--exclude`, text or JSON, `--deny-warnings`.
-pub(crate) fn run(ctx: &mut Ctx<'_>, check_args: &CheckArgs, profiles: &[Profile]) -> Result<u8> {
-    let args = &check_args.profiles;
-    let exclude = &check_args.exclude;
-    let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
-    let top = match check_args.paths.first() {
-        Some(p) => paths::normalize(&base, p),
-        None => base
-            .ancestors()
-            .find(|d| d.join(".git").exists())
-            .unwrap_or(&base)
-            .to_path_buf(),
-    };
-    match std::fs::metadata(&top) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => bail!("{}: not a directory", top.display()),
-        Err(e) => bail!("{}: {e}", top.display()),
+impl Gemini {
+    fn boxed(env: &Env, args: &ProfileArgs, top: &Path) -> Result<Box<dyn Harness>> {
+        let input = super::gemini_input(env, args, top)?;
+        let names = names(gemini::candidate_names(&input)?);
+        Ok(Box::new(Gemini { input, names }))
     }
-    // Each directory is a cwd as `cd DIR && agent` sees it: the walk below
-    // a real top stays real.
-    let top = paths::physical(&top);
-    let loader = Loader::new(ctx.env, args, &top, profiles)?;
-    let reports = check::check(
-        &Options {
-            path: top,
-            exclude,
-            profiles,
-        },
-        &loader,
-    )?;
-    let errors: usize = reports.iter().map(|r| r.errors).sum();
-    let warnings: usize = reports.iter().map(|r| r.warnings).sum();
-    if check_args.format == CheckFormat::Json {
-        crate::output::json(
-            ctx.out,
-            &Json {
-                profiles: &reports,
-                errors,
-                warnings,
-            },
-        )?;
-    } else {
-        text(ctx.out, &reports)?;
-    }
-    Ok(u8::from(
-        errors > 0 || check_args.deny_warnings && warnings > 0,
-    ))
 }
 
-fn text(out: &mut dyn Write, reports: &[ProfileReport]) -> std::io::Result<()> {
-    for r in reports {
-        for f in &r.findings {
-            let word = f.severity.name();
-            writeln!(out, "{}: {word}: {}", r.profile, escape(&f.message))?;
-        }
-        writeln!(
-            out,
-            "{}: {} checked; {}, {}",
-            r.profile,
-            plural(r.directories, "directory", "directories"),
-            plural(r.errors, "error", "errors"),
-            plural(r.warnings, "warning", "warnings")
-        )?;
+impl Harness for Gemini {
+    fn profile(&self) -> Profile {
+        Profile::Gemini
     }
-    Ok(())
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+    fn config_names(&self) -> &[&'static str] {
+        &[".gemini/settings.json"]
+    }
+    fn is_global(&self, _: &str, entry: &FileEntry) -> bool {
+        entry.tier == Some(Tier::Global)
+    }
+    fn load(&self, dir: &Path) -> Result<Report> {
+        gemini::load(&gemini::Input {
+            cwd: dir.to_path_buf(),
+            ..self.input.clone()
+        })
+    }
+}
+
+struct Opencode {
+    input: opencode::Input,
+    names: Vec<String>,
+    /// The user-level files it reads: its config directories (XDG,
+    /// `~/.opencode`, `$OPENCODE_CONFIG_DIR`), `~/.claude`.
+    globals: Vec<PathBuf>,
+}
+
+impl Opencode {
+    fn boxed(env: &Env, args: &ProfileArgs, top: &Path) -> Result<Box<dyn Harness>> {
+        let input = super::opencode_input(env, args, top)?;
+        let names = names(["AGENTS.md", "CLAUDE.md", "CONTEXT.md"].map(str::to_owned));
+        let mut globals = vec![
+            input.xdg_dir.clone(),
+            input.home.join(".opencode"),
+            input.home.join(".claude"),
+        ];
+        globals.extend(input.config_dir.as_ref().map(|(d, _)| d.clone()));
+        Ok(Box::new(Opencode {
+            input,
+            names,
+            globals,
+        }))
+    }
+}
+
+impl Harness for Opencode {
+    fn profile(&self) -> Profile {
+        Profile::Opencode
+    }
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+    fn config_names(&self) -> &[&'static str] {
+        &["opencode.json", "opencode.jsonc"]
+    }
+    fn is_global(&self, path: &str, _: &FileEntry) -> bool {
+        self.globals.iter().any(|g| Path::new(path).starts_with(g))
+    }
+    fn load(&self, dir: &Path) -> Result<Report> {
+        opencode::load(&opencode::Input {
+            cwd: dir.to_path_buf(),
+            ..self.input.clone()
+        })
+    }
+}
+
+struct Claude {
+    input: claude::Input,
+    names: Vec<String>,
+}
+
+impl Claude {
+    fn boxed(env: &Env, args: &ProfileArgs, top: &Path) -> Result<Box<dyn Harness>> {
+        let input = super::claude_input(env, args, top)?;
+        let names = names(claude::CANDIDATES.map(str::to_owned));
+        Ok(Box::new(Claude { input, names }))
+    }
+}
+
+impl Harness for Claude {
+    fn profile(&self) -> Profile {
+        Profile::Claude
+    }
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+    fn config_names(&self) -> &[&'static str] {
+        &[
+            ".claude/CLAUDE.md",
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+        ]
+    }
+    /// The user's and the organisation's memory files (and what they
+    /// import) are not the repository's.
+    fn is_global(&self, _: &str, entry: &FileEntry) -> bool {
+        matches!(
+            entry.memory,
+            Some(claude::MemoryType::User | claude::MemoryType::Managed)
+        )
+    }
+    fn load(&self, dir: &Path) -> Result<Report> {
+        Ok(claude::load(&claude::Input {
+            cwd: dir.to_path_buf(),
+            ..self.input.clone()
+        }))
+    }
 }

@@ -129,7 +129,36 @@ fn instead(flag: &str, profile: ProfileName) -> &'static str {
     }
 }
 
-fn name(p: ProfileName) -> &'static str {
+/// The profile a `--profile` name stands for (none for dsh and all).
+pub(crate) fn profile_of(p: ProfileName) -> Option<Profile> {
+    match p {
+        ProfileName::Codex => Some(Profile::Codex),
+        ProfileName::Gemini => Some(Profile::Gemini),
+        ProfileName::Opencode => Some(Profile::Opencode),
+        ProfileName::Claude => Some(Profile::Claude),
+        ProfileName::Copilot => Some(Profile::Copilot),
+        ProfileName::Dsh | ProfileName::All => None,
+    }
+}
+
+/// [`instead`] for a dsh flag given to check with the harnesses `others`
+/// (the counterpart of the only one, when there is one).
+pub(crate) fn instead_for(flag: &str, others: &[&check::Entry]) -> &'static str {
+    let one = match others {
+        [one] => one.profile,
+        _ => return "",
+    };
+    let name = match one {
+        Profile::Codex => ProfileName::Codex,
+        Profile::Gemini => ProfileName::Gemini,
+        Profile::Opencode => ProfileName::Opencode,
+        Profile::Claude => ProfileName::Claude,
+        Profile::Copilot => ProfileName::Copilot,
+    };
+    instead(flag, name)
+}
+
+pub(crate) fn name(p: ProfileName) -> &'static str {
     match p {
         ProfileName::Dsh => "dsh",
         ProfileName::Codex => "codex",

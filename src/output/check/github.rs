@@ -4,25 +4,35 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use super::summary_line;
-use crate::check::{Finding, Report};
+use super::{Views, summary_line};
+use crate::check::Finding;
 use crate::output::{escape, escape_controls, plural};
 
-/// Writes the workflow commands and the summary line.
+/// Writes the workflow commands of every harness, then one summary line
+/// each.
 ///
 /// # Errors
 /// Whatever writing to `out` returns.
-pub fn write(out: &mut dyn Write, report: &Report) -> io::Result<()> {
-    for finding in &report.findings {
-        writeln!(out, "{}", Annotation(finding))?;
+pub fn write(out: &mut dyn Write, views: &Views<'_>) -> io::Result<()> {
+    let multi = views.multi();
+    for view in &views.0 {
+        let harness = (!view.label(multi).is_empty()).then_some(view.report.harness);
+        for finding in &view.report.findings {
+            writeln!(out, "{}", Annotation { finding, harness })?;
+        }
     }
-    writeln!(
-        out,
-        "agentctx check: {}; {}, {}",
-        escape(&summary_line(report)),
-        plural(report.errors, "error", "errors"),
-        plural(report.warnings, "warning", "warnings")
-    )
+    for view in &views.0 {
+        let report = view.report;
+        writeln!(
+            out,
+            "agentctx check: {}{}; {}, {}",
+            escape(&view.label(multi)),
+            escape(&summary_line(report)),
+            plural(report.errors, "error", "errors"),
+            plural(report.warnings, "warning", "warnings")
+        )?;
+    }
+    Ok(())
 }
 
 /// A finding as `::error file=F,line=N,title=T::MESSAGE` with GitHub's
@@ -31,21 +41,41 @@ pub fn write(out: &mut dyn Write, report: &Report) -> io::Result<()> {
 /// people (`\:\:`, `\#\#[` as everywhere); then both follow the
 /// workflow-command rules, which keep a property or the message from
 /// ending the command or starting another (`%`, CR, LF; `:` and `,` in
-/// properties). The line is the finding's, else 1.
+/// properties). The line is the finding's, else 1. The title names the
+/// harness when it must be told apart; the message ends with the fix on a
+/// line of its own. A finding about no file (a harness's own warning) has
+/// no `file=`.
 #[derive(Debug)]
-pub struct Annotation<'a>(pub &'a Finding);
+pub struct Annotation<'a> {
+    pub finding: &'a Finding,
+    pub harness: Option<&'a str>,
+}
 
 impl fmt::Display for Annotation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let finding = self.0;
+        let finding = self.finding;
+        let title = match self.harness {
+            Some(h) => format!("{} ({h})", finding.title),
+            None => finding.title.to_owned(),
+        };
+        write!(f, "::{} ", finding.severity.name())?;
+        if !finding.file.is_empty() {
+            write!(
+                f,
+                "file={},line={},",
+                escape_property(&escape_controls(&finding.file)),
+                finding.detail.line().unwrap_or(1)
+            )?;
+        }
         write!(
             f,
-            "::{} file={},line={},title={}::{}",
-            finding.severity.name(),
-            escape_property(&escape_controls(&finding.file)),
-            finding.detail.line().unwrap_or(1),
-            escape_property(finding.title),
-            escape_data(&escape(&finding.message))
+            "title={}::{}",
+            escape_property(&title),
+            escape_data(&format!(
+                "{}\nfix: {}",
+                escape(&finding.message),
+                escape(&finding.hint)
+            ))
         )
     }
 }

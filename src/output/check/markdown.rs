@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{View, summary_line};
+use super::{View, Views, summary_line};
 use crate::check::impact::{DirChange, Impact};
 use crate::check::summary::Row;
 use crate::output;
@@ -110,13 +110,14 @@ fn code_span(text: &str) -> String {
     format!("{fence}{pad}{safe}{pad}{fence}")
 }
 
-/// `+250`, `-12`, `0`.
+/// `+250`, `-12`, `0`, `+63,622`.
 fn delta(before: Option<usize>, after: Option<usize>) -> String {
-    let d = after.unwrap_or(0) as i128 - before.unwrap_or(0) as i128;
-    if d > 0 {
-        format!("+{d}")
-    } else {
-        d.to_string()
+    let (b, a) = (before.unwrap_or(0), after.unwrap_or(0));
+    let n = crate::check::budget::bytes;
+    match a.cmp(&b) {
+        std::cmp::Ordering::Greater => format!("+{}", n(a - b)),
+        std::cmp::Ordering::Less => format!("-{}", n(b - a)),
+        std::cmp::Ordering::Equal => "0".to_owned(),
     }
 }
 
@@ -124,12 +125,14 @@ fn bytes(b: Option<usize>) -> String {
     b.map_or_else(|| "none".to_owned(), |b| b.to_string())
 }
 
-/// `404 -> 421 bytes`, `406 bytes -> none`, `none -> 407 bytes`.
+/// `404 -> 421 bytes`, `11,068 -> 11,067 bytes`, `406 bytes -> none`,
+/// `none -> 407 bytes`.
 fn before_after(c: &DirChange, arrow: &str) -> String {
+    let n = crate::check::budget::bytes;
     match (c.bytes_before, c.bytes_after) {
-        (Some(b), Some(a)) => format!("{b} {arrow} {a} bytes"),
-        (Some(b), None) => format!("{b} bytes {arrow} none"),
-        (None, Some(a)) => format!("none {arrow} {a} bytes"),
+        (Some(b), Some(a)) => format!("{} {arrow} {} bytes", n(b), n(a)),
+        (Some(b), None) => format!("{} bytes {arrow} none", n(b)),
+        (None, Some(a)) => format!("none {arrow} {} bytes", n(a)),
         (None, None) => format!("none {arrow} none"),
     }
 }
@@ -154,27 +157,48 @@ fn file_counts(c: &DirChange) -> String {
     }
 }
 
-/// The whole comment: the impact when there is one, else the findings.
+/// The whole comment: per harness, the impact when there is one, else the
+/// findings (several harnesses: a section each).
 #[must_use]
-pub fn render(view: &View<'_>) -> String {
-    let report = view.report;
+pub fn render(views: &Views<'_>) -> String {
     let mut s = String::from("### agentctx check\n\n");
+    for view in &views.0 {
+        if views.multi() {
+            if !s.ends_with("\n\n") {
+                s.push('\n');
+            }
+            let _ = writeln!(s, "#### {}\n", md(view.report.harness));
+        }
+        body(&mut s, view);
+    }
+    s
+}
+
+/// One harness's part of the comment.
+fn body(s: &mut String, view: &View<'_>) {
+    let report = view.report;
     let counts = format!(
         "{}, {}",
         output::plural(report.errors, "error", "errors"),
         output::plural(report.warnings, "warning", "warnings")
     );
     match view.impact {
-        Some(impact) => impact_md(&mut s, impact),
+        Some(impact) => impact_md(s, impact),
         None => {
             let _ = writeln!(s, "**{counts}**: {}\n", md(&summary_line(report)));
         }
     }
     if !report.findings.is_empty() {
-        s.push_str("| | File | Finding |\n|---|---|---|\n");
+        s.push_str("| | File | Finding | Fix |\n|---|---|---|---|\n");
         for f in &report.findings {
             let level = f.severity.name();
-            let _ = writeln!(s, "| {level} | {} | {} |", md(&f.file), md(&f.message));
+            let _ = writeln!(
+                s,
+                "| {level} | {} | {} | {} |",
+                md(&f.file),
+                md(&f.message),
+                md(&f.hint)
+            );
         }
         s.push('\n');
     }
@@ -183,9 +207,8 @@ pub fn render(view: &View<'_>) -> String {
     }
     if let Some(rows) = &view.summary {
         s.push('\n');
-        summary_md(&mut s, rows);
+        summary_md(s, rows);
     }
-    s
 }
 
 /// The impact: a summary line, a table of changed directories, and a
@@ -265,15 +288,20 @@ fn summary_md(s: &mut String, rows: &[Row]) {
     for r in rows {
         let _ = writeln!(
             s,
-            "| {} | {} | {:.1}% | {} ({}) | {} |",
+            "| {} | {} | {} | {} ({}) | {} |",
             md(&r.dir),
             r.bytes,
-            r.percent,
+            percent(r.percent),
             md(&r.largest_file),
             r.largest_bytes,
-            r.headroom
+            r.headroom.map_or_else(|| "-".to_owned(), |h| h.to_string())
         );
     }
+}
+
+/// `42.0%`, or `-` without a budget.
+fn percent(p: Option<f64>) -> String {
+    p.map_or_else(|| "-".to_owned(), |p| format!("{p:.1}%"))
 }
 
 /// The summary table of the text output; a bar per row on a terminal.
@@ -286,9 +314,9 @@ pub fn summary_table(rows: &[Row], tty: bool) -> String {
             [
                 output::escape(&r.dir).into_owned(),
                 r.bytes.to_string(),
-                format!("{:.1}%", r.percent),
+                percent(r.percent),
                 format!("{} ({})", output::escape(&r.largest_file), r.largest_bytes),
-                r.headroom.to_string(),
+                r.headroom.map_or_else(|| "-".to_owned(), |h| h.to_string()),
             ]
         })
         .collect();
@@ -299,7 +327,7 @@ pub fn summary_table(rows: &[Row], tty: bool) -> String {
         }
     }
     let mut s = String::new();
-    let line = |s: &mut String, row: [&str; 5], bar: Option<f64>| {
+    let line = |s: &mut String, row: [&str; 5], bar: Option<Option<f64>>| {
         let _ = write!(
             s,
             "{:<w0$}  {:>w1$}  {:>w2$}  {:<w3$}  {:>w4$}",
@@ -314,7 +342,7 @@ pub fn summary_table(rows: &[Row], tty: bool) -> String {
             w3 = width[3],
             w4 = width[4]
         );
-        if let Some(percent) = bar {
+        if let Some(Some(percent)) = bar {
             // A share of max-bytes: 0 to 10 cells, whatever the float holds.
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             let filled = (percent / 10.0).round().clamp(0.0, 10.0) as usize;

@@ -14,8 +14,8 @@ use crate::check::{Finding, Report, Severity, summary};
 use crate::output::palette::{Palette, Tone};
 use crate::output::{escape, plural};
 
-/// What the presentations show: the report, the impact against a
-/// revision, the summary rows.
+/// What the presentations show of one harness: its report, the impact
+/// against a revision, the summary rows.
 #[derive(Debug)]
 pub struct View<'a> {
     pub report: &'a Report,
@@ -24,10 +24,17 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
-    /// The JSON document: the report, with `summary` and `impact` when asked for.
+    /// The JSON document of one harness: the report, with `summary` and
+    /// `impact` when asked for (and, for a harness besides dsh, what each
+    /// directory receives as `directories`).
     #[must_use]
     pub fn json(&self) -> serde_json::Value {
         let mut value = serde_json::to_value(self.report).unwrap_or_default();
+        if self.report.directories.is_none() && self.report.harness != "dsh" {
+            let shown: Vec<&crate::check::Received> =
+                self.report.received.iter().filter(|d| !d.also).collect();
+            value["directories"] = serde_json::to_value(shown).unwrap_or_default();
+        }
         if let Some(rows) = &self.summary {
             value["summary"] = serde_json::to_value(rows).unwrap_or_default();
         }
@@ -36,10 +43,52 @@ impl View<'_> {
         }
         value
     }
+
+    /// `codex: ` before its lines when it must be told apart: several
+    /// harnesses, or one besides dsh.
+    #[must_use]
+    pub fn label(&self, multi: bool) -> String {
+        if multi || self.report.harness != "dsh" {
+            format!("{}: ", self.report.harness)
+        } else {
+            String::new()
+        }
+    }
 }
 
-/// A finding as a line of the text output, under its directory:
-/// `  error: FILE: MESSAGE`, the label coloured by the palette.
+/// Every harness checked, in order (dsh first when it is one).
+#[derive(Debug)]
+pub struct Views<'a>(pub Vec<View<'a>>);
+
+impl Views<'_> {
+    /// Whether several harnesses were checked.
+    #[must_use]
+    pub fn multi(&self) -> bool {
+        self.0.len() > 1
+    }
+
+    /// One harness: its document; several: `{"harnesses": [...], "errors",
+    /// "warnings"}`.
+    #[must_use]
+    pub fn json(&self) -> serde_json::Value {
+        match self.0.as_slice() {
+            [one] => one.json(),
+            views => {
+                let errors: usize = views.iter().map(|v| v.report.errors).sum();
+                let warnings: usize = views.iter().map(|v| v.report.warnings).sum();
+                serde_json::json!({
+                    "harnesses": views.iter().map(View::json).collect::<Vec<_>>(),
+                    "errors": errors,
+                    "warnings": warnings,
+                })
+            }
+        }
+    }
+}
+
+/// A finding as lines of the text output, under its directory:
+/// `  error: FILE: MESSAGE`, the label coloured by the palette, then
+/// `    fix: HINT`.
 #[derive(Debug)]
 pub struct Listed<'a> {
     pub finding: &'a Finding,
@@ -52,67 +101,89 @@ impl fmt::Display for Listed<'_> {
             Severity::Error => Tone::Error,
             Severity::Warning => Tone::Warning,
         };
-        write!(
-            f,
-            "  {}: {}: {}",
-            self.palette.paint(tone, self.finding.severity.name()),
-            escape(&self.finding.file),
-            escape(&self.finding.message)
-        )
+        let label = self.palette.paint(tone, self.finding.severity.name());
+        if self.finding.file.is_empty() {
+            write!(f, "  {label}: {}", escape(&self.finding.message))?;
+        } else {
+            write!(
+                f,
+                "  {label}: {}: {}",
+                escape(&self.finding.file),
+                escape(&self.finding.message)
+            )?;
+        }
+        write!(f, "\n    fix: {}", escape(&self.finding.hint))
     }
 }
 
-/// Findings grouped by directory (in walk order), the summary table and
-/// the impact when asked for, then the summary line.
+/// Findings grouped by harness and directory (in walk order), the
+/// summary tables and the impacts when asked for, then one summary line
+/// per harness.
 ///
 /// # Errors
 /// Whatever writing to `out` returns.
-pub fn text(out: &mut dyn Write, view: &View<'_>, palette: Palette, tty: bool) -> io::Result<()> {
-    let report = view.report;
-    let mut group: Option<&str> = None;
-    for finding in &report.findings {
-        if group != Some(finding.dir.as_str()) {
-            if group.is_some() {
-                writeln!(out)?;
+pub fn text(out: &mut dyn Write, views: &Views<'_>, palette: Palette, tty: bool) -> io::Result<()> {
+    let multi = views.multi();
+    let mut any = false;
+    for view in &views.0 {
+        let label = view.label(multi);
+        let mut group: Option<&str> = None;
+        for finding in &view.report.findings {
+            if group != Some(finding.dir.as_str()) {
+                if any {
+                    writeln!(out)?;
+                }
+                let heading = format!("{label}{}", finding.dir);
+                writeln!(out, "{}", palette.paint(Tone::Heading, &escape(&heading)))?;
+                group = Some(&finding.dir);
+                any = true;
             }
-            writeln!(
-                out,
-                "{}",
-                palette.paint(Tone::Heading, &escape(&finding.dir))
-            )?;
-            group = Some(&finding.dir);
+            writeln!(out, "{}", Listed { finding, palette })?;
         }
-        writeln!(out, "{}", Listed { finding, palette })?;
     }
-    if group.is_some() {
+    if any {
         writeln!(out)?;
     }
-    if let Some(rows) = &view.summary {
-        out.write_all(markdown::summary_table(rows, tty).as_bytes())?;
-        writeln!(out)?;
-    }
-    if let Some(impact) = view.impact {
-        out.write_all(markdown::impact_text(impact).as_bytes())?;
-        writeln!(out)?;
-    }
-    let count = |n: usize, one: &str, many: &str, tone: Tone| {
-        let words = plural(n, one, many);
-        if n > 0 {
-            palette.paint(tone, &words)
-        } else {
-            words
+    for view in &views.0 {
+        if let Some(rows) = &view.summary {
+            if multi {
+                writeln!(out, "{}", view.report.harness)?;
+            }
+            out.write_all(markdown::summary_table(rows, tty).as_bytes())?;
+            writeln!(out)?;
         }
-    };
-    writeln!(
-        out,
-        "{}; {}, {}",
-        escape(&summary_line(report)),
-        count(report.errors, "error", "errors", Tone::Error),
-        count(report.warnings, "warning", "warnings", Tone::Warning)
-    )
+    }
+    for view in &views.0 {
+        if let Some(impact) = view.impact {
+            write!(out, "{}", escape(&view.label(multi)))?;
+            out.write_all(markdown::impact_text(impact).as_bytes())?;
+            writeln!(out)?;
+        }
+    }
+    for view in &views.0 {
+        let report = view.report;
+        let count = |n: usize, one: &str, many: &str, tone: Tone| {
+            let words = plural(n, one, many);
+            if n > 0 {
+                palette.paint(tone, &words)
+            } else {
+                words
+            }
+        };
+        writeln!(
+            out,
+            "{}{}; {}, {}",
+            escape(&view.label(multi)),
+            escape(&summary_line(report)),
+            count(report.errors, "error", "errors", Tone::Error),
+            count(report.warnings, "warning", "warnings", Tone::Warning)
+        )?;
+    }
+    Ok(())
 }
 
-/// `checked N of M directories; largest baseline: B bytes in DIR`.
+/// `checked N of M directories; largest baseline: B bytes in DIR`: the one
+/// summary line of every harness and format.
 #[must_use]
 pub fn summary_line(report: &Report) -> String {
     let largest = match &report.largest {

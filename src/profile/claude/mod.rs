@@ -1012,49 +1012,12 @@ fn has_key(path: &Path, keys: &[&str]) -> bool {
     serde_json::from_slice::<Value>(&bytes).is_ok_and(|v| walk(&v, keys))
 }
 
-/// The check warning of a file Claude Code skips or cuts (10.8), if any.
+/// The check warning of a memory file over [`WARN_CHARS`] (check shows
+/// the file beside it).
 #[must_use]
-pub fn finding_message(f: &FileEntry) -> Option<String> {
-    let path = &f.path;
-    let of = |what: &str| match &f.imported_by {
-        Some(by) => format!("{path}: {what} (imported by {by})"),
-        None => format!("{path}: {what}"),
-    };
-    Some(match f.status {
-        Status::TooLarge => of(&format!(
-            "over {MAX_BYTES} bytes ({}); Claude Code skips it",
-            f.bytes.unwrap_or(0)
-        )),
-        Status::NotText => of("not a text file by its extension; Claude Code skips the import"),
-        Status::TooDeep => of("an import deeper than four levels; Claude Code does not read it"),
-        Status::Outside => of(
-            "outside the cwd; Claude Code skips it unless the project approves external imports (hasClaudeMdExternalIncludesApproved)",
-        ),
-        Status::HeldBack => match &f.why {
-            Why::By(by) => format!(
-                "{path}: not loaded: {by} holds AGENTS.md back (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)"
-            ),
-            _ => format!("{path}: not loaded: a CLAUDE.md holds AGENTS.md back"),
-        },
-        Status::Unreadable if f.imported_by.is_some() => {
-            let why = match &f.why {
-                Why::Error(e) => format!(": {e}"),
-                _ => String::new(),
-            };
-            of(&format!(
-                "an import that cannot be resolved{why}; Claude Code skips it"
-            ))
-        }
-        Status::Unreadable => of("cannot be read; contributes nothing"),
-        _ => return None,
-    })
-}
-
-/// The check warning of a memory file over [`WARN_CHARS`].
-#[must_use]
-pub fn long_memory_message(path: &str, chars: usize) -> String {
+pub fn long_memory_words(chars: usize) -> String {
     format!(
-        "{path}: {chars} characters; Claude Code warns above {WARN_CHARS} (a large memory file costs every request)"
+        "{chars} characters; Claude Code warns above {WARN_CHARS} (a large memory file costs every request)"
     )
 }
 
