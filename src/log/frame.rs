@@ -109,8 +109,15 @@ fn read_lines<R: LogSource>(
     opts: ReadOptions,
 ) -> Result<(), LogError> {
     let markers = MarkerSearch::new(fold.needs.prompts);
+    // A helper thread only where a core is free for it: not beside a
+    // container's decoder on two cores, where three busy threads share two
+    // and the decoder, the slowest, runs at two thirds of a core (issue 28).
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let helped = cores > 1 + usize::from(reader.has_own_thread());
     std::thread::scope(|scope| {
-        let mut helper = chunk::Helper::start(scope, &markers);
+        let mut helper = helped
+            .then(|| chunk::Helper::start(scope, &markers))
+            .flatten();
         let lines = Lines {
             reader,
             buf: Shared::new(buf),

@@ -264,6 +264,13 @@ pub trait LogSource: Read {
     fn mark(&mut self, offset: u64) {
         let _ = offset;
     }
+
+    /// Whether the bytes are made on a thread of their own (a container's
+    /// decoder): that thread takes a core, which the reader's helper thread
+    /// would otherwise have.
+    fn has_own_thread(&self) -> bool {
+        false
+    }
 }
 
 impl LogSource for File {

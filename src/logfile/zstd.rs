@@ -685,6 +685,10 @@ impl LogSource for &mut Container {
     fn mark(&mut self, offset: u64) {
         self.mark = Some(offset);
     }
+
+    fn has_own_thread(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]
