@@ -348,17 +348,10 @@ pub enum Detail {
 }
 
 impl Detail {
+    /// How serious it is: its rule's level ([`RULES`] is the one place).
     #[must_use]
     pub fn severity(&self) -> Severity {
-        match self {
-            Detail::OverBudget { .. }
-            | Detail::Oversized { .. }
-            | Detail::SecretSymlink { .. }
-            | Detail::InvalidUtf8 { .. }
-            | Detail::Binary { .. }
-            | Detail::DshConfigRefused { .. } => Severity::Error,
-            _ => Severity::Warning,
-        }
+        self.rule().level
     }
 
     /// Its rule (stable id, title, descriptions).
