@@ -10,11 +10,11 @@ use std::rc::Rc;
 use super::budget::{self, Cut, Excess, Loss, Lost, NAMED};
 use super::chains::{Checker, Link, Root, is_found};
 use super::{Detail, DirBaseline, Finding, Received, ReceivedFile, is_plain_name};
-use crate::baseline::{FileShape, Shape};
+use crate::baseline::{self, FileShape, Shape};
 use crate::discovery::{
     Candidate, Dir, Fate, Load, Place, Probe, TierKind, Unreadable, js_trim, sha1_hex,
 };
-use crate::render::{self, Item, Plan, Step, Truncation};
+use crate::render::{self, Item, Plan};
 use crate::settings::Precedence;
 
 /// A finding's detail, its message and its hint.
@@ -563,9 +563,9 @@ impl Checker<'_> {
         self.received.push(r);
     }
 
-    /// The directory's report (JSON, summary, `--base`): its baseline's
-    /// shape and the digest of its text, which is built here, at most
-    /// max-bytes long, plus the omitted paths its notice names.
+    /// The directory's report (JSON, summary, `--base`): its baseline,
+    /// assembled as `render` assembles it (at most max-bytes of text are
+    /// built), and the digest of its text.
     fn directory(
         &self,
         view: &View<'_>,
@@ -576,83 +576,32 @@ impl Checker<'_> {
     ) -> (DirBaseline, Received) {
         let precedence = self.opts.settings.precedence.value;
         let max_bytes = self.opts.settings.max_bytes.value;
+        let fit = baseline::assemble(view, plan, render::INTRO, render::COMPACT, max_bytes);
         let n = view.n;
-        let displays: Vec<&str> = (0..n).map(|i| view.at(i).1.display.as_str()).collect();
-        let represented = |i: usize| match plan.step {
-            Step::Disabled => false,
-            Step::Whole => true,
-            Step::Suffix => i >= plan.omitted,
-            Step::Truncated | Step::Compact | Step::Frameless => {
-                i + 1 == n && plan.last_represented
+        let files = (0..n).map(|i| {
+            let (d, c, _) = view.at(i);
+            let text = c.text();
+            FileShape {
+                path: c.display.clone(),
+                scope: d.scope_key_of(c, precedence),
+                digest: text.map(|t| t.digest.clone()).unwrap_or_default(),
+                bytes: text.map_or(0, |t| t.text.len()),
+                represented: false,
             }
-        };
-        let truncated = plan
-            .truncated
-            .map(|(original_bytes, included_bytes)| Truncation {
-                path: displays[n - 1].to_owned(),
-                original_bytes,
-                included_bytes,
-            });
-        let section = |i: usize| (render::baseline_head(displays[i]), view.text(i));
-        let text = match plan.step {
-            Step::Disabled => None,
-            Step::Whole | Step::Suffix => {
-                let k = plan.omitted;
-                let heads: Vec<(String, &str)> = (k..n).map(section).collect();
-                let notice = render::notice(max_bytes, &displays[..k], None);
-                let parts = heads.iter().map(|(h, c)| (h.as_str(), *c));
-                Some(render::build(&notice, render::INTRO, parts))
-            }
-            Step::Truncated | Step::Compact => {
-                let intro = if plan.step == Step::Truncated {
-                    render::INTRO
-                } else {
-                    render::COMPACT
-                };
-                let notice = render::notice(max_bytes, &displays[..n - 1], truncated.as_ref());
-                let (head, content) = section(n - 1);
-                let included = plan.truncated.map_or(0, |(_, i)| i);
-                let content = render::cut(content, included);
-                Some(render::build(&notice, intro, [(head.as_str(), content)]))
-            }
-            Step::Frameless => {
-                let notice = render::notice(max_bytes, &displays[..n - 1], truncated.as_ref());
-                let (head, _) = section(n - 1);
-                let with_head = render::escape(&format!("{notice}\n\n{head}"));
-                let bare = render::escape(&notice);
-                Some(if with_head.len() == plan.bytes {
-                    with_head
-                } else {
-                    render::cut(&bare, plan.bytes).to_owned()
-                })
-            }
-        };
-        debug_assert_eq!(text.as_ref().map_or(0, String::len), plan.bytes);
-        let loaded = if max_bytes.is_enabled() { n } else { 0 };
-        let files: Vec<FileShape> = (0..loaded)
-            .map(|i| {
-                let (d, c, _) = view.at(i);
-                let text = c.text();
-                FileShape {
-                    path: c.display.clone(),
-                    scope: d.scope_key_of(c, precedence),
-                    digest: text.map(|t| t.digest.clone()).unwrap_or_default(),
-                    bytes: text.map_or(0, |t| t.text.len()),
-                    represented: represented(i),
-                }
-            })
-            .collect();
-        let text_digest = text.as_deref().map(|t| sha1_hex(t.as_bytes()));
+        });
+        let shape = Shape::of(&fit, identity, &root.path, max_bytes, files);
+        let text_digest = fit.text.as_deref().map(|t| sha1_hex(t.as_bytes()));
         let shown = |i: usize| view.at(i).2.shown.to_string();
         let received = Received {
             dir: shown_dir.to_owned(),
             bytes: plan.bytes,
             whole_bytes: plan.whole,
             max_bytes: Some(max_bytes),
-            files: files
+            files: shape
+                .files
                 .iter()
                 .enumerate()
-                .map(|(i, f): (usize, &FileShape)| ReceivedFile {
+                .map(|(i, f)| ReceivedFile {
                     path: shown(i),
                     bytes: f.bytes,
                     digest: f.digest.clone(),
@@ -666,18 +615,7 @@ impl Checker<'_> {
         let baseline = DirBaseline {
             dir: shown_dir.to_owned(),
             whole_bytes: plan.whole,
-            baseline: Shape {
-                identity,
-                project_root: root.path.to_string_lossy().into_owned(),
-                bytes: plan.bytes,
-                max_bytes,
-                omitted: displays[..plan.omitted]
-                    .iter()
-                    .map(|p| (*p).to_owned())
-                    .collect(),
-                truncated: truncated.into_iter().collect(),
-                files,
-            },
+            baseline: shape,
             text_digest,
         };
         (baseline, received)
