@@ -6,14 +6,11 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
 
-use super::budget::{self, Cut, Excess, Lost, Radius};
-use super::judging::{NameNode, Prepared, Sums};
+use super::budget::{Cut, Excess, Lost};
+use super::prepared::{NameNode, Prepared, Sums};
 use super::walk::{self, Names, Node, WalkOptions};
-use super::{
-    Detail, DirBaseline, Finding, Largest, Options, Received, Report, Session, Severity, Target,
-};
+use super::{DirBaseline, Finding, Largest, Options, Received, Report, Session, Severity, Target};
 use crate::discovery::{self, Dir, Probe, Realms, ScanOptions, find_root};
 use crate::paths;
 use crate::settings::{Settings, USER_GLOBAL_FILE};
@@ -112,7 +109,7 @@ pub(super) struct Checker<'a> {
     /// overlapping target reaches it again).
     pub recording: bool,
     /// The order of each directory's group of findings.
-    groups: HashMap<String, usize>,
+    pub groups: HashMap<String, usize>,
     /// The other harnesses' session directories, and where each is listed.
     sessions: Vec<Session>,
     session_at: HashMap<PathBuf, usize>,
@@ -256,7 +253,7 @@ impl Checker<'_> {
         self.ug_names = NameNode::new(&self.ug_files, None);
         for (pos, f) in self.ug_files.iter().enumerate() {
             let cand = &ug.candidates[f.cand];
-            super::judging::index(&mut self.real_at, &mut self.links_to, cand, pos);
+            super::prepared::index(&mut self.real_at, &mut self.links_to, cand, pos);
         }
         self.user_global = Some(ug);
     }
@@ -526,92 +523,6 @@ impl Checker<'_> {
                 });
             }
         }
-    }
-
-    /// One over-budget finding per file that any session lost bytes of,
-    /// in the order of their groups, then chain position.
-    fn budget_findings(&mut self) -> Vec<(usize, usize, Finding)> {
-        let cuts: Arc<[Cut]> = std::mem::take(&mut self.cuts).into();
-        let mut merged: Vec<Lost> = Vec::new();
-        let mut at: HashMap<String, usize> = HashMap::new();
-        for l in std::mem::take(&mut self.lost) {
-            match at.get(&l.file) {
-                Some(&i) => {
-                    let m = &mut merged[i];
-                    m.count += l.count;
-                    if l.truncated > 0 {
-                        m.kept_min = if m.truncated == 0 {
-                            l.kept_min
-                        } else {
-                            m.kept_min.min(l.kept_min)
-                        };
-                        m.kept_max = m.kept_max.max(l.kept_max);
-                    }
-                    m.truncated += l.truncated;
-                    if l.worst.0 > m.worst.0 {
-                        m.worst = l.worst;
-                    }
-                    m.first.extend(l.first);
-                    m.first.sort_unstable();
-                    m.first.dedup();
-                    m.first.truncate(budget::NAMED);
-                    m.spans.extend(l.spans.iter().map(|&(a, b)| (a, b)));
-                }
-                None => {
-                    at.insert(l.file.clone(), merged.len());
-                    merged.push(l);
-                }
-            }
-        }
-        let max = self.opts.settings.max_bytes.value;
-        let mut out = Vec::with_capacity(merged.len());
-        for l in merged {
-            let first: Vec<String> = l.first.iter().map(|&i| cuts[i].dir.clone()).collect();
-            let spans = l.spans.iter().map(|&(a, b)| (a, b, l.pos)).collect();
-            let radius = Radius::of_cuts(l.count, first, Arc::clone(&cuts), spans);
-            let (_, worst_cut) = l.worst;
-            let worst_dir = cuts[worst_cut].dir.clone();
-            let worst = self.excesses[worst_cut];
-            let message = budget::cut_message(l.bytes, &l, &radius);
-            let hint = budget::cut_hint("max-bytes", &budget::budget(max), &worst_dir, worst);
-            let detail = Detail::OverBudget {
-                bytes: l.bytes,
-                kept_bytes: if l.truncated > 0 { l.kept_max } else { 0 },
-                max_bytes: max,
-                directories: radius,
-                omitted_in: l.count - l.truncated,
-                truncated_in: l.truncated,
-                worst: worst_dir,
-                whole_bytes: worst.whole,
-                excess: worst.excess,
-                pushes_out: Vec::new(),
-                grew_from: None,
-            };
-            let seq = self.groups.get(&l.dir).copied().unwrap_or(0);
-            out.push((
-                seq,
-                l.pos,
-                Finding::new(l.dir, l.file, detail, message, hint),
-            ));
-        }
-        out.sort_by_key(|(seq, pos, _)| (*seq, *pos));
-        out
-    }
-
-    /// The findings with each budget finding first in its group.
-    fn place(&mut self, budget: Vec<(usize, usize, Finding)>) -> Vec<Finding> {
-        let findings = std::mem::take(&mut self.findings);
-        let mut out = Vec::with_capacity(findings.len() + budget.len());
-        let mut budget = budget.into_iter().peekable();
-        for f in findings {
-            let seq = self.groups.get(&f.dir).copied().unwrap_or(0);
-            while let Some((_, _, b)) = budget.next_if(|(s, _, _)| *s <= seq) {
-                out.push(b);
-            }
-            out.push(f);
-        }
-        out.extend(budget.map(|(_, _, b)| b));
-        out
     }
 }
 

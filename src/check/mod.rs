@@ -27,12 +27,16 @@
 //! git revision with the working tree; `sarif` and `summary` shape reports.
 //! Everything here returns data; `cmd::check` presents it.
 
+mod baselines;
 pub mod budget;
 mod chains;
+mod file_rules;
 pub mod git;
 pub mod ignorefile;
 pub mod impact;
-mod judging;
+mod links;
+mod losses;
+mod prepared;
 pub mod received;
 mod rules;
 pub mod sarif;
@@ -51,9 +55,11 @@ use crate::discovery::{find_root, os_error};
 use crate::jsnum::MaxBytes;
 use crate::settings::Settings;
 
+pub(crate) use baselines::near_budget;
 pub use budget::Radius;
-pub(crate) use judging::near_budget;
-pub use judging::{Found, Omitted, link_finding, pointer_to, stub_finding, stub_target};
+pub use file_rules::{Found, pointer_to, stub_finding, stub_target};
+pub use links::link_finding;
+pub use prepared::Omitted;
 pub use received::{Received, ReceivedFile};
 pub use rules::{RULES, Rule};
 pub use walk::AGENTCTX_IGNORE;
