@@ -119,34 +119,7 @@ pub(super) struct Checker<'a> {
 /// the baseline judging.
 pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
     let settings = opts.settings;
-    let mut checker = Checker {
-        opts,
-        names: Names::with_harnesses(settings, &opts.harness_names),
-        max_source: settings.max_source(),
-        user_global: None,
-        user_realms: Realms::new(None, settings),
-        dir_settings: settings.clone(),
-        findings: Vec::new(),
-        directories: Vec::new(),
-        received: Vec::new(),
-        checked: 0,
-        largest: None,
-        seen: HashSet::new(),
-        judged: HashSet::new(),
-        stack: Vec::new(),
-        ug_files: Vec::new(),
-        ug_names: None,
-        real_at: HashMap::new(),
-        links_to: HashMap::new(),
-        work: 0,
-        cuts: Vec::new(),
-        excesses: Vec::new(),
-        lost: Vec::new(),
-        recording: true,
-        groups: HashMap::new(),
-        sessions: Vec::new(),
-        session_at: HashMap::new(),
-    };
+    let mut checker = Checker::new(opts);
     if opts.include_user_global && opts.dsh {
         checker.scan_user_global();
     }
@@ -213,6 +186,40 @@ pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
         ignore_warnings,
     };
     (report, checker.work)
+}
+
+impl<'a> Checker<'a> {
+    fn new(opts: &'a Options<'a>) -> Self {
+        let settings = opts.settings;
+        Checker {
+            opts,
+            names: Names::with_harnesses(settings, &opts.harness_names),
+            max_source: settings.max_source(),
+            user_global: None,
+            user_realms: Realms::new(None, settings),
+            dir_settings: settings.clone(),
+            findings: Vec::new(),
+            directories: Vec::new(),
+            received: Vec::new(),
+            checked: 0,
+            largest: None,
+            seen: HashSet::new(),
+            judged: HashSet::new(),
+            stack: Vec::new(),
+            ug_files: Vec::new(),
+            ug_names: None,
+            real_at: HashMap::new(),
+            links_to: HashMap::new(),
+            work: 0,
+            cuts: Vec::new(),
+            excesses: Vec::new(),
+            lost: Vec::new(),
+            recording: true,
+            groups: HashMap::new(),
+            sessions: Vec::new(),
+            session_at: HashMap::new(),
+        }
+    }
 }
 
 impl Checker<'_> {
