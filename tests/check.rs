@@ -894,3 +894,24 @@ fn random_trees_match_render_everywhere() {
         }
     }
 }
+
+/// A backslash separates like `/` in a plain name (SPEC 1; the one rule,
+/// `settings::is_plain_name`): a file whose whole text is `notes\todo.md`
+/// names no sibling, even beside a file of that name, so it is no symlink
+/// checked out as text (check's own rule used to ignore `\`).
+#[test]
+fn a_name_with_a_backslash_is_no_symlink_stub() {
+    let t = Tree::new();
+    t.file("r/.git/HEAD", "ref: refs/heads/main\n")
+        .file("r/AGENTS.md", "notes\\todo.md\n")
+        .file("r/notes\\todo.md", "one\n");
+    let (out, err, code) = run(&mut check(&t, "r", &[]));
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            "checked 1 of 1 directory; largest baseline: 318 bytes in .; 0 errors, 0 warnings\n",
+            "",
+            0
+        )
+    );
+}

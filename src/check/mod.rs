@@ -54,7 +54,7 @@ use serde::Serialize;
 use crate::baseline::Shape;
 use crate::discovery::{find_root, os_error};
 use crate::jsnum::MaxBytes;
-use crate::settings::Settings;
+use crate::settings::{Settings, is_plain_name};
 
 pub(crate) use baselines::near_budget;
 pub use budget::Radius;
@@ -380,10 +380,6 @@ pub fn check_counted(opts: &Options<'_>) -> Result<(Report, u64)> {
         }
     }
     Ok(chains::run_counted(opts))
-}
-
-fn is_plain_name(name: &str) -> bool {
-    !(name.is_empty() || name == "." || name == ".." || name.contains('/'))
 }
 
 #[cfg(test)]

@@ -238,7 +238,8 @@ impl Mirror<'_> {
         let is_config = |p: &[u8]| {
             below.iter().any(|c| {
                 let c = c.as_bytes();
-                !c.is_empty() && (p == c || (p.ends_with(c) && p[..p.len() - c.len()].ends_with(b"/")))
+                !c.is_empty()
+                    && (p == c || (p.ends_with(c) && p[..p.len() - c.len()].ends_with(b"/")))
             })
         };
         let mut first: Vec<&Entry> = entries
