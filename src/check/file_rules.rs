@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use super::chains::{Checker, Root};
-use super::links::link_finding;
+use super::links::{dangling_finding, link_finding};
 use super::{Detail, Finding, budget, is_plain_name};
 use crate::discovery::{Candidate, Dir, Fate, Load, Probe, TierKind, Unreadable, js_trim};
 use crate::render;
@@ -73,11 +73,7 @@ impl Checker<'_> {
         match (cand.probe.as_ref()?, &cand.load) {
             (Probe::Missing(_), _) => {
                 let target = cand.link.as_ref()?.target.clone();
-                let message = format!(
-                    "dangling symlink: points to {target}, which does not exist, so sessions load nothing from it"
-                );
-                let hint = format!("point the link at an existing file, or delete {file}");
-                Some((Detail::DanglingSymlink { target }, message, hint))
+                Some(dangling_finding(target, file))
             }
             (Probe::NotRegular(kind), _) => Some((
                 Detail::NotRegular { file_type: kind },

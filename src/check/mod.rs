@@ -60,7 +60,7 @@ pub(crate) use baselines::near_budget;
 pub use budget::Radius;
 pub use file_rules::{Found, pointer_to, stub_finding, stub_target};
 pub use finding::{Detail, Finding, Severity};
-pub use links::link_finding;
+pub use links::{dangling_link_warning, link_finding, secret_link_warning};
 pub use prepared::Omitted;
 pub use received::{Received, ReceivedFile};
 pub use rules::{RULES, Rule};
