@@ -10,7 +10,7 @@ use std::rc::Rc;
 use super::budget::{Cut, Excess, Lost};
 use super::prepared::{NameNode, Prepared, Sums};
 use super::walk::{self, Names, Node, WalkOptions};
-use super::{DirBaseline, Finding, Largest, Options, Received, Report, Session, Severity, Target};
+use super::{DirBaseline, Finding, Largest, Received, Report, Request, Session, Severity, Target};
 use crate::discovery::{self, Dir, Probe, Realms, ScanOptions, find_root};
 use crate::paths;
 use crate::settings::{Settings, USER_GLOBAL_FILE};
@@ -73,7 +73,7 @@ struct Inherited {
 }
 
 pub(super) struct Checker<'a> {
-    pub opts: &'a Options<'a>,
+    pub opts: &'a Request<'a>,
     pub names: Names,
     pub max_source: u64,
     pub user_global: Option<Dir>,
@@ -117,7 +117,7 @@ pub(super) struct Checker<'a> {
 
 /// Checks every target of `opts` into one report, with the work count of
 /// the baseline judging.
-pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
+pub(super) fn run_counted(opts: &Request<'_>) -> (Report, u64) {
     let settings = opts.settings;
     let mut checker = Checker::new(opts);
     if opts.include_user_global && opts.dsh {
@@ -189,7 +189,7 @@ pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
 }
 
 impl<'a> Checker<'a> {
-    fn new(opts: &'a Options<'a>) -> Self {
+    fn new(opts: &'a Request<'a>) -> Self {
         let settings = opts.settings;
         Checker {
             opts,
@@ -471,7 +471,7 @@ impl Checker<'_> {
     }
 
     /// Reports what a session in a directory without its own instruction
-    /// file gets (its chain's), without judging it ([`Options::also`]).
+    /// file gets (its chain's), without judging it ([`Request::also`]).
     fn render_only(&mut self, node: &Node, inherited: &Inherited) {
         let (RootOf::At(root), Some(chain)) = (&inherited.root, &inherited.chain) else {
             return;

@@ -66,9 +66,10 @@ pub use received::{Received, ReceivedFile};
 pub use rules::{RULES, Rule};
 pub use walk::AGENTCTX_IGNORE;
 
-/// What to check and how.
+/// What to check and how: the request [`check`] serves (dsh's walk; one
+/// harness's check takes `profile::check::Options`).
 #[derive(Debug, Clone)]
-pub struct Options<'a> {
+pub struct Request<'a> {
     pub settings: &'a Settings,
     /// What to walk (see [`targets`]).
     pub targets: Vec<Target>,
@@ -242,7 +243,7 @@ pub struct Session {
     pub path: PathBuf,
     /// Bit i: a session directory of harness i.
     pub mask: u32,
-    /// Bit i: only reported for harness i, not judged ([`Options::also`]).
+    /// Bit i: only reported for harness i, not judged ([`Request::also`]).
     pub only: u32,
 }
 
@@ -276,8 +277,8 @@ pub struct Report {
     pub received: Vec<Received>,
     /// The session directories of the other harnesses of the walk, in walk
     /// order, each with the mask of the harnesses it is one for (bit i:
-    /// [`Options::harness_names`] entry i) and whether it is only reported
-    /// ([`Options::also`]).
+    /// [`Request::harness_names`] entry i) and whether it is only reported
+    /// ([`Request::also`]).
     #[serde(skip)]
     pub sessions: Vec<Session>,
     /// `--exclude` entries that matched no directory.
@@ -360,7 +361,7 @@ impl Report {
 /// # Errors
 ///
 /// A target that is not a directory or cannot be read.
-pub fn check(opts: &Options<'_>) -> Result<Report> {
+pub fn check(opts: &Request<'_>) -> Result<Report> {
     Ok(check_counted(opts)?.0)
 }
 
@@ -371,7 +372,7 @@ pub fn check(opts: &Options<'_>) -> Result<Report> {
 ///
 /// As [`check`].
 #[doc(hidden)]
-pub fn check_counted(opts: &Options<'_>) -> Result<(Report, u64)> {
+pub fn check_counted(opts: &Request<'_>) -> Result<(Report, u64)> {
     for target in &opts.targets {
         match fs::metadata(&target.path) {
             Ok(meta) if meta.is_dir() => {}

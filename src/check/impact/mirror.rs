@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 
 use super::super::git::{self, Git, Object};
 use super::super::walk::Names;
-use super::super::{Options, Target};
+use super::super::{Request, Target};
 use super::tree::{Entry, base_name, is_ignore_file, ls_tree, toplevel, wanted};
 use crate::discovery::os_error;
 use crate::paths;
@@ -54,7 +54,7 @@ impl Revision {
     /// rendering there as well the work tree's checked directories `also`
     /// (absolute work-tree paths) that REV's tree holds.
     #[must_use]
-    pub fn options<'a>(&self, opts: &Options<'a>, also: &[PathBuf]) -> Options<'a> {
+    pub fn request<'a>(&self, opts: &Request<'a>, also: &[PathBuf]) -> Request<'a> {
         let mut mapped = HashSet::new();
         for dir in also {
             let Ok(rel) = dir.strip_prefix(&self.top) else {
@@ -68,7 +68,7 @@ impl Revision {
                 mapped.insert(self.tree.join(rel));
             }
         }
-        Options {
+        Request {
             targets: self.targets.clone(),
             base: self.base.clone(),
             directories: true,
@@ -93,7 +93,7 @@ const MAX_LINK_TARGET: u64 = 4096;
 /// `git` fails or is missing, REV does not name a tree, a target lies
 /// outside the git work tree, or the mirror cannot be made.
 pub fn check_revision(
-    opts: &Options<'_>,
+    opts: &Request<'_>,
     rev: &str,
     temp: &Path,
     config: &[&str],
