@@ -15,12 +15,18 @@
 //!    directories between that root and it. A node whose listing holds a
 //!    candidate name is scanned with `discovery::scan_dir_listed` and joins
 //!    its children's chain; the chain is shared (`Rc`), never rebuilt.
-//! 3. **Render and judge** (`judging`). For every node holding a candidate,
-//!    the loaded files of its chain (the user-global file first when asked)
-//!    are fitted with `render::fit`, exactly as `render --cwd DIR` does.
-//!    Anything omitted or truncated is an error of that directory; each
-//!    candidate file is judged once, in the directory that holds it.
+//! 3. **Render and judge**. When a directory joins a chain its loaded
+//!    files are measured once (`prepared`). For every node holding a
+//!    candidate, the budget is planned over its chain (the user-global file
+//!    first when asked) with `render::plan`, exactly as `render --cwd DIR`
+//!    decides, and its report, when asked, is built by the one baseline
+//!    assembler, `baseline::assemble` (`baselines`). Whatever a cut costs
+//!    each file becomes one over-budget finding on it (`losses`); each
+//!    candidate file is judged once, in the directory that holds it
+//!    (`file_rules`, with `links` for symlinks).
 //!
+//! Every finding's rule, title and severity come from one table
+//! (`rules::RULES`, listed in docs/check.md); `finding` holds the types.
 //! A target is a directory (its whole tree) or an instruction file (its
 //! directory and the directories below it in the same project root: those
 //! whose baseline it is part of). `impact` compares the directories of a
