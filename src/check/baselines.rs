@@ -30,20 +30,18 @@ impl Checker<'_> {
     ) {
         self.sync(chain);
         let max_bytes = self.opts.settings.max_bytes.value;
-        let view = View {
-            ug: self.user_global.as_ref(),
-            ug_files: &self.ug_files,
-            stack: &self.stack,
-            n: chain.before.files + chain.files.len(),
-        };
+        let view = View::of(
+            self.user_global.as_ref(),
+            &self.ug_files,
+            &self.stack,
+            chain,
+        );
         let plan = render::plan(&view, render::INTRO, render::COMPACT, max_bytes);
         let bytes = plan.bytes;
-        let directory = self.opts.directories.then(|| {
-            let mut settings = self.dir_settings.clone();
-            settings.cwd.value = node_path.to_path_buf();
-            let identity = settings.identity(&root.path);
-            self.directory(&view, &plan, identity, root, shown_dir)
-        });
+        let directory = self
+            .opts
+            .directories
+            .then(|| self.directory(&view, &plan, node_path, root, shown_dir));
         let twice = self.judge_twice(&view, chain, shown_dir);
         if self.recording {
             let limit = max_bytes.limit();
@@ -92,32 +90,32 @@ impl Checker<'_> {
     ) {
         self.sync(chain);
         let max_bytes = self.opts.settings.max_bytes.value;
-        let view = View {
-            ug: self.user_global.as_ref(),
-            ug_files: &self.ug_files,
-            stack: &self.stack,
-            n: chain.before.files + chain.files.len(),
-        };
+        let view = View::of(
+            self.user_global.as_ref(),
+            &self.ug_files,
+            &self.stack,
+            chain,
+        );
         let plan = render::plan(&view, render::INTRO, render::COMPACT, max_bytes);
-        let mut settings = self.dir_settings.clone();
-        settings.cwd.value = node_path.to_path_buf();
-        let identity = settings.identity(&root.path);
-        let (_, mut r) = self.directory(&view, &plan, identity, root, shown_dir);
+        let (_, mut r) = self.directory(&view, &plan, node_path, root, shown_dir);
         r.also = true;
         self.received.push(r);
     }
 
-    /// The directory's report (JSON, summary, `--base`): its baseline,
-    /// assembled as `render` assembles it (at most max-bytes of text are
-    /// built), and the digest of its text.
+    /// The report of a session in `node_path` (JSON, summary, `--base`):
+    /// its baseline, assembled as `render` assembles it (at most max-bytes
+    /// of text are built), with its identity and the digest of its text.
     fn directory(
         &self,
         view: &View<'_>,
         plan: &Plan,
-        identity: String,
+        node_path: &Path,
         root: &Root,
         shown_dir: &str,
     ) -> (DirBaseline, Received) {
+        let mut settings = self.dir_settings.clone();
+        settings.cwd.value = node_path.to_path_buf();
+        let identity = settings.identity(&root.path);
         let precedence = self.opts.settings.precedence.value;
         let max_bytes = self.opts.settings.max_bytes.value;
         let fit = baseline::assemble(view, plan, render::INTRO, render::COMPACT, max_bytes);

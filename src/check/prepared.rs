@@ -183,13 +183,28 @@ pub(super) fn unindex(
 
 /// A chain's baseline as positions: the user-global file, then the links.
 pub(super) struct View<'a> {
-    pub ug: Option<&'a Dir>,
-    pub ug_files: &'a [Prepared],
-    pub stack: &'a [Rc<Link>],
+    ug: Option<&'a Dir>,
+    ug_files: &'a [Prepared],
+    stack: &'a [Rc<Link>],
     pub n: usize,
 }
 
 impl<'a> View<'a> {
+    /// The baseline of the chain ending in `chain`, once `stack` is it.
+    pub(super) fn of(
+        ug: Option<&'a Dir>,
+        ug_files: &'a [Prepared],
+        stack: &'a [Rc<Link>],
+        chain: &Link,
+    ) -> Self {
+        View {
+            ug,
+            ug_files,
+            stack,
+            n: chain.before.files + chain.files.len(),
+        }
+    }
+
     /// The directory, candidate and prepared data at `pos`.
     pub(super) fn at(&self, pos: usize) -> (&'a Dir, &'a Candidate, &'a Prepared) {
         if pos < self.ug_files.len() {
