@@ -20,13 +20,15 @@ impl Checker<'_> {
     /// error, a baseline past `--warn-at` a warning; both go at `at`, first
     /// in the directory's group. Its sizes come from the chain's prepared
     /// files (no text is built unless the directory's report is asked for).
+    /// With no `at`, the directory holds no file of its own and gets
+    /// `chain`'s baseline: it is reported, never judged.
     pub(super) fn judge_baseline(
         &mut self,
         node_path: &Path,
         root: &Root,
         chain: &Rc<Link>,
         shown_dir: &str,
-        at: usize,
+        at: Option<usize>,
     ) {
         self.sync(chain);
         let max_bytes = self.opts.settings.max_bytes.value;
@@ -37,6 +39,12 @@ impl Checker<'_> {
             chain,
         );
         let plan = render::plan(&view, render::INTRO, render::COMPACT, max_bytes);
+        let Some(at) = at else {
+            let (_, mut r) = self.directory(&view, &plan, node_path, root, shown_dir);
+            r.also = true;
+            self.received.push(r);
+            return;
+        };
         let bytes = plan.bytes;
         let directory = self
             .opts
@@ -77,29 +85,6 @@ impl Checker<'_> {
             }
         }
         chain.judged.set(true);
-    }
-
-    /// The report of a session in `node_path` that gets `chain`'s baseline
-    /// though it holds no file of its own: reported, never judged.
-    pub(super) fn report_only(
-        &mut self,
-        node_path: &Path,
-        root: &Root,
-        chain: &Rc<Link>,
-        shown_dir: &str,
-    ) {
-        self.sync(chain);
-        let max_bytes = self.opts.settings.max_bytes.value;
-        let view = View::of(
-            self.user_global.as_ref(),
-            &self.ug_files,
-            &self.stack,
-            chain,
-        );
-        let plan = render::plan(&view, render::INTRO, render::COMPACT, max_bytes);
-        let (_, mut r) = self.directory(&view, &plan, node_path, root, shown_dir);
-        r.also = true;
-        self.received.push(r);
     }
 
     /// The report of a session in `node_path` (JSON, summary, `--base`):

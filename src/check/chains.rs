@@ -391,7 +391,7 @@ impl Checker<'_> {
             let chain = self.link(dir, inherited.chain, &shown_dir);
             let at = findings + usize::from(node.unlisted.is_some());
             self.recording = first_time;
-            self.judge_baseline(&node.path, &root, &chain, &shown_dir, at);
+            self.judge_baseline(&node.path, &root, &chain, &shown_dir, Some(at));
             self.recording = true;
             Inherited {
                 root: inherited.root,
@@ -482,7 +482,7 @@ impl Checker<'_> {
         let shown_dir = self.shown(&node.path);
         let root = Rc::clone(root);
         let chain = Rc::clone(chain);
-        self.report_only(&node.path, &root, &chain, &shown_dir);
+        self.judge_baseline(&node.path, &root, &chain, &shown_dir, None);
     }
 
     /// The order of a directory's group of findings: first seen, first.
