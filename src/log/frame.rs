@@ -244,8 +244,7 @@ impl<R: LogSource> Lines<'_, R> {
             if can_rewind && len >= LONG_LINE && !must_parse {
                 markers.find(&buf[..len], &mut hot);
                 let row = fold.needs.packed_rows
-                    && memchr::memmem::find(&buf[..len], crate::logfile::packed::ROW_NEEDLE)
-                        .is_some();
+                    && memchr::memmem::find(&buf[..len], crate::log::packed::ROW_NEEDLE).is_some();
                 if hot.is_empty() && !row {
                     match stream_line(&mut self.reader, buf, &mut len, markers, fold)? {
                         Streamed::Done { bytes } => offset += bytes,
@@ -329,7 +328,7 @@ fn stream_line<R: LogSource>(
         markers.find(&buf[..end], &mut hot);
         // A packed row must be read whole when rows are counted.
         let row = fold.needs.packed_rows
-            && memchr::memmem::find(&buf[..end], crate::logfile::packed::ROW_NEEDLE).is_some();
+            && memchr::memmem::find(&buf[..end], crate::log::packed::ROW_NEEDLE).is_some();
         if !hot.is_empty() || row {
             return Ok(Streamed::MustParse);
         }
