@@ -162,30 +162,63 @@ impl Finder {
         Finder { tails, words }
     }
 
-    /// Fills `out`, ascending, with positions in `hay` that include one in
-    /// every line holding a marker and none in a line holding none.
+    /// Fills `out`, ascending, with a position in every line of `hay` that
+    /// [`fold`] can read something from. A line as dsh writes it begins
+    /// `{"type":"`: its type, when written without an escape, says at once
+    /// (a second `type` later in the line makes it no `Event`, as a
+    /// duplicate field); any other line is searched for [`MARKERS`].
     fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
         out.clear();
+        let mut start = 0;
+        while start < hay.len() {
+            let end = memchr::memchr(b'\n', &hay[start..]).map_or(hay.len(), |i| start + i);
+            match known_type(&hay[start..end]) {
+                Some(true) => out.push(start),
+                Some(false) => {}
+                None => self.search(&hay[start..end], start, out),
+            }
+            start = end + 1;
+        }
+    }
+
+    /// Pushes onto `out` where [`MARKERS`] occur in `hay` (at `offset`).
+    fn search(&self, hay: &[u8], offset: usize, out: &mut Vec<usize>) {
+        let from = out.len();
         let Some(tails) = &self.tails else {
             for word in &self.words {
-                out.extend(word.find_iter(hay));
+                out.extend(word.find_iter(hay).map(|i| offset + i));
             }
-            out.sort_unstable();
+            out[from..].sort_unstable();
             return;
         };
         let mut at = 0;
         while let Some(m) = tails.find_in(hay, aho_corasick::Span::from(at..hay.len())) {
             at = m.start() + 1;
             if hay[..m.start()].ends_with(TAILS[m.pattern().as_usize()].1.as_bytes()) {
-                out.push(m.start());
+                out.push(offset + m.start());
             }
         }
         out.extend(
             memchr::memchr_iter(b'\\', hay)
-                .filter(|&i| matches!(hay.get(i + 1), Some(b'u' | b'/'))),
+                .filter(|&i| matches!(hay.get(i + 1), Some(b'u' | b'/')))
+                .map(|i| offset + i),
         );
-        out.sort_unstable();
+        out[from..].sort_unstable();
     }
+}
+
+/// For a line that begins `{"type":"` and a type without an escape,
+/// whether that type is one [`fold`] reads; `None` for any other line.
+fn known_type(line: &[u8]) -> Option<bool> {
+    let rest = line.strip_prefix(b"{\"type\":\"")?;
+    let close = rest.iter().position(|&b| b == b'"' || b == b'\\')?;
+    if rest[close] == b'\\' {
+        return None;
+    }
+    Some(matches!(
+        &rest[..close],
+        b"turn/start" | b"user/message" | b"session/title" | b"agent-preset/selected"
+    ))
 }
 
 /// One event line, as far as the summary reads it.
@@ -315,6 +348,21 @@ mod tests {
         let s = summary_of(r#"{"type":"turn\/start","seq":0,"time":1}"#);
         assert!(s.started);
         let s = summary_of(r#"{"type":"\u0074urn/start","seq":0,"time":1}"#);
+        assert!(s.started);
+    }
+
+    /// A line whose type is said at its start is judged by it: another
+    /// type later in it makes the line no event (a duplicate field), and a
+    /// type written with an escape is searched for as before.
+    #[test]
+    fn a_type_at_the_start_decides_the_line() {
+        let s = summary_of(r#"{"type":"x","seq":0,"type":"turn/start"}"#);
+        assert!(!s.started);
+        let s = summary_of(r#"{"type":"turn/start","seq":0,"type":"x"}"#);
+        assert!(!s.started);
+        let s = summary_of(r#"{"seq":0,"type":"turn/start"}"#);
+        assert!(s.started);
+        let s = summary_of(r#"{"type":"turn\u002fstart","seq":0}"#);
         assert!(s.started);
     }
 
