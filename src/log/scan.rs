@@ -408,6 +408,7 @@ fn is_ws(b: u8) -> bool {
 }
 
 /// A member's key and colon at `s[i]`: the index of its value.
+#[inline]
 fn key(s: &[u8], i: usize) -> Option<usize> {
     if s.get(i) != Some(&b'"') {
         return None;
