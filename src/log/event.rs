@@ -261,6 +261,9 @@ fn array(raw: Option<&[u8]>) -> Result<Option<Vec<&[u8]>>, Bad> {
 /// (issue 28: dsh repeats a prompt of up to 37 KB in header after header).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct LastPrompt<'a> {
+    /// The raw `header` object it came from: the same bytes again need no
+    /// walk to find their `system`.
+    header: Option<&'a [u8]>,
     raw: Option<&'a [u8]>,
     lone: bool,
 }
@@ -320,14 +323,18 @@ pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Re
             }
         }
         (Some(b"request/header"), Some([_, _, _, header, _])) if needs.prompts => {
-            if let Some([Some(system)]) = object(header, &["system"])? {
+            if header.is_some() && last.header == header {
+                lone |= last.lone;
+            } else if let Some([Some(system)]) = object(header, &["system"])? {
                 if last.raw == Some(system) {
                     lone |= last.lone;
+                    last.header = header;
                 } else {
                     let mut system_lone = false;
                     let prompt = text(Some(system), &mut system_lone);
                     if prompt.is_some() {
                         *last = LastPrompt {
+                            header,
                             raw: Some(system),
                             lone: system_lone,
                         };

@@ -420,7 +420,8 @@ mod tests {
     fn repeated_prompts_are_one_version() {
         let header = |seq: u64, system: &str| {
             format!(
-                r#"{{"type":"request/header","seq":{seq},"data":{{"header":{{"system":"{system}","tools":"t"}}}}}}"#
+                r#"{{"type":"request/header","seq":{seq},"data":{{"header":{{"system":"{system}","tools":"t{}"}}}}}}"#,
+                seq % 3 / 2
             )
         };
         let mut lines = vec![r#"{"type":"session","cwd":"/x"}"#.to_owned()];
