@@ -38,11 +38,13 @@ impl Cli {
             let root = GlobalArgs::augment_args(clap::Command::new("agentctx")).subcommand(
                 cmd::render::RenderArgs::augment_args(clap::Command::new("render")),
             );
-            if let Ok(matches) = root.try_get_matches_from(&args) {
-                let global = GlobalArgs::from_arg_matches(&matches);
+            if let Ok(mut matches) = root.try_get_matches_from(&args) {
+                // The values are taken out of the matches, not cloned.
+                let global = GlobalArgs::from_arg_matches_mut(&mut matches);
                 let render = matches
-                    .subcommand_matches("render")
-                    .map(cmd::render::RenderArgs::from_arg_matches);
+                    .remove_subcommand()
+                    .filter(|(name, _)| name == "render")
+                    .map(|(_, mut sub)| cmd::render::RenderArgs::from_arg_matches_mut(&mut sub));
                 if let (Ok(global), Some(Ok(render))) = (global, render) {
                     return Ok(Cli {
                         global,

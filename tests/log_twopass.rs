@@ -9,7 +9,8 @@ mod common;
 use std::io::Write;
 use std::process::Stdio;
 
-use agentctx::log::{ReadOptions, SHADOWED_CAP, read};
+use agentctx::log::SHADOWED_CAP;
+use agentctx::logfile::{Options, read};
 use common::{Tree, compaction_log};
 use pretty_assertions::assert_eq;
 
@@ -29,7 +30,7 @@ fn compaction_tree(shadowed: u64, visible: u64) -> Tree {
 #[test]
 fn a_file_read_keeps_the_visible_events_and_a_capped_shadowed_list() {
     let t = compaction_tree(10_000, 10);
-    let log = read(&t.path("s.jsonl"), ReadOptions::default()).unwrap();
+    let log = read(&t.path("s.jsonl"), Options::ALL).unwrap();
     assert_eq!(log.workspace.len(), 10);
     assert!(log.workspace.iter().all(|e| e.visible));
     assert_eq!(log.shadowed.len(), SHADOWED_CAP);
@@ -46,7 +47,7 @@ fn a_file_read_keeps_the_visible_events_and_a_capped_shadowed_list() {
     // A zstd container is decoded twice and keeps the same.
     let text = std::fs::read_to_string(t.path("s.jsonl")).unwrap();
     t.file("s.jsonl.zstd", common::zstd_container(&text, 700).0);
-    let packed = read(&t.path("s.jsonl.zstd"), ReadOptions::default()).unwrap();
+    let packed = read(&t.path("s.jsonl.zstd"), Options::ALL).unwrap();
     assert_eq!(
         format!("{:?}{:?}", packed.workspace, packed.shadowed),
         format!("{:?}{:?}", log.workspace, log.shadowed)

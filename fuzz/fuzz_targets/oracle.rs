@@ -176,9 +176,9 @@ pub fn read(data: &[u8]) -> Option<View> {
         else {
             continue;
         };
-        let Some(kind @ ("workspace-instructions" | "agent-instructions")) =
-            source.get("kind").and_then(Value::as_str)
-        else {
+        // The reader resumes as the current generation: only its kind's
+        // events are workspace events (SPEC 5.2); the other's are ignored.
+        let Some(kind @ "agent-instructions") = source.get("kind").and_then(Value::as_str) else {
             continue;
         };
         let (Some(Value::Array(changes)), Some(seq)) = (source.get("changes"), seq) else {

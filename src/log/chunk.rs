@@ -9,8 +9,8 @@
 
 use crate::log::event::{self, Needs, Record};
 use crate::log::markers::MarkerSearch;
+use crate::log::packed::{self, PackedCount, Row};
 use crate::log::scan;
-use crate::logfile::packed::{self, PackedCount, Row};
 
 /// What one line turned out to be (blank lines and lines that hold no marker
 /// leave no item; they are only counted).
@@ -223,6 +223,7 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
         Vec::new()
     };
     let mut r = 0;
+    let mut prompt = event::LastPrompt::default();
     let mut out = Part::default();
     let mut start = 0;
     let mut h = 0;
@@ -264,7 +265,7 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
         };
         let kind = if matters {
             out.parsed += 1;
-            Some(classify(text, first, mode))
+            Some(classify(text, first, mode, &mut prompt))
         } else {
             None
         };
@@ -309,12 +310,51 @@ fn is_ascii(bytes: &[u8]) -> bool {
     bytes.iter().fold(0, |acc, &b| acc | b) < 0x80
 }
 
+/// Checks that `text` is one JSON object, with no depth limit (values are
+/// skipped iteratively) and `serde_json`'s messages ("trailing comma").
+fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
+    struct Object;
+    impl<'de> Visitor<'de> for Object {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_map(Object)?;
+    de.end()
+}
+
 /// Reads one line that matters (`text` trimmed, starting `offset` bytes
-/// into the line as written).
-fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
+/// into the line as written); `last` is the prompt the lines before it in
+/// the part said, which a line that is no event forgets.
+fn classify<'a>(
+    text: &'a [u8],
+    offset: usize,
+    mode: Mode,
+    last: &mut event::LastPrompt<'a>,
+) -> LineKind {
+    let kind = classify_event(text, offset, mode, last);
+    if !matches!(kind, LineKind::Event(_)) {
+        *last = event::LastPrompt::default();
+    }
+    kind
+}
+
+fn classify_event<'a>(
+    text: &'a [u8],
+    offset: usize,
+    mode: Mode,
+    last: &mut event::LastPrompt<'a>,
+) -> LineKind {
     let syntax = |text: &[u8]| match std::str::from_utf8(text) {
         Err(_) => Some(LineKind::NotUtf8),
-        Ok(text) => scan::check_syntax(text).err().map(|e| {
+        Ok(text) => check_syntax(text).err().map(|e| {
             LineKind::Malformed(
                 Some(e.column() + offset),
                 format!("malformed JSON: {}", scan::strip_position(&e)),
@@ -328,7 +368,7 @@ fn classify(text: &[u8], offset: usize, mode: Mode) -> LineKind {
             return fault;
         }
     }
-    match event::extract(text, mode.needs) {
+    match event::extract(text, mode.needs, last) {
         // A line that matters is JSON as `JSON.parse` reads it in both
         // modes (issue 21): the read checks the syntax of every value it
         // skips, and the line's bytes are checked for UTF-8 here; serde_json

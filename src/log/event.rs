@@ -22,7 +22,7 @@ pub struct Needs {
     /// Keep every system prompt version (`explain --full`), not only the
     /// first ones and the latest (`log::PROMPT_VERSIONS_KEPT`).
     pub every_prompt_version: bool,
-    /// Packed storage rows (`crate::logfile::packed`): count the events
+    /// Packed storage rows (`crate::log::packed`): count the events
     /// they stand for and, under `--strict`, check their shape.
     pub packed_rows: bool,
     /// The generation that resumes the log: only events of its kind are
@@ -253,21 +253,46 @@ fn array(raw: Option<&[u8]>) -> Result<Option<Vec<&[u8]>>, Bad> {
     }
 }
 
+/// The system prompt of the latest `request/header` read in one run of
+/// lines, in log order, as its raw JSON string, and whether decoding it met
+/// a lone surrogate. A `request/header` right after it whose `system` is
+/// the same bytes carries the same version, which folds to nothing (the
+/// latest version already has that text): it is neither decoded nor copied
+/// (issue 28: dsh repeats a prompt of up to 37 KB in header after header).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LastPrompt<'a> {
+    /// The raw `header` object it came from: the same bytes again need no
+    /// walk to find their `system`.
+    header: Option<&'a [u8]>,
+    raw: Option<&'a [u8]>,
+    lone: bool,
+}
+
 /// Reads one event from its raw JSON (one object). `Err` when it is not an
-/// object or a value in it does not end.
-pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
-    // `data`'s members are read in the same walk that checks it.
-    let (fields, within) = scan::fields_within(
+/// object or a value in it does not end. `last` is what the lines before it
+/// (in the same run) said of the system prompt.
+pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Result<Record, Bad> {
+    // `data`'s members are read in the same walk that checks it, and so is
+    // a session header's `agentPreset`; most lines' types (written before
+    // their data) say that nothing in their data is read, and then it is
+    // only checked.
+    const DATA: [&str; 5] = ["source", "content", "text", "header", "agentPreset"];
+    let (fields, mut within) = scan::fields_within(
         raw,
-        &["type", "seq", "data", "surfaceOp", "cwd"],
+        &["type", "seq", "data", "surfaceOp", "cwd", "agentPreset"],
         2,
-        &["source", "content", "text", "header", "agentPreset"],
+        &DATA,
+        |seen| seen[0].is_none_or(|kind| reads_data(kind, needs)),
     )?;
     // A null member is an absent one (`"seq":null` is no seq).
-    let [kind, seq, _, op, cwd] = fields.map(|f| f.filter(|v| *v != b"null"));
+    let [kind, seq, data, op, cwd, preset] = fields.map(|f| f.filter(|v| *v != b"null"));
     let mut r = Record::default();
     let mut lone = false;
     let kind = word(kind, &mut lone);
+    // A type after the data, or given twice: the data is read again.
+    if within.is_none() && kind.as_deref().is_some_and(|k| reads_data(k, needs)) {
+        within = object(data, &DATA)?;
+    }
     if kind.as_deref() == Some(b"session") {
         let mut cwd_lone = false;
         let cwd = text(cwd, &mut cwd_lone);
@@ -276,7 +301,6 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
             Some(path) => SessionCwd::Path(path),
             None => SessionCwd::Missing,
         });
-        let [preset] = scan::fields(raw, &["agentPreset"])?;
         if let Some(preset) = text(preset, &mut lone) {
             r.extra().preset = Some(Preset::Header(preset));
         }
@@ -294,17 +318,52 @@ pub fn extract(raw: &[u8], needs: Needs) -> Result<Record, Bad> {
         (Some(b"system/message"), Some([_, content, body, _, _])) if needs.prompts => {
             r.extra().prompt =
                 message_text(content, body, &mut lone)?.map(|t| (PromptOrigin::SystemMessage, t));
+            if r.extra().prompt.is_some() {
+                *last = LastPrompt::default();
+            }
         }
         (Some(b"request/header"), Some([_, _, _, header, _])) if needs.prompts => {
-            if let Some([system]) = object(header, &["system"])? {
-                r.extra().prompt =
-                    text(system, &mut lone).map(|t| (PromptOrigin::RequestHeader, t));
+            if header.is_some() && last.header == header {
+                lone |= last.lone;
+            } else if let Some([Some(system)]) = object(header, &["system"])? {
+                if last.raw == Some(system) {
+                    lone |= last.lone;
+                    last.header = header;
+                } else {
+                    let mut system_lone = false;
+                    let prompt = text(Some(system), &mut system_lone);
+                    if prompt.is_some() {
+                        *last = LastPrompt {
+                            header,
+                            raw: Some(system),
+                            lone: system_lone,
+                        };
+                    }
+                    lone |= system_lone;
+                    r.extra().prompt = prompt.map(|t| (PromptOrigin::RequestHeader, t));
+                }
             }
         }
         _ => {}
     }
     r.lone_surrogate = lone;
     Ok(r)
+}
+
+/// Whether anything is read from the data of an event of this type: its
+/// raw JSON string, or its decoded text (a type spelt with an escape is
+/// decoded before it is known).
+fn reads_data(kind: &[u8], needs: Needs) -> bool {
+    let kind = kind.strip_prefix(b"\"").unwrap_or(kind);
+    let kind = kind.strip_suffix(b"\"").unwrap_or(kind);
+    if scan::has_backslash(kind) {
+        return true;
+    }
+    match kind {
+        b"user/message" | b"agent-preset/selected" => true,
+        b"system/message" | b"request/header" => needs.prompts,
+        _ => false,
+    }
 }
 
 fn surface_op(raw: &[u8], lone: &mut bool) -> Op {

@@ -54,7 +54,7 @@ pub(super) struct Fold {
     /// changes array, no seq): the first one's place and why, and how many.
     not_workspace: Option<(String, u64)>,
     /// The packed rows read so far (kept when `needs.packed_rows`).
-    packed: crate::logfile::packed::PackedCount,
+    packed: crate::log::packed::PackedCount,
     /// Whether the first record was a session header.
     header: bool,
     /// The latest runtime snapshot (seq, line, sections), decoded at the end.
@@ -73,7 +73,7 @@ impl Fold {
             lone: None,
             pending_final_warning: None,
             not_workspace: None,
-            packed: crate::logfile::packed::PackedCount::default(),
+            packed: crate::log::packed::PackedCount::default(),
             header: false,
             latest_snapshot: None,
         }
@@ -210,7 +210,11 @@ impl Fold {
             return Err(self.err(at, None, "an event must be a JSON object"));
         }
         // The array's deserializer checked the element's syntax.
-        match event::extract(raw.as_bytes(), self.needs) {
+        match event::extract(
+            raw.as_bytes(),
+            self.needs,
+            &mut event::LastPrompt::default(),
+        ) {
             Ok(record) => self.event(record, at),
             Err(_) => Err(self.err(at, None, "malformed event: a value does not end")),
         }

@@ -179,39 +179,17 @@ impl<R: LogSource> Lines<'_, R> {
             // whatever a long line made this one: what the loop below would
             // read next, in the same order), then reads its own lines.
             if complete > 0 && !eof && len - complete < CHUNK {
-                let rest = len - complete;
-                let next_offset = offset + complete as u64;
-                let Lines {
-                    reader, buf, next, ..
-                } = &mut self;
-                let (parts, more) =
-                    chunk::read(buf, complete, markers, mode, helper.as_deref_mut(), || {
-                        for part in pending.drain(..) {
-                            fold.apply(part)?;
-                        }
-                        let next = Shared::make_mut(next);
-                        next.resize(CHUNK, 0);
-                        next.shrink_to(CHUNK);
-                        next[..rest].copy_from_slice(&buf[complete..len]);
-                        reader.mark(next_offset);
-                        Ok(read_some(reader, &mut next[rest..]))
-                    });
-                pending = parts;
-                // These lines come before a failed read: their error first.
-                let n = match more? {
-                    Ok(n) => n,
-                    Err(e) => {
-                        for part in pending.drain(..) {
-                            fold.apply(part)?;
-                        }
-                        return Err(fold.io(&e));
-                    }
-                };
-                std::mem::swap(&mut self.buf, &mut self.next);
+                let n = self.overlapped(
+                    (complete, len, offset),
+                    mode,
+                    helper.as_deref_mut(),
+                    &mut pending,
+                    fold,
+                )?;
                 eof = n == 0;
-                len = rest + n;
-                offset = next_offset;
-                searched = rest;
+                len = len - complete + n;
+                offset += complete as u64;
+                searched = len - n;
                 must_parse = opts.strict;
                 continue;
             }
@@ -239,45 +217,26 @@ impl<R: LogSource> Lines<'_, R> {
             if eof {
                 return Ok(());
             }
-            let buf = Shared::make_mut(&mut self.buf);
             // Once per long line (a pipe cannot rewind: there the line is held).
             if can_rewind && len >= LONG_LINE && !must_parse {
-                markers.find(&buf[..len], &mut hot);
-                let row = fold.needs.packed_rows
-                    && memchr::memmem::find(&buf[..len], crate::logfile::packed::ROW_NEEDLE)
-                        .is_some();
-                if hot.is_empty() && !row {
-                    match stream_line(&mut self.reader, buf, &mut len, markers, fold)? {
-                        Streamed::Done { bytes } => offset += bytes,
-                        Streamed::MustParse => {
-                            fold.log.reread += 1;
-                            self.reader.rewind_to(offset).map_err(|e| fold.io(&e))?;
-                            len = 0;
-                            eof = false;
-                            must_parse = true;
-                        }
-                        Streamed::Eof => return Ok(()),
-                    }
-                    searched = 0;
-                    continue;
-                }
-                must_parse = true;
-            }
-            if len == buf.len() {
-                // A line is not an event once its first non-blank byte is not
-                // `{`: reject it before holding more of it (`--log /dev/zero`).
-                match buf[..len].iter().find(|b| !is_ws(**b)) {
-                    Some(b'{') => buf.resize(buf.len() * 2, 0),
-                    Some(_) => {
-                        let at = At::Line(fold.log.lines + 1);
-                        return Err(fold.err(at, None, "malformed line: not a JSON object"));
-                    }
-                    // Blanks cost nothing.
-                    None => {
-                        len = 0;
+                let cursor = (&mut len, &mut offset, &mut eof);
+                match self.long_line(cursor, &mut hot, fold)? {
+                    Long::Streamed => {
                         searched = 0;
+                        continue;
                     }
+                    Long::Reread => {
+                        must_parse = true;
+                        searched = 0;
+                        continue;
+                    }
+                    Long::Eof => return Ok(()),
+                    Long::Hold => must_parse = true,
                 }
+            }
+            let buf = Shared::make_mut(&mut self.buf);
+            if len == buf.len() {
+                grow_or_drop(buf, &mut len, &mut searched, fold)?;
             }
             let n = read_some(&mut self.reader, &mut buf[len..]).map_err(|e| fold.io(&e))?;
             if n == 0 {
@@ -286,6 +245,126 @@ impl<R: LogSource> Lines<'_, R> {
             len += n;
         }
     }
+}
+
+impl<R: LogSource> Lines<'_, R> {
+    /// Reads the lines of `buf[..complete]` (`complete, len, offset`: the
+    /// whole lines, the bytes, the stream offset of `buf[0]`), the later
+    /// ones on the helper, while this thread folds `pending` and reads the
+    /// next bytes into the spare buffer, which then becomes the buffer
+    /// (what was past `complete` first). Returns the bytes read.
+    fn overlapped(
+        &mut self,
+        (complete, len, offset): (usize, usize, u64),
+        mode: chunk::Mode,
+        helper: Option<&mut chunk::Helper>,
+        pending: &mut Vec<chunk::Part>,
+        fold: &mut Fold,
+    ) -> Result<usize, LogError> {
+        let rest = len - complete;
+        let next_offset = offset + complete as u64;
+        let Lines {
+            reader,
+            buf,
+            next,
+            markers,
+        } = self;
+        let (parts, more) = chunk::read(buf, complete, markers, mode, helper, || {
+            for part in pending.drain(..) {
+                fold.apply(part)?;
+            }
+            let next = Shared::make_mut(next);
+            next.resize(CHUNK, 0);
+            next.shrink_to(CHUNK);
+            next[..rest].copy_from_slice(&buf[complete..len]);
+            reader.mark(next_offset);
+            Ok(read_some(reader, &mut next[rest..]))
+        });
+        *pending = parts;
+        // These lines come before a failed read: their error first.
+        let n = match more? {
+            Ok(n) => n,
+            Err(e) => {
+                for part in pending.drain(..) {
+                    fold.apply(part)?;
+                }
+                return Err(fold.io(&e));
+            }
+        };
+        std::mem::swap(&mut self.buf, &mut self.next);
+        Ok(n)
+    }
+
+    /// A partial line of `len` bytes, at least [`LONG_LINE`], at stream
+    /// `offset`: streamed through when it holds no marker (nor a packed
+    /// row to count), else held.
+    fn long_line(
+        &mut self,
+        (len, offset, eof): (&mut usize, &mut u64, &mut bool),
+        hot: &mut Vec<usize>,
+        fold: &mut Fold,
+    ) -> Result<Long, LogError> {
+        let markers = self.markers;
+        let buf = Shared::make_mut(&mut self.buf);
+        markers.find(&buf[..*len], hot);
+        let row = fold.needs.packed_rows
+            && memchr::memmem::find(&buf[..*len], crate::log::packed::ROW_NEEDLE).is_some();
+        if !hot.is_empty() || row {
+            return Ok(Long::Hold);
+        }
+        Ok(
+            match stream_line(&mut self.reader, buf, len, markers, fold)? {
+                Streamed::Done { bytes } => {
+                    *offset += bytes;
+                    Long::Streamed
+                }
+                Streamed::MustParse => {
+                    fold.log.reread += 1;
+                    self.reader.rewind_to(*offset).map_err(|e| fold.io(&e))?;
+                    *len = 0;
+                    *eof = false;
+                    Long::Reread
+                }
+                Streamed::Eof => Long::Eof,
+            },
+        )
+    }
+}
+
+/// What became of a long partial line.
+enum Long {
+    /// It was streamed through; what follows it is in the buffer.
+    Streamed,
+    /// A marker turned up late: it is read again, from its start, whole.
+    Reread,
+    /// The stream ended inside it.
+    Eof,
+    /// It holds a marker: it is held and parsed.
+    Hold,
+}
+
+/// A full buffer of one partial line: doubled when the line can be an
+/// event, emptied when it is blanks so far, an error when it is not an
+/// object (`--log /dev/zero` is rejected before more of it is held).
+fn grow_or_drop(
+    buf: &mut Vec<u8>,
+    len: &mut usize,
+    searched: &mut usize,
+    fold: &Fold,
+) -> Result<(), LogError> {
+    match buf[..*len].iter().find(|b| !is_ws(**b)) {
+        Some(b'{') => buf.resize(buf.len() * 2, 0),
+        Some(_) => {
+            let at = At::Line(fold.log.lines + 1);
+            return Err(fold.err(at, None, "malformed line: not a JSON object"));
+        }
+        // Blanks cost nothing.
+        None => {
+            *len = 0;
+            *searched = 0;
+        }
+    }
+    Ok(())
 }
 
 /// How streaming a long line ended.
@@ -329,7 +408,7 @@ fn stream_line<R: LogSource>(
         markers.find(&buf[..end], &mut hot);
         // A packed row must be read whole when rows are counted.
         let row = fold.needs.packed_rows
-            && memchr::memmem::find(&buf[..end], crate::logfile::packed::ROW_NEEDLE).is_some();
+            && memchr::memmem::find(&buf[..end], crate::log::packed::ROW_NEEDLE).is_some();
         if !hot.is_empty() || row {
             return Ok(Streamed::MustParse);
         }

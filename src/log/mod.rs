@@ -26,8 +26,11 @@ mod fold;
 mod frame;
 mod keep;
 mod markers;
+pub mod packed;
 pub mod records;
 mod scan;
+mod seq;
+pub mod storage;
 
 pub use scan::{seq_text, serialize_opt_seq, serialize_seq};
 mod surface;
@@ -37,7 +40,6 @@ pub(crate) use scan::strip_position;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::Path;
 
 use crate::baseline::Change;
 pub use event::{Needs, SourceKind};
@@ -195,7 +197,7 @@ pub struct Log {
     /// Set only when a baseline is visible.
     pub visible_baseline: Option<usize>,
     /// How the log was stored (filled in by `crate::logfile`).
-    pub storage: crate::logfile::Storage,
+    pub storage: storage::Storage,
 }
 
 impl Log {
@@ -210,33 +212,6 @@ impl Log {
     pub fn visible_baseline_event(&self) -> Option<&WorkspaceEvent> {
         self.visible_baseline.map(|i| &self.workspace[i])
     }
-}
-
-/// Reads a log from `path` (`-` is stdin), everything a command can need.
-///
-/// # Errors
-///
-/// When the log cannot be read or is not a log (SPEC 5): the error names
-/// the log and, where it is about one, the line.
-pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
-    read_with(path, opts, Needs::ALL)
-}
-
-/// Reads from `path` only what `needs` asks for (`diff` needs no system
-/// prompts, so it parses no `request/header` line): plain or dsh's zstd
-/// container, told apart by its first bytes (see `crate::logfile`).
-///
-/// # Errors
-///
-/// When the log cannot be read or is not a log (SPEC 5): the error names
-/// the log and, where it is about one, the line.
-pub fn read_with(path: &Path, opts: ReadOptions, needs: Needs) -> Result<Log, LogError> {
-    let opts = crate::logfile::Options {
-        strict: opts.strict,
-        count_packed: false,
-        needs,
-    };
-    crate::logfile::read(path, opts)
 }
 
 /// A log's byte stream. A file can go back and re-read a long line that
@@ -405,6 +380,91 @@ mod tests {
         let log = read_str("{\"type\":\"session\",\"cwd\":\"/x\"}\n{\"type\":\"user/mess").unwrap();
         assert_eq!(log.header_cwd.as_deref(), Some("/x"));
         assert_eq!(log.warnings.len(), 1);
+    }
+
+    /// A type written after the data, or twice, reads the data as a type
+    /// written first does (the walk skips the data of most types unread).
+    #[test]
+    fn the_data_reads_the_same_wherever_the_type_is() {
+        let source = r#"{"source":{"kind":"agent-instructions","baseline":true,"changes":[{"action":"set","scope":".","path":"AGENTS.md"}]}}"#;
+        let first = format!(
+            "{{\"type\":\"session\",\"cwd\":\"/x\"}}\n{{\"type\":\"user/message\",\"seq\":1,\"data\":{source},\"surfaceOp\":\"append\"}}\n"
+        );
+        let want = format!("{:?}", read_str(&first).unwrap().workspace);
+        assert!(want.contains("AGENTS.md"), "{want}");
+        for line in [
+            format!(r#"{{"seq":1,"data":{source},"type":"user/message","surfaceOp":"append"}}"#),
+            format!(
+                r#"{{"type":"tool/result","seq":1,"data":{source},"type":"user/message","surfaceOp":"append"}}"#
+            ),
+            format!(r#"{{"type":"user\/message","seq":1,"data":{source},"surfaceOp":"append"}}"#),
+        ] {
+            let text = format!("{{\"type\":\"session\",\"cwd\":\"/x\"}}\n{line}\n");
+            assert_eq!(
+                format!("{:?}", read_str(&text).unwrap().workspace),
+                want,
+                "{line}"
+            );
+        }
+        let other = format!(
+            r#"{{"type":"session","cwd":"/x"}}
+{{"type":"user/message","seq":1,"data":{source},"type":"tool/result","surfaceOp":"append"}}
+"#
+        );
+        assert!(read_str(&other).unwrap().workspace.is_empty());
+    }
+
+    /// A `request/header` that repeats the prompt before it, raw, is the
+    /// same version, however many follow and wherever buffers split them.
+    #[test]
+    fn repeated_prompts_are_one_version() {
+        let header = |seq: u64, system: &str| {
+            format!(
+                r#"{{"type":"request/header","seq":{seq},"data":{{"header":{{"system":"{system}","tools":"t{}"}}}}}}"#,
+                seq % 3 / 2
+            )
+        };
+        let mut lines = vec![r#"{"type":"session","cwd":"/x"}"#.to_owned()];
+        for seq in 0..3000u64 {
+            let system = match seq % 1000 {
+                0..=399 => "one\\nprompt",
+                400..=401 => "two \\ud800",
+                _ => "one\\nprompt",
+            };
+            lines.push(header(seq, system));
+            if seq == 2500 {
+                lines.push(
+                    r#"{"type":"system/message","seq":9999,"data":{"text":"three"}}"#.to_owned(),
+                );
+            }
+        }
+        let log = read_str(&(lines.join("\n") + "\n")).unwrap();
+        let versions: Vec<(Option<u64>, &str)> = log
+            .system
+            .iter()
+            .map(|v| (v.seq, v.text.as_str()))
+            .collect();
+        assert_eq!(
+            versions,
+            [
+                (Some(0), "one\nprompt"),
+                (Some(400), "two \u{FFFD}"),
+                (Some(402), "one\nprompt"),
+                (Some(1400), "two \u{FFFD}"),
+                (Some(1402), "one\nprompt"),
+                (Some(2400), "two \u{FFFD}"),
+                (Some(2402), "one\nprompt"),
+                (Some(9999), "three"),
+                (Some(2501), "one\nprompt"),
+            ]
+        );
+        assert!(
+            log.warnings
+                .iter()
+                .any(|w| w.contains("(and in 5 more events)")),
+            "{:?}",
+            log.warnings
+        );
     }
 
     /// Snapshots are kept raw until the end unless a `\u` in them could be

@@ -366,7 +366,18 @@ impl Members {
 
     /// Adds `seq`; false when it was there.
     fn insert(&mut self, seq: u64) -> bool {
-        let block = self.blocks.entry(seq >> 6).or_insert(0);
+        let key = seq >> 6;
+        // Seqs mostly grow: the last block, or a new one after it, without
+        // a search from the root.
+        let last = self.blocks.last_entry();
+        let block = match last {
+            Some(e) if *e.key() == key => e.into_mut(),
+            Some(e) if *e.key() > key => self.blocks.entry(key).or_insert(0),
+            _ => {
+                self.blocks.insert(key, 0);
+                self.blocks.entry(key).or_insert(0)
+            }
+        };
         let bit = 1 << (seq & 63);
         if *block & bit != 0 {
             return false;

@@ -11,53 +11,17 @@
 //!    container knows: which frame an erroneous line came from, a torn final
 //!    frame (a warning, or an error under `--strict`), a corrupt frame.
 
-pub mod packed;
 pub mod zstd;
+
+pub use crate::log::packed;
+pub use crate::log::storage::{Encoding, Storage};
 
 use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::path::Path;
 
-use serde::Serialize;
-
 use crate::log::{self, Log, LogError, LogSource, ReadOptions};
-use packed::PackedCount;
 use zstd::{Container, End, Failure};
-
-/// How a log is stored.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Encoding {
-    /// JSON Lines or a JSON array, uncompressed.
-    #[default]
-    Plain,
-    /// dsh's container: Zstandard frames of JSON Lines.
-    Zstd,
-}
-
-impl Encoding {
-    /// The word output uses.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Encoding::Plain => "plain",
-            Encoding::Zstd => "zstd",
-        }
-    }
-}
-
-/// What reading a log learnt about its storage.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Storage {
-    pub encoding: Encoding,
-    /// Complete zstd frames read.
-    pub frames: u64,
-    /// What packed rows stand for, when counted (explain, `--strict`).
-    pub packed: Option<PackedCount>,
-    /// Bytes of the file read (compressed ones for a container): a second
-    /// pass reads exactly these, whatever a writer appended meanwhile.
-    pub read_bytes: u64,
-}
 
 /// How to read a log.
 #[derive(Debug, Clone, Copy)]
@@ -68,6 +32,15 @@ pub struct Options {
     pub count_packed: bool,
     /// What the line scanner reads (`crate::log::Needs`).
     pub needs: log::Needs,
+}
+
+impl Options {
+    /// Everything a command can need (what `explain` reads), fast path.
+    pub const ALL: Options = Options {
+        strict: false,
+        count_packed: false,
+        needs: log::Needs::ALL,
+    };
 }
 
 /// Reads the log at `path` (`-` is stdin) in whichever form it is stored.

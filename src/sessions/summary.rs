@@ -71,28 +71,26 @@ pub fn read(path: &Path, encoding: Encoding, cap: u64) -> io::Result<Option<Summ
         Encoding::Plain => Box::new(file),
     };
     let mut source = source.take(cap + 1);
-    let finders: Vec<memmem::Finder<'_>> = MARKERS.iter().map(memmem::Finder::new).collect();
+    let finder = Finder::new();
+    let mut hits = Vec::new();
     let mut summary = Summary::default();
-    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK);
+    // `buf[..len]`: the bytes of a line not yet whole. The buffer is zeroed
+    // once (and when a long line grows it), not before every read.
+    let mut buf: Vec<u8> = vec![0; CHUNK];
+    let mut len = 0;
     let mut total = 0u64;
-    let mut hits: Vec<usize> = Vec::new();
     loop {
-        let len = buf.len();
-        buf.resize(len + CHUNK, 0);
-        let n = match source.read(&mut buf[len..]) {
+        if buf.len() < len + CHUNK {
+            buf.resize(len + CHUNK, 0);
+        }
+        let n = match source.read(&mut buf[len..len + CHUNK]) {
             Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
-                buf.truncate(len);
-                continue;
-            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             // The complete part is what counts (a last frame cut short).
-            Err(_) if total > 0 => {
-                buf.truncate(len);
-                0
-            }
+            Err(_) if total > 0 => 0,
             Err(e) => return Err(e),
         };
-        buf.truncate(len + n);
+        let end = len + n;
         total += n as u64;
         if total > cap {
             return Ok(None);
@@ -100,36 +98,127 @@ pub fn read(path: &Path, encoding: Encoding, cap: u64) -> io::Result<Option<Summ
         // The whole lines read so far (a newline among the new bytes ends
         // them); at the end, the last line too.
         let whole = if n == 0 {
-            buf.len()
+            end
         } else {
-            match memchr::memrchr(b'\n', &buf[len..]) {
+            match memchr::memrchr(b'\n', &buf[len..end]) {
                 Some(i) => len + i + 1,
-                None => continue,
+                None => {
+                    len = end;
+                    continue;
+                }
             }
         };
         let lines = &buf[..whole];
-        hits.clear();
-        for finder in &finders {
-            hits.extend(finder.find_iter(lines));
-        }
-        hits.sort_unstable();
         // Each line once, in order; a hit inside the line just folded is
         // skipped, so every byte is looked at a bounded number of times.
+        finder.find(lines, &mut hits);
         let mut done = 0;
         for &at in &hits {
             if at < done {
                 continue;
             }
             let start = memchr::memrchr(b'\n', &lines[done..at]).map_or(done, |i| done + i + 1);
-            let end = memchr::memchr(b'\n', &lines[at..]).map_or(lines.len(), |i| at + i);
-            fold(&mut summary, &lines[start..end]);
-            done = end;
+            let line_end = memchr::memchr(b'\n', &lines[at..]).map_or(lines.len(), |i| at + i);
+            fold(&mut summary, &lines[start..line_end]);
+            done = line_end;
         }
-        buf.drain(..whole);
+        buf.copy_within(whole..end, 0);
+        len = end - whole;
         if n == 0 {
             return Ok(Some(summary));
         }
     }
+}
+
+/// Each quoted event type of [`MARKERS`] as searched: a tail rare in a log
+/// (`"seq"` and `"turn":` are in every line), and the bytes before it.
+const TAILS: [(&str, &str); 4] = [
+    ("n/start\"", "\"tur"),
+    ("r/message\"", "\"use"),
+    ("n/title\"", "\"sessio"),
+    ("preset/selected\"", "\"agent-"),
+];
+
+/// Finds where [`MARKERS`] occur in whole lines: one SIMD pass (Teddy) for
+/// the tails of the event types and one `memchr` pass for the backslashes
+/// of the escapes (issue 28: a pass per marker, or an automaton stopping at
+/// every quote, was most of `sessions`' reading).
+struct Finder {
+    tails: Option<aho_corasick::packed::Searcher>,
+    words: Vec<memmem::Finder<'static>>,
+}
+
+impl Finder {
+    fn new() -> Self {
+        let tails = aho_corasick::packed::Config::new()
+            .builder()
+            .extend(TAILS.iter().map(|t| t.0))
+            .build();
+        let words = if tails.is_some() {
+            Vec::new()
+        } else {
+            MARKERS.iter().map(memmem::Finder::new).collect()
+        };
+        Finder { tails, words }
+    }
+
+    /// Fills `out`, ascending, with a position in every line of `hay` that
+    /// [`fold`] can read something from. A line as dsh writes it begins
+    /// `{"type":"`: its type, when written without an escape, says at once
+    /// (a second `type` later in the line makes it no `Event`, as a
+    /// duplicate field); any other line is searched for [`MARKERS`].
+    fn find(&self, hay: &[u8], out: &mut Vec<usize>) {
+        out.clear();
+        let mut start = 0;
+        while start < hay.len() {
+            let end = memchr::memchr(b'\n', &hay[start..]).map_or(hay.len(), |i| start + i);
+            match known_type(&hay[start..end]) {
+                Some(true) => out.push(start),
+                Some(false) => {}
+                None => self.search(&hay[start..end], start, out),
+            }
+            start = end + 1;
+        }
+    }
+
+    /// Pushes onto `out` where [`MARKERS`] occur in `hay` (at `offset`).
+    fn search(&self, hay: &[u8], offset: usize, out: &mut Vec<usize>) {
+        let from = out.len();
+        let Some(tails) = &self.tails else {
+            for word in &self.words {
+                out.extend(word.find_iter(hay).map(|i| offset + i));
+            }
+            out[from..].sort_unstable();
+            return;
+        };
+        let mut at = 0;
+        while let Some(m) = tails.find_in(hay, aho_corasick::Span::from(at..hay.len())) {
+            at = m.start() + 1;
+            if hay[..m.start()].ends_with(TAILS[m.pattern().as_usize()].1.as_bytes()) {
+                out.push(offset + m.start());
+            }
+        }
+        out.extend(
+            memchr::memchr_iter(b'\\', hay)
+                .filter(|&i| matches!(hay.get(i + 1), Some(b'u' | b'/')))
+                .map(|i| offset + i),
+        );
+        out[from..].sort_unstable();
+    }
+}
+
+/// For a line that begins `{"type":"` and a type without an escape,
+/// whether that type is one [`fold`] reads; `None` for any other line.
+fn known_type(line: &[u8]) -> Option<bool> {
+    let rest = line.strip_prefix(b"{\"type\":\"")?;
+    let close = rest.iter().position(|&b| b == b'"' || b == b'\\')?;
+    if rest[close] == b'\\' {
+        return None;
+    }
+    Some(matches!(
+        &rest[..close],
+        b"turn/start" | b"user/message" | b"session/title" | b"agent-preset/selected"
+    ))
 }
 
 /// One event line, as far as the summary reads it.
@@ -259,6 +348,21 @@ mod tests {
         let s = summary_of(r#"{"type":"turn\/start","seq":0,"time":1}"#);
         assert!(s.started);
         let s = summary_of(r#"{"type":"\u0074urn/start","seq":0,"time":1}"#);
+        assert!(s.started);
+    }
+
+    /// A line whose type is said at its start is judged by it: another
+    /// type later in it makes the line no event (a duplicate field), and a
+    /// type written with an escape is searched for as before.
+    #[test]
+    fn a_type_at_the_start_decides_the_line() {
+        let s = summary_of(r#"{"type":"x","seq":0,"type":"turn/start"}"#);
+        assert!(!s.started);
+        let s = summary_of(r#"{"type":"turn/start","seq":0,"type":"x"}"#);
+        assert!(!s.started);
+        let s = summary_of(r#"{"seq":0,"type":"turn/start"}"#);
+        assert!(s.started);
+        let s = summary_of(r#"{"type":"turn\u002fstart","seq":0}"#);
         assert!(s.started);
     }
 
