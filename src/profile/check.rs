@@ -108,10 +108,12 @@ impl Shower {
         Shower {
             absolute: false,
             base: base.to_path_buf(),
-            base_real: std::fs::canonicalize(base).ok().filter(|r| r != base),
+            base_real: crate::bounded::canonicalize(base)
+                .ok()
+                .filter(|r| r != base),
             home: home.map(Path::to_path_buf),
             home_real: home
-                .and_then(|h| std::fs::canonicalize(h).ok())
+                .and_then(|h| crate::bounded::canonicalize(h).ok())
                 .filter(|r| Some(r.as_path()) != home),
         }
     }
@@ -199,11 +201,10 @@ pub fn check(
     let mut largest: Option<(usize, String)> = None;
     let mut max_bytes = None;
     let mut checked = 0;
-    let mut real = RealPaths::default();
     for (dir, only_reported) in dirs {
         let report = match pre.remove(dir) {
             Some(loaded) => loaded?,
-            None => load(h, dir, &mut real)?,
+            None => load(h, dir)?,
         };
         let shown_dir = shower.show(&super::show(dir));
         if *only_reported {
@@ -332,9 +333,9 @@ pub fn check(
 /// # Errors
 ///
 /// As [`Harness::load`].
-pub fn load(h: &dyn Harness, dir: &Path, real: &mut RealPaths) -> Result<Report> {
+pub fn load(h: &dyn Harness, dir: &Path) -> Result<Report> {
     let mut report = h.load(dir)?;
-    mark_secrets_with(&mut report, real);
+    mark_secrets(&mut report);
     Ok(report)
 }
 
@@ -550,7 +551,7 @@ impl<'a> Links<'a> {
         let markers = &self.settings.root_markers.value;
         let here = markers
             .iter()
-            .any(|m| std::fs::metadata(dir.join(m)).is_ok());
+            .any(|m| crate::bounded::metadata(dir.join(m)).is_ok());
         let found = if here {
             Some(dir.to_path_buf())
         } else {
@@ -602,66 +603,9 @@ impl<'a> Links<'a> {
 /// `instructions` glob, judged by its own text. Gemini's imports are noted
 /// as they are read. The one classifier is `discovery::secret_place`.
 pub fn mark_secrets(report: &mut Report) {
-    mark_secrets_with(report, &mut RealPaths::default());
-}
-
-/// Real paths of directories resolved so far: a check resolves each
-/// directory once, not once per file of every load (the same answer as
-/// `realpath` of the file, found by `lstat` of what is new).
-#[derive(Debug, Default)]
-pub struct RealPaths {
-    /// By the directory's bytes (cheaper to hash than a `Path`).
-    dirs: HashMap<std::ffi::OsString, Option<PathBuf>>,
-}
-
-impl RealPaths {
-    /// `realpath(path)`, or `None` when it does not resolve.
-    fn real(&mut self, path: &Path) -> Option<PathBuf> {
-        let plain = path.is_absolute()
-            && path.components().all(|c| {
-                matches!(
-                    c,
-                    std::path::Component::RootDir | std::path::Component::Normal(_)
-                )
-            });
-        let (Some(parent), Some(name), true) = (path.parent(), path.file_name(), plain) else {
-            return std::fs::canonicalize(path).ok();
-        };
-        let meta = std::fs::symlink_metadata(path).ok()?;
-        if meta.file_type().is_symlink() {
-            return std::fs::canonicalize(path).ok();
-        }
-        Some(self.dir(parent)?.join(name))
-    }
-
-    fn dir(&mut self, dir: &Path) -> Option<PathBuf> {
-        if let Some(real) = self.dirs.get(dir.as_os_str()) {
-            return real.clone();
-        }
-        let real = match (dir.parent(), dir.file_name()) {
-            (Some(parent), Some(name)) => match std::fs::symlink_metadata(dir) {
-                Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(dir).ok(),
-                Ok(m) if m.is_dir() => self.dir(parent).map(|p| p.join(name)),
-                _ => None,
-            },
-            _ => Some(dir.to_path_buf()),
-        };
-        self.dirs.insert(dir.as_os_str().to_owned(), real.clone());
-        real
-    }
-
-    /// [`super::secret_of`], with directories resolved once.
-    fn secret_of(&mut self, path: &Path) -> Option<(String, Place)> {
-        let real = self.real(path).unwrap_or_else(|| path.to_path_buf());
-        crate::discovery::secret_place(&real, None).map(|place| (super::show(&real), place))
-    }
-}
-
-/// [`mark_secrets`] with a check's real-path cache.
-pub fn mark_secrets_with(report: &mut Report, real: &mut RealPaths) {
     let mut found = Vec::new();
     for f in report.files.iter().filter(|f| f.included) {
-        if let Some((real, place)) = real.secret_of(Path::new(&f.path)) {
+        if let Some((real, place)) = super::secret_of(Path::new(&f.path)) {
             found.push(Note {
                 path: f.path.clone(),
                 kind: NoteKind::Secret {
@@ -822,7 +766,7 @@ fn same_as_agents(claude: &str, by: &str) -> bool {
 /// Whether `claude` is `agents` under another name: a symlink to it, the
 /// same text, or only a pointer at it.
 fn mirrors(claude: &Path, agents: &Path) -> bool {
-    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let real = |p: &Path| crate::bounded::canonicalize(p).ok();
     if real(claude).is_some() && real(claude) == real(agents) {
         return true;
     }
@@ -946,7 +890,7 @@ fn findings_of(
                 ),
             ),
             NoteKind::NonRegular => {
-                let kind = std::fs::metadata(&note.path).map_or("special file", |m| {
+                let kind = crate::bounded::metadata(&note.path).map_or("special file", |m| {
                     crate::discovery::kind_name(m.file_type())
                 });
                 (
@@ -1237,4 +1181,134 @@ fn claude_finding(f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
         file,
         found: Box::new((detail, message, hint)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use std::fs;
+
+    /// A tree for the listing short cut: absent names, symlinked
+    /// candidates (one dangling), directories named like candidates, a
+    /// `.claude` that is a file, names in another case, an ignored
+    /// directory and ignored files a harness reads, a name a filesystem's
+    /// Unicode case folding could match, imports and instructions.
+    fn fixture(root: &Path) {
+        let file = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        };
+        let link = |rel: &str, target: &str| {
+            let p = root.join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(target, p).unwrap();
+        };
+        file("home/.codex/AGENTS.md", "global codex\n");
+        file("r/.git/HEAD", "ref: refs/heads/main\n");
+        file(
+            "r/.gitignore",
+            "ignored/\nAGENTS.override.md\nCLAUDE.local.md\n",
+        );
+        file("r/AGENTS.md", "root rules\n");
+        file("r/a/AGENTS.override.md", "override, ignored by git\n");
+        link("r/a/CLAUDE.md", "../AGENTS.md");
+        file("r/a/b/GEMINI.md/x.md", "a directory named GEMINI.md\n");
+        file("r/a/b/AGENTS.md/y.md", "a directory named AGENTS.md\n");
+        file("r/a/b/c/agents.md", "lower case\n");
+        file("r/a/b/c/Claude.md", "mixed case\n");
+        file("r/d/.claude/CLAUDE.md", "dot claude\n");
+        file("r/d/.claude/rules/one.md", "a rule\n");
+        file(
+            "r/d/.claude/rules/two.md",
+            "---\npaths: src/**\n---\nlater\n",
+        );
+        file("r/d/CLAUDE.local.md", "local, ignored by git\n");
+        file(
+            "r/e/CLAUDE.md",
+            "see @../d/CLAUDE.local.md, @missing.md and @./sub/x.md\n",
+        );
+        file("r/e/sub/keep", "");
+        file("r/e/GEMINI.md", "@./none.md and @../AGENTS.md\n");
+        link("r/f/AGENTS.md", "nowhere");
+        file("r/f/CONTEXT.md", "context\n");
+        file(
+            "r/g/opencode.json",
+            r#"{"instructions": ["../AGENTS.md", "missing/*.md", "gone.md"]}"#,
+        );
+        file("r/g/AGENTS.md", "g\n");
+        file("r/ignored/AGENTS.md", "in an ignored directory\n");
+        file("r/ignored/deep/CLAUDE.md", "deeper\n");
+        file("r/h/\u{17f}/AGENTS.md", "below a long s\n");
+        file("r/h/CLAUDE.md", "h\n");
+        link("r/i", "a");
+        file("r/j/.claude", "a file, not a directory\n");
+        file("r/j/CLAUDE.md", "j\n");
+        file("r/k/.codex/config.toml", "project_doc_max_bytes = 10\n");
+        file("r/k/AGENTS.md", "k is over ten bytes\n");
+    }
+
+    /// With the check's memo, fed by the walk's listings, every harness
+    /// loads for every directory of the tree (walked, ignored, or reached
+    /// through a symlink) exactly the report it loads without one, as
+    /// render gives it: whole reports compared.
+    #[test]
+    fn loads_with_the_walks_listings_equal_plain_loads() {
+        let t = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(t.path()).unwrap();
+        fixture(&root);
+        let top = root.join("r");
+        let mut env = crate::env::tests::env();
+        env.home = Some(root.join("home"));
+        env.process_cwd = Ok(top.clone());
+        let overrides = crate::settings::Overrides::default();
+        let settings = Settings::resolve(&env, &overrides, Some(&top), None).unwrap();
+        let args = crate::cli::ProfileArgs::default();
+        let harnesses: Vec<Box<dyn Harness>> = crate::cmd::profile::check::HARNESSES
+            .iter()
+            .map(|e| (e.new)(&env, &args, &top).unwrap())
+            .collect();
+        let opts = crate::check::Options {
+            settings: &settings,
+            targets: vec![crate::check::Target {
+                path: top.clone(),
+                nested_roots: true,
+            }],
+            base: top.clone(),
+            exclude: &[],
+            ignore: true,
+            include_user_global: false,
+            directories: false,
+            warn_at: None,
+            dsh: true,
+            harness_names: harnesses.iter().map(|h| h.names().to_vec()).collect(),
+            also: HashSet::new(),
+            sink: None,
+        };
+        let memo = crate::bounded::Memo::new();
+        memo.run(|| crate::check::check(&opts)).unwrap();
+        let mut dirs: Vec<PathBuf> = walkdir::WalkDir::new(&top)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_dir() && !e.path().ends_with(".git"))
+            .map(walkdir::DirEntry::into_path)
+            .collect();
+        dirs.push(top.join("i"));
+        dirs.push(top.join("i/b"));
+        for h in &harnesses {
+            for dir in &dirs {
+                let plain = load(h.as_ref(), dir).map_err(|e| format!("{e:#}"));
+                let memoed = memo
+                    .run(|| load(h.as_ref(), dir))
+                    .map_err(|e| format!("{e:#}"));
+                assert_eq!(memoed, plain, "{} in {}", h.profile(), dir.display());
+            }
+        }
+        let answered = memo
+            .absent_answers
+            .load(std::sync::atomic::Ordering::Relaxed);
+        assert!(answered > 100, "the listings answered {answered} lookups");
+    }
 }

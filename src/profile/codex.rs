@@ -149,7 +149,7 @@ impl<'a> TrustOf<'a> {
             .get("projects")
             .and_then(|_| {
                 cwd.ancestors()
-                    .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+                    .find(|d| crate::bounded::symlink_metadata(d.join(".git")).is_ok())
             })
             .and_then(|d| user.trust(d));
         TrustOf { user, root, repo }

@@ -141,7 +141,7 @@ fn inside(path: &Path, dir: &Path) -> bool {
 
 /// The real path, or the path itself when it does not resolve.
 fn real(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    crate::bounded::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The real path with missing components kept: the longest existing
@@ -150,7 +150,7 @@ fn real_kept(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     let mut cur = path;
     loop {
-        if let Ok(r) = std::fs::canonicalize(cur) {
+        if let Ok(r) = crate::bounded::canonicalize(cur) {
             return rest.iter().rev().fold(r, |acc: PathBuf, c| acc.join(c));
         }
         match (cur.parent(), cur.file_name()) {
@@ -296,7 +296,7 @@ enum Read {
 }
 
 fn read_text(path: &Path) -> Read {
-    let meta = match std::fs::metadata(path) {
+    let meta = match crate::bounded::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Read::Missing,
         Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return Read::Missing,
@@ -343,7 +343,7 @@ impl Walk<'_> {
         external: bool,
     ) -> Vec<Entry> {
         let fs_path = self.cwd.join(path);
-        let exists = std::fs::symlink_metadata(&fs_path).is_ok();
+        let exists = crate::bounded::symlink_metadata(&fs_path).is_ok();
         if self.seen.contains(path) {
             if exists {
                 let why = if self.stack.iter().any(|p| p == path) {
@@ -455,7 +455,7 @@ impl Walk<'_> {
         }
         for target in targets {
             if !external && !inside(&target, self.cwd) {
-                if std::fs::symlink_metadata(&target).is_ok() {
+                if crate::bounded::symlink_metadata(&target).is_ok() {
                     self.skip(&target, Status::Outside, Why::None, ty, Some(&shown));
                 }
                 continue;
@@ -489,7 +489,7 @@ impl Walk<'_> {
             return Vec::new();
         }
         let fs_dir = self.cwd.join(dir);
-        let resolved = std::fs::canonicalize(&fs_dir);
+        let resolved = crate::bounded::canonicalize(&fs_dir);
         let canonical = resolved.is_ok();
         let resolved = resolved.unwrap_or_else(|_| fs_dir.clone());
         let linked = resolved != dir;
@@ -498,8 +498,9 @@ impl Walk<'_> {
             visited.insert(resolved.clone());
         }
         if top && !external && !inside(&resolved, self.cwd) {
-            let is_link =
-                |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+            let is_link = |p: &Path| {
+                crate::bounded::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+            };
             let parent_link =
                 ty == MemoryType::Project && linked && fs_dir.parent().is_some_and(is_link);
             if is_link(&fs_dir) || parent_link {
@@ -507,7 +508,7 @@ impl Walk<'_> {
                 return Vec::new();
             }
         }
-        let Ok(listing) = std::fs::read_dir(&resolved) else {
+        let Ok(listing) = crate::bounded::read_dir(&resolved) else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -517,7 +518,7 @@ impl Walk<'_> {
             let target = real(&self.cwd.join(&constructed));
             let link = target != constructed;
             let (is_dir, is_file) = if link {
-                match std::fs::metadata(&target) {
+                match crate::bounded::metadata(&target) {
                     Ok(m) => (m.is_dir(), m.is_file()),
                     Err(_) => (false, false),
                 }
@@ -600,7 +601,7 @@ fn approval(global: &Path, key: &Path, warnings: &mut Vec<String>) -> (bool, Ori
 /// the cwd holding `.git`, else the cwd.
 fn project_key(cwd: &Path) -> PathBuf {
     cwd.ancestors()
-        .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+        .find(|d| crate::bounded::symlink_metadata(d.join(".git")).is_ok())
         .unwrap_or(cwd)
         .to_path_buf()
 }
@@ -821,7 +822,7 @@ fn agents_md(
         for dir in dirs {
             for name in ["AGENTS.md", ".claude/AGENTS.md"] {
                 let path = dir.join(name);
-                if std::fs::symlink_metadata(&path).is_ok() {
+                if crate::bounded::symlink_metadata(&path).is_ok() {
                     walk.skip(
                         &path,
                         Status::HeldBack,
@@ -911,11 +912,11 @@ fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut Report) {
         report.warnings.push(message);
     };
     let projects = input.cwd.join(node_join(&input.config_dir, "projects"));
-    if let Ok(listing) = std::fs::read_dir(&projects) {
+    if let Ok(listing) = crate::bounded::read_dir(&projects) {
         let mut found: Vec<PathBuf> = listing
             .filter_map(Result::ok)
             .map(|e| e.path().join("memory"))
-            .filter(|p| std::fs::symlink_metadata(p).is_ok())
+            .filter(|p| crate::bounded::symlink_metadata(p).is_ok())
             .collect();
         found.sort();
         if let Some(first) = found.first() {
@@ -929,7 +930,7 @@ fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut Report) {
         }
     }
     let drop_ins = input.managed_dir.join("managed-settings.d");
-    if let Ok(listing) = std::fs::read_dir(&drop_ins) {
+    if let Ok(listing) = crate::bounded::read_dir(&drop_ins) {
         let mut found: Vec<PathBuf> = listing
             .filter_map(Result::ok)
             .map(|e| e.path())
