@@ -49,48 +49,8 @@ pub(super) fn agents_md(
     entries: &[Entry],
 ) -> Vec<Entry> {
     let fresh_seen: HashSet<PathBuf> = first_seen.iter().map(|p| p.to_path_buf()).collect();
-    let mut holder = None;
-    'find: for dir in dirs {
-        for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
-            let path = dir.join(name);
-            let mut probe = Walk {
-                cwd: walk.cwd,
-                home: walk.home,
-                seen: fresh_seen.clone(),
-                skipped: Vec::new(),
-                record: false,
-                stack: Vec::new(),
-            };
-            let ty = if name == "CLAUDE.local.md" {
-                MemoryType::Local
-            } else {
-                MemoryType::Project
-            };
-            if probe
-                .read(&path, ty, 0, None, approved)
-                .iter()
-                .any(|e| e.parent.is_none())
-            {
-                holder = Some(path);
-                break 'find;
-            }
-        }
-    }
-    if let Some(by) = holder {
-        for dir in dirs {
-            for name in ["AGENTS.md", ".claude/AGENTS.md"] {
-                let path = dir.join(name);
-                if crate::bounded::symlink_metadata(&path).is_ok() {
-                    walk.skip(
-                        &path,
-                        Status::HeldBack,
-                        Why::By(crate::profile::show(&by)),
-                        MemoryType::Project,
-                        None,
-                    );
-                }
-            }
-        }
+    if let Some(by) = holder(walk, dirs, &fresh_seen, approved) {
+        hold_back(walk, dirs, &by);
         return Vec::new();
     }
     let mut agents = Walk {
@@ -115,6 +75,66 @@ pub(super) fn agents_md(
         }
     }
     walk.skipped.append(&mut agents.skipped);
+    dedupe(walk, found, entries)
+}
+
+/// The first CLAUDE.md (or `.claude/CLAUDE.md`, `CLAUDE.local.md`) of the
+/// chain that gives an entry of its own: it holds every AGENTS.md back.
+fn holder(
+    walk: &Walk<'_>,
+    dirs: &[PathBuf],
+    fresh_seen: &HashSet<PathBuf>,
+    approved: bool,
+) -> Option<PathBuf> {
+    for dir in dirs {
+        for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
+            let path = dir.join(name);
+            let mut probe = Walk {
+                cwd: walk.cwd,
+                home: walk.home,
+                seen: fresh_seen.clone(),
+                skipped: Vec::new(),
+                record: false,
+                stack: Vec::new(),
+            };
+            let ty = if name == "CLAUDE.local.md" {
+                MemoryType::Local
+            } else {
+                MemoryType::Project
+            };
+            if probe
+                .read(&path, ty, 0, None, approved)
+                .iter()
+                .any(|e| e.parent.is_none())
+            {
+                return Some(path);
+            }
+        }
+    }
+    None
+}
+
+/// Every AGENTS.md of the chain, listed as held back by `by`.
+fn hold_back(walk: &mut Walk<'_>, dirs: &[PathBuf], by: &Path) {
+    for dir in dirs {
+        for name in ["AGENTS.md", ".claude/AGENTS.md"] {
+            let path = dir.join(name);
+            if crate::bounded::symlink_metadata(&path).is_ok() {
+                walk.skip(
+                    &path,
+                    Status::HeldBack,
+                    Why::By(crate::profile::show(by)),
+                    MemoryType::Project,
+                    None,
+                );
+            }
+        }
+    }
+}
+
+/// The AGENTS.md entries that are neither an entry already nor the same
+/// text as a project entry (those are listed as duplicates).
+fn dedupe(walk: &mut Walk<'_>, found: Vec<Entry>, entries: &[Entry]) -> Vec<Entry> {
     let mut paths: HashSet<String> = entries.iter().map(|e| e.path.clone()).collect();
     let texts: HashSet<&str> = entries
         .iter()

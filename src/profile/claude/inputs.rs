@@ -157,7 +157,6 @@ pub(super) fn managed_settings_text(managed_dir: &Path) -> Option<Entry> {
     })
 }
 
-
 /// Whether a JSON file holds any of `keys` (at any depth).
 fn has_key(path: &Path, keys: &[&str]) -> bool {
     fn walk(v: &Value, keys: &[&str]) -> bool {

@@ -132,36 +132,7 @@ pub fn load(input: &Input) -> Report {
     let mut warnings = Vec::new();
     let (approved, approved_origin) = approval(&global, &key, &mut warnings);
     let off = disabled(input.disable.as_deref());
-    let mut settings = ProfileSettings::default();
-    settings.push(
-        "config_dir",
-        Setting::new(
-            super::show(&input.config_dir),
-            input.config_dir_origin.clone(),
-        ),
-    );
-    settings.push(
-        "global_config",
-        Setting::new(super::show(&global), Origin::Derived),
-    );
-    settings.push(
-        "project_key",
-        Setting::new(super::show(&key), Origin::Derived),
-    );
-    settings.push(
-        "external_includes_approved",
-        Setting::new(approved, approved_origin),
-    );
-    settings.push(
-        "disable_claude_mds",
-        Setting::new(
-            off,
-            match input.disable {
-                Some(_) => Origin::Env("CLAUDE_CODE_DISABLE_CLAUDE_MDS".to_owned()),
-                None => Origin::Default,
-            },
-        ),
-    );
+    let settings = settings_of(input, &global, &key, (approved, approved_origin), off);
     let mut report = Report::new(Profile::Claude, settings);
     report.warnings = warnings;
     if off {
@@ -210,6 +181,55 @@ pub fn load(input: &Input) -> Report {
     );
     let entries = insert_agents(entries, agents);
     not_modelled(input, &dirs, &mut report);
+    put_entries(&entries, &mut report);
+    report.files.append(&mut walk.skipped);
+    report
+}
+
+/// The settings of a load, in the order they are resolved.
+fn settings_of(
+    input: &Input,
+    global: &Path,
+    key: &Path,
+    (approved, approved_origin): (bool, Origin),
+    off: bool,
+) -> ProfileSettings {
+    let mut settings = ProfileSettings::default();
+    settings.push(
+        "config_dir",
+        Setting::new(
+            super::show(&input.config_dir),
+            input.config_dir_origin.clone(),
+        ),
+    );
+    settings.push(
+        "global_config",
+        Setting::new(super::show(global), Origin::Derived),
+    );
+    settings.push(
+        "project_key",
+        Setting::new(super::show(key), Origin::Derived),
+    );
+    settings.push(
+        "external_includes_approved",
+        Setting::new(approved, approved_origin),
+    );
+    settings.push(
+        "disable_claude_mds",
+        Setting::new(
+            off,
+            match input.disable {
+                Some(_) => Origin::Env("CLAUDE_CODE_DISABLE_CLAUDE_MDS".to_owned()),
+                None => Origin::Default,
+            },
+        ),
+    );
+    settings
+}
+
+/// The block of the entries, and a loaded file for each (a note for a
+/// long one).
+fn put_entries(entries: &[walk::Entry], report: &mut Report) {
     if !entries.is_empty() {
         let body: Vec<String> = entries
             .iter()
@@ -230,7 +250,7 @@ pub fn load(input: &Input) -> Report {
             ),
         });
     }
-    for e in &entries {
+    for e in entries {
         let chars = e.content.encode_utf16().count();
         if chars > WARN_CHARS {
             report.notes.push(Note {
@@ -243,8 +263,6 @@ pub fn load(input: &Input) -> Report {
         f.imported_by.clone_from(&e.parent);
         report.files.push(f);
     }
-    report.files.append(&mut walk.skipped);
-    report
 }
 
 /// The check warning of a memory file over [`WARN_CHARS`] (check shows

@@ -248,50 +248,10 @@ impl Walk<'_> {
         external: bool,
     ) -> Vec<Entry> {
         let fs_path = self.cwd.join(path);
-        let exists = crate::bounded::symlink_metadata(&fs_path).is_ok();
-        if self.seen.contains(path) {
-            if exists {
-                let why = if self.stack.iter().any(|p| p == path) {
-                    Why::Rule("a cycle: this file is being imported already")
-                } else {
-                    Why::Rule("read already: Claude Code reads each file once")
-                };
-                self.skip(path, Status::Duplicate, why, ty, parent);
-            }
+        let Some((resolved, linked)) = self.admit(path, &fs_path, ty, depth, parent, external)
+        else {
             return Vec::new();
-        }
-        if depth >= MAX_DEPTH {
-            if exists {
-                self.skip(path, Status::TooDeep, Why::None, ty, parent);
-            }
-            return Vec::new();
-        }
-        // A missing file resolves to itself (no realpath walk for it).
-        let resolved = if exists {
-            real(&fs_path)
-        } else {
-            fs_path.clone()
         };
-        let linked = resolved != path;
-        if depth > 0 && !external && !inside(&resolved, self.cwd) {
-            if exists {
-                self.skip(path, Status::Outside, Why::None, ty, parent);
-            }
-            return Vec::new();
-        }
-        if linked && self.seen.contains(&resolved) {
-            if exists {
-                self.skip(
-                    path,
-                    Status::Duplicate,
-                    Why::By(crate::profile::show(&resolved)),
-                    ty,
-                    parent,
-                );
-            }
-            return Vec::new();
-        }
-        self.seen.insert(path.to_path_buf());
         // Claude Code never reads a device or process file ("names a device
         // or process file"); neither does agentctx.
         let special = |p: &Path| ["/proc", "/sys", "/dev"].iter().any(|d| p.starts_with(d));
@@ -300,29 +260,8 @@ impl Walk<'_> {
             self.skip(path, Status::Unreadable, why, ty, parent);
             return Vec::new();
         }
-        let (bytes, raw) = match read_text(&fs_path) {
-            Read::Text(bytes, raw) => (bytes, raw),
-            Read::Missing => {
-                if parent.is_some() {
-                    let why = Why::Error(MISSING.to_owned());
-                    self.skip(path, Status::Unreadable, why, ty, parent);
-                }
-                return Vec::new();
-            }
-            Read::NotRegular => {
-                let why = Why::Error("not a regular file".to_owned());
-                self.skip(path, Status::Unreadable, why, ty, parent);
-                return Vec::new();
-            }
-            Read::TooLarge => {
-                self.skip(path, Status::TooLarge, Why::None, ty, parent);
-                return Vec::new();
-            }
-            Read::Failed(e) => {
-                let why = Why::Error(crate::discovery::os_error(&e));
-                self.skip(path, Status::Unreadable, why, ty, parent);
-                return Vec::new();
-            }
+        let Some((bytes, raw)) = self.text(path, &fs_path, ty, parent) else {
+            return Vec::new();
         };
         if linked {
             self.seen.insert(resolved.clone());
@@ -350,25 +289,124 @@ impl Walk<'_> {
         }];
         let base = resolved.parent().unwrap_or(Path::new("/")).to_path_buf();
         self.stack.push(path.to_path_buf());
+        out.extend(self.imports(fm.body, &base, (ty, depth), &shown, external));
+        self.stack.pop();
+        out
+    }
+
+    /// Rule 3's gate: a file read already, too deep, outside the cwd, or
+    /// the same as one read, is noted (when it exists) and not read; else
+    /// it is marked read, with its real path and whether it is a link.
+    fn admit(
+        &mut self,
+        path: &Path,
+        fs_path: &Path,
+        ty: MemoryType,
+        depth: usize,
+        parent: Option<&str>,
+        external: bool,
+    ) -> Option<(PathBuf, bool)> {
+        let exists = crate::bounded::symlink_metadata(fs_path).is_ok();
+        if self.seen.contains(path) {
+            if exists {
+                let why = if self.stack.iter().any(|p| p == path) {
+                    Why::Rule("a cycle: this file is being imported already")
+                } else {
+                    Why::Rule("read already: Claude Code reads each file once")
+                };
+                self.skip(path, Status::Duplicate, why, ty, parent);
+            }
+            return None;
+        }
+        if depth >= MAX_DEPTH {
+            if exists {
+                self.skip(path, Status::TooDeep, Why::None, ty, parent);
+            }
+            return None;
+        }
+        // A missing file resolves to itself (no realpath walk for it).
+        let resolved = if exists {
+            real(fs_path)
+        } else {
+            fs_path.to_path_buf()
+        };
+        let linked = resolved != path;
+        if depth > 0 && !external && !inside(&resolved, self.cwd) {
+            if exists {
+                self.skip(path, Status::Outside, Why::None, ty, parent);
+            }
+            return None;
+        }
+        if linked && self.seen.contains(&resolved) {
+            if exists {
+                self.skip(
+                    path,
+                    Status::Duplicate,
+                    Why::By(crate::profile::show(&resolved)),
+                    ty,
+                    parent,
+                );
+            }
+            return None;
+        }
+        self.seen.insert(path.to_path_buf());
+        Some((resolved, linked))
+    }
+
+    /// The imports of a file's body, each read once, depth first.
+    fn imports(
+        &mut self,
+        body: &str,
+        base: &Path,
+        (ty, depth): (MemoryType, usize),
+        shown: &str,
+        external: bool,
+    ) -> Vec<Entry> {
         // Claude Code keeps the resolved paths in a set: each path once.
         let mut targets: Vec<PathBuf> = Vec::new();
-        for token in markdown::import_tokens(fm.body) {
-            let target = self.resolve(&token, &base);
+        for token in markdown::import_tokens(body) {
+            let target = self.resolve(&token, base);
             if !targets.contains(&target) {
                 targets.push(target);
             }
         }
+        let mut out = Vec::new();
         for target in targets {
             if !external && !inside(&target, self.cwd) {
                 if crate::bounded::symlink_metadata(&target).is_ok() {
-                    self.skip(&target, Status::Outside, Why::None, ty, Some(&shown));
+                    self.skip(&target, Status::Outside, Why::None, ty, Some(shown));
                 }
                 continue;
             }
-            out.extend(self.read(&target, ty, depth + 1, Some(&shown), external));
+            out.extend(self.read(&target, ty, depth + 1, Some(shown), external));
         }
-        self.stack.pop();
         out
+    }
+
+    /// The text of a file to read, or `None` with why it gives none noted.
+    fn text(
+        &mut self,
+        path: &Path,
+        fs_path: &Path,
+        ty: MemoryType,
+        parent: Option<&str>,
+    ) -> Option<(u64, String)> {
+        let (status, why) = match read_text(fs_path) {
+            Read::Text(bytes, raw) => return Some((bytes, raw)),
+            Read::Missing if parent.is_none() => return None,
+            Read::Missing => (Status::Unreadable, Why::Error(MISSING.to_owned())),
+            Read::NotRegular => (
+                Status::Unreadable,
+                Why::Error("not a regular file".to_owned()),
+            ),
+            Read::TooLarge => (Status::TooLarge, Why::None),
+            Read::Failed(e) => (
+                Status::Unreadable,
+                Why::Error(crate::discovery::os_error(&e)),
+            ),
+        };
+        self.skip(path, status, why, ty, parent);
+        None
     }
 
     /// An import token's path: `~/` from home, absolute as is, else against
