@@ -72,10 +72,6 @@ pub(super) fn findings_of(
 ) -> Vec<Raw> {
     let profile = report.profile;
     let mut out: Vec<Raw> = Vec::new();
-    let plain = |file: String, detail: Detail, message: String, hint: String| Raw::Plain {
-        file,
-        found: Box::new((detail, message, hint)),
-    };
     for w in &report.warnings {
         // A URL's warning is its file's finding (AGX021), said once.
         let url = report.files.iter().any(|f| {
@@ -131,146 +127,190 @@ pub(super) fn findings_of(
         if !include_global && global(&note.path) && !secret {
             continue;
         }
-        let (detail, message, hint) = match &note.kind {
-            NoteKind::Secret { real, place, via } => {
-                if linked.contains(&note.path) && *via == Via::File {
-                    continue;
-                }
-                let message = secret_words(profile, &note.path, real, *place, via);
-                let detail = Detail::SecretSymlink {
-                    target: file.clone(),
-                    resolved: real.clone(),
-                    place: place.name(),
-                };
-                let hint = match via {
-                    Via::File => {
-                        "replace it with a regular file inside the project that holds only instructions"
-                            .to_owned()
-                    }
-                    Via::Import(token) => format!("remove the import @{token}"),
-                    Via::Glob => format!("remove the instructions entry {}", note.path),
-                };
-                let file = if *via == Via::Glob {
-                    String::new()
-                } else {
-                    file
-                };
-                out.push(plain(file, detail, message, hint));
-                continue;
-            }
-            NoteKind::LongMemory { chars } => (
-                Detail::HarnessWarning {},
-                crate::profile::claude::long_memory_words(*chars),
-                format!(
-                    "cut {file} to {} characters or fewer (or move parts into .claude/rules): Claude Code sends it with every request",
-                    crate::profile::claude::WARN_CHARS
-                ),
-            ),
-            NoteKind::NonRegular => {
-                let kind = crate::bounded::metadata(&note.path).map_or("special file", |m| {
-                    crate::discovery::kind_name(m.file_type())
-                });
-                (
-                    Detail::NotRegular { file_type: kind },
-                    format!("not a regular file (a {kind}): {profile} skips it"),
-                    format!(
-                        "rename or remove the {kind} {file}, or make it a regular file with instructions"
-                    ),
-                )
-            }
-            NoteKind::IgnoredName { by, name } => {
-                if !(note.path.ends_with("CLAUDE.md") && name == "AGENTS.md") {
-                    continue;
-                }
-                if same_as_agents(&note.path, by) {
-                    continue;
-                }
-                let sibling = Path::new(&note.path).with_file_name("AGENTS.md");
-                let by = if crate::profile::file_size(&sibling).is_some() {
-                    shower.show(&crate::profile::show(&sibling))
-                } else {
-                    shower.show(by)
-                };
-                (
-                    Detail::IgnoredName { by: by.clone() },
-                    format!(
-                        "ignored by opencode: an AGENTS.md exists in the chain ({by}), and the first name found wins for every directory"
-                    ),
-                    format!(
-                        "merge what it says into {by} and make it a symlink to it (or a pointer: @AGENTS.md)"
-                    ),
-                )
-            }
-            NoteKind::HiddenByEmptyOverride { by } => {
-                let by = shower.show(by);
-                (
-                    Detail::HiddenByOverride { by: by.clone() },
-                    format!("hidden by the empty {by}: codex loads nothing from this directory"),
-                    format!("delete the empty {by}, or give it the instructions"),
-                )
-            }
-            NoteKind::SameFile { first } => {
-                let first = shower.show(first);
-                (
-                    Detail::LoadsOnce {
-                        first: first.clone(),
-                    },
-                    format!("the same file as {first} (device and inode): gemini loads it once"),
-                    format!("keep one name for it: delete {file} or {first}"),
-                )
-            }
-            NoteKind::Import { token, problem } => {
-                let (kind, error, message, hint) = match problem {
-                    ImportProblem::Traversal => (
-                        "traversal",
-                        None,
-                        format!(
-                            "import @{token} leaves the project root: gemini writes a path traversal comment instead"
-                        ),
-                        format!("import a file inside the project instead of @{token}"),
-                    ),
-                    ImportProblem::Cycle => (
-                        "cycle",
-                        None,
-                        format!(
-                            "import @{token} is already being imported (a cycle): gemini writes a comment instead"
-                        ),
-                        format!("remove the import @{token}: it imports itself"),
-                    ),
-                    ImportProblem::Failed(why) => (
-                        "failed",
-                        Some(shower.within(why)),
-                        format!("import @{token} failed: {}", shower.within(why)),
-                        format!("fix the import @{token} (the error says why), or remove it"),
-                    ),
-                    ImportProblem::DepthLimit => (
-                        "depth",
-                        None,
-                        format!(
-                            "import @{token} is deeper than {} levels: gemini leaves it as text",
-                            crate::profile::gemini::imports::MAX_DEPTH
-                        ),
-                        format!(
-                            "flatten the imports: gemini stops after {} levels",
-                            crate::profile::gemini::imports::MAX_DEPTH
-                        ),
-                    ),
-                };
-                (
-                    Detail::ImportProblem {
-                        token: token.clone(),
-                        problem: kind,
-                        error,
-                    },
-                    message,
-                    hint,
-                )
-            }
-            NoteKind::Glob => continue,
-        };
-        out.push(plain(file, detail, message, hint));
+        out.extend(note_finding(profile, note, file, shower, &linked));
     }
     out
+}
+
+/// The finding of one note of a report (`None`: no finding, or said
+/// already by a file's finding).
+fn note_finding(
+    profile: Profile,
+    note: &crate::profile::Note,
+    file: String,
+    shower: &Shower,
+    linked: &HashSet<String>,
+) -> Option<Raw> {
+    let (detail, message, hint) = match &note.kind {
+        NoteKind::Secret { real, place, via } => {
+            if linked.contains(&note.path) && *via == Via::File {
+                return None;
+            }
+            return Some(secret_finding(profile, note, (real, *place, via), file));
+        }
+        NoteKind::LongMemory { chars } => (
+            Detail::HarnessWarning {},
+            crate::profile::claude::long_memory_words(*chars),
+            format!(
+                "cut {file} to {} characters or fewer (or move parts into .claude/rules): Claude Code sends it with every request",
+                crate::profile::claude::WARN_CHARS
+            ),
+        ),
+        NoteKind::NonRegular => {
+            let kind = crate::bounded::metadata(&note.path).map_or("special file", |m| {
+                crate::discovery::kind_name(m.file_type())
+            });
+            (
+                Detail::NotRegular { file_type: kind },
+                format!("not a regular file (a {kind}): {profile} skips it"),
+                format!(
+                    "rename or remove the {kind} {file}, or make it a regular file with instructions"
+                ),
+            )
+        }
+        NoteKind::IgnoredName { by, name } => ignored_finding(&note.path, by, name, shower)?,
+        NoteKind::HiddenByEmptyOverride { by } => {
+            let by = shower.show(by);
+            (
+                Detail::HiddenByOverride { by: by.clone() },
+                format!("hidden by the empty {by}: codex loads nothing from this directory"),
+                format!("delete the empty {by}, or give it the instructions"),
+            )
+        }
+        NoteKind::SameFile { first } => {
+            let first = shower.show(first);
+            (
+                Detail::LoadsOnce {
+                    first: first.clone(),
+                },
+                format!("the same file as {first} (device and inode): gemini loads it once"),
+                format!("keep one name for it: delete {file} or {first}"),
+            )
+        }
+        NoteKind::Import { token, problem } => import_finding(token, problem, shower),
+        NoteKind::Glob => return None,
+    };
+    Some(plain(file, detail, message, hint))
+}
+
+/// The finding of a secret the harness reads.
+fn secret_finding(
+    profile: Profile,
+    note: &crate::profile::Note,
+    (real, place, via): (&str, crate::discovery::Place, &Via),
+    file: String,
+) -> Raw {
+    let message = secret_words(profile, &note.path, real, place, via);
+    let detail = Detail::SecretSymlink {
+        target: file.clone(),
+        resolved: real.to_owned(),
+        place: place.name(),
+    };
+    let hint = match via {
+        Via::File => {
+            "replace it with a regular file inside the project that holds only instructions"
+                .to_owned()
+        }
+        Via::Import(token) => format!("remove the import @{token}"),
+        Via::Glob => format!("remove the instructions entry {}", note.path),
+    };
+    let file = if *via == Via::Glob {
+        String::new()
+    } else {
+        file
+    };
+    plain(file, detail, message, hint)
+}
+
+/// opencode's "CLAUDE.md ignored", unless the CLAUDE.md mirrors the
+/// AGENTS.md that won.
+fn ignored_finding(
+    path: &str,
+    by: &str,
+    name: &str,
+    shower: &Shower,
+) -> Option<(Detail, String, String)> {
+    if !(path.ends_with("CLAUDE.md") && name == "AGENTS.md") {
+        return None;
+    }
+    if same_as_agents(path, by) {
+        return None;
+    }
+    let sibling = Path::new(path).with_file_name("AGENTS.md");
+    let by = if crate::profile::file_size(&sibling).is_some() {
+        shower.show(&crate::profile::show(&sibling))
+    } else {
+        shower.show(by)
+    };
+    Some((
+        Detail::IgnoredName { by: by.clone() },
+        format!(
+            "ignored by opencode: an AGENTS.md exists in the chain ({by}), and the first name found wins for every directory"
+        ),
+        format!(
+            "merge what it says into {by} and make it a symlink to it (or a pointer: @AGENTS.md)"
+        ),
+    ))
+}
+
+/// A gemini import it replaced by a comment.
+fn import_finding(
+    token: &str,
+    problem: &ImportProblem,
+    shower: &Shower,
+) -> (Detail, String, String) {
+    let (kind, error, message, hint) = match problem {
+        ImportProblem::Traversal => (
+            "traversal",
+            None,
+            format!(
+                "import @{token} leaves the project root: gemini writes a path traversal comment instead"
+            ),
+            format!("import a file inside the project instead of @{token}"),
+        ),
+        ImportProblem::Cycle => (
+            "cycle",
+            None,
+            format!(
+                "import @{token} is already being imported (a cycle): gemini writes a comment instead"
+            ),
+            format!("remove the import @{token}: it imports itself"),
+        ),
+        ImportProblem::Failed(why) => (
+            "failed",
+            Some(shower.within(why)),
+            format!("import @{token} failed: {}", shower.within(why)),
+            format!("fix the import @{token} (the error says why), or remove it"),
+        ),
+        ImportProblem::DepthLimit => (
+            "depth",
+            None,
+            format!(
+                "import @{token} is deeper than {} levels: gemini leaves it as text",
+                crate::profile::gemini::imports::MAX_DEPTH
+            ),
+            format!(
+                "flatten the imports: gemini stops after {} levels",
+                crate::profile::gemini::imports::MAX_DEPTH
+            ),
+        ),
+    };
+    (
+        Detail::ImportProblem {
+            token: token.to_owned(),
+            problem: kind,
+            error,
+        },
+        message,
+        hint,
+    )
+}
+
+fn plain(file: String, detail: Detail, message: String, hint: String) -> Raw {
+    Raw::Plain {
+        file,
+        found: Box::new((detail, message, hint)),
+    }
 }
 
 /// The finding of one probed file, by its status.
@@ -412,6 +452,35 @@ fn claude_finding(f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
             of("outside the cwd; Claude Code skips it unless the project approves external imports (hasClaudeMdExternalIncludesApproved)".to_owned()),
             format!("move {file} inside the project, or approve external imports for it in Claude Code"),
         ),
+        Status::Unreadable if f.imported_by.is_some() => {
+            let error = match &f.why {
+                Why::Error(e) => Some(shower.within(e)),
+                _ => None,
+            };
+            let why = error.as_ref().map(|e| format!(": {e}")).unwrap_or_default();
+            (
+                import("failed", error),
+                of(format!(
+                    "an import that cannot be resolved{why}; Claude Code skips it"
+                )),
+                format!("fix the import of {file} (the error says why), or remove it"),
+            )
+        }
+        _ => claude_held_or_unreadable(f, &file, shower)?,
+    };
+    Some(Raw::Plain {
+        file,
+        found: Box::new((detail, message, hint)),
+    })
+}
+
+/// A file Claude Code holds back or cannot read (not an import).
+fn claude_held_or_unreadable(
+    f: &FileEntry,
+    file: &str,
+    shower: &Shower,
+) -> Option<(Detail, String, String)> {
+    Some(match f.status {
         Status::HeldBack => {
             let holder = match &f.why {
                 Why::By(b) => shower.show(b),
@@ -427,20 +496,6 @@ fn claude_finding(f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
                 ),
             )
         }
-        Status::Unreadable if f.imported_by.is_some() => {
-            let error = match &f.why {
-                Why::Error(e) => Some(shower.within(e)),
-                _ => None,
-            };
-            let why = error.as_ref().map(|e| format!(": {e}")).unwrap_or_default();
-            (
-                import("failed", error),
-                of(format!(
-                    "an import that cannot be resolved{why}; Claude Code skips it"
-                )),
-                format!("fix the import of {file} (the error says why), or remove it"),
-            )
-        }
         Status::Unreadable => {
             let error = match &f.why {
                 Why::Error(e) => shower.within(e),
@@ -453,9 +508,5 @@ fn claude_finding(f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
             )
         }
         _ => return None,
-    };
-    Some(Raw::Plain {
-        file,
-        found: Box::new((detail, message, hint)),
     })
 }

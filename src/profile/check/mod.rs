@@ -121,10 +121,7 @@ pub fn check(
     let profile = h.profile();
     let shower = Shower::new(opts.base, opts.home);
     let mut links = Links::new(opts.settings, profile);
-    let mut plain: Vec<(String, Found)> = Vec::new();
-    let mut seen: HashSet<(&'static str, String, String)> = HashSet::new();
-    let mut groups: Vec<String> = Vec::new();
-    let mut cuts: Vec<(String, CutFacts, Excess)> = Vec::new();
+    let mut gathered = Gathered::default();
     let mut received = Vec::new();
     let mut digests: HashMap<String, String> = HashMap::new();
     let mut largest: Option<(usize, String)> = None;
@@ -149,12 +146,10 @@ pub fn check(
         let budget = h
             .budget_setting()
             .and_then(|name| setting_u64(&report, name));
-        if let Some(max) = budget {
-            // A budget past what an f64 holds exactly admits everything.
-            #[allow(clippy::cast_precision_loss)]
-            let max = MaxBytes(max as f64);
-            max_bytes = Some(max);
-        }
+        // A budget past what an f64 holds exactly admits everything.
+        #[allow(clippy::cast_precision_loss)]
+        let this = budget.map(|max| MaxBytes(max as f64));
+        max_bytes = this.or(max_bytes);
         let (_, bytes) = sent(&report, opts.alias.as_ref());
         if largest.as_ref().is_none_or(|(b, _)| bytes > *b) {
             largest = Some((bytes, shown_dir.clone()));
@@ -165,48 +160,15 @@ pub fn check(
             excess: project.saturating_sub(usize::try_from(max).unwrap_or(usize::MAX)),
         });
         let raws = findings_of(h, &report, &shower, &mut links, opts.include_user_global);
-        let mut cut_here = false;
-        for raw in raws {
-            match raw {
-                Raw::Plain { file, found } => {
-                    // An ignored CLAUDE.md is one finding, whichever
-                    // AGENTS.md each directory's session finds first.
-                    let message = match found.0 {
-                        Detail::IgnoredName { .. } => String::new(),
-                        _ => found.1.clone(),
-                    };
-                    let key = (found.0.rule().id, file.clone(), message);
-                    if seen.insert(key) {
-                        note_group(&mut groups, &dir_of(&file));
-                        plain.push((file, *found));
-                    }
-                }
-                Raw::Cut(facts) => {
-                    cut_here = true;
-                    note_group(&mut groups, &dir_of(&facts.file));
-                    let e = excess.unwrap_or(Excess {
-                        whole: project,
-                        excess: 0,
-                    });
-                    cuts.push((shown_dir.clone(), facts, e));
-                }
-            }
-        }
+        let whole = excess.unwrap_or(Excess {
+            whole: project,
+            excess: 0,
+        });
+        let cut_here = gathered.take(raws, &shown_dir, whole);
         if let (Some(percent), Some(max), false) = (opts.warn_at, budget, cut_here) {
-            #[allow(clippy::cast_precision_loss)]
-            let max = MaxBytes(max as f64);
-            let setting = h.budget_setting().unwrap_or("max-bytes");
-            if let Some(found) =
-                crate::check::near_budget(percent, project, max, &shown_dir, setting)
-            {
-                let file = report
-                    .files
-                    .iter()
-                    .rev()
-                    .find(|f| f.included && !h.is_global(&f.path, f))
-                    .map_or_else(String::new, |f| shower.show(&f.path));
-                note_group(&mut groups, &dir_of(&file));
-                plain.push((file, found));
+            let near = (percent, max, project);
+            if let Some((file, found)) = near_budget(h, &report, &shower, near, &shown_dir) {
+                gathered.push(file, found);
             }
         }
         if opts.directories {
@@ -221,39 +183,131 @@ pub fn check(
             ));
         }
     }
-    let mut findings = budget_findings(h, cuts, &groups);
-    for (file, (detail, message, hint)) in plain {
-        let dir = dir_of(&file);
-        findings.push((
-            group_index(&groups, &dir),
-            1,
-            Finding::new(dir, file, detail, message, hint),
-        ));
-    }
-    // Stable: each group's budget findings first, then the others in the
-    // order they were met.
-    findings.sort_by_key(|(g, budget_last, _)| (*g, *budget_last));
-    let findings: Vec<Finding> = findings.into_iter().map(|(_, _, f)| f).collect();
+    let facts = Facts {
+        checked,
+        max_bytes,
+        largest: largest.map(|(bytes, dir)| Largest { dir, bytes }),
+        received,
+    };
+    Ok(report_of(profile, opts, facts, gathered.findings(h)))
+}
+
+/// What a check of one harness counted besides its findings.
+struct Facts {
+    checked: usize,
+    max_bytes: Option<MaxBytes>,
+    largest: Option<Largest>,
+    received: Vec<check::Received>,
+}
+
+/// One harness's report, in the shape of dsh's.
+fn report_of(
+    profile: Profile,
+    opts: &Options<'_>,
+    facts: Facts,
+    findings: Vec<Finding>,
+) -> check::Report {
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
-    Ok(check::Report {
+    check::Report {
         harness: profile.name(),
         paths: opts.paths.clone(),
         walked: opts.walked,
-        checked,
-        max_bytes,
-        largest: largest.map(|(bytes, dir)| Largest { dir, bytes }),
+        checked: facts.checked,
+        max_bytes: facts.max_bytes,
+        largest: facts.largest,
         errors,
         warnings: findings.len() - errors,
         findings,
         directories: None,
-        received,
+        received: facts.received,
         sessions: Vec::new(),
         unmatched_excludes: Vec::new(),
         ignore_warnings: Vec::new(),
-    })
+    }
+}
+
+/// The findings of one harness's directories as they are met: each
+/// plain one once, the budget cuts apart (counted per file at the end),
+/// and the order of the directories they are grouped under.
+#[derive(Default)]
+struct Gathered {
+    plain: Vec<(String, Found)>,
+    seen: HashSet<(&'static str, String, String)>,
+    groups: Vec<String>,
+    cuts: Vec<(String, CutFacts, Excess)>,
+}
+
+impl Gathered {
+    /// Takes one session directory's findings; whether a budget cut a file.
+    fn take(&mut self, raws: Vec<Raw>, shown_dir: &str, excess: Excess) -> bool {
+        let mut cut_here = false;
+        for raw in raws {
+            match raw {
+                Raw::Plain { file, found } => {
+                    // An ignored CLAUDE.md is one finding, whichever
+                    // AGENTS.md each directory's session finds first.
+                    let message = match found.0 {
+                        Detail::IgnoredName { .. } => String::new(),
+                        _ => found.1.clone(),
+                    };
+                    if self.seen.insert((found.0.rule().id, file.clone(), message)) {
+                        self.push(file, *found);
+                    }
+                }
+                Raw::Cut(facts) => {
+                    cut_here = true;
+                    note_group(&mut self.groups, &dir_of(&facts.file));
+                    self.cuts.push((shown_dir.to_owned(), facts, excess));
+                }
+            }
+        }
+        cut_here
+    }
+
+    fn push(&mut self, file: String, found: Found) {
+        note_group(&mut self.groups, &dir_of(&file));
+        self.plain.push((file, found));
+    }
+
+    /// Every finding: each group's budget findings first, then the others
+    /// in the order they were met.
+    fn findings(self, h: &dyn Harness) -> Vec<Finding> {
+        let mut findings = budget_findings(h, self.cuts, &self.groups);
+        for (file, (detail, message, hint)) in self.plain {
+            let dir = dir_of(&file);
+            findings.push((
+                group_index(&self.groups, &dir),
+                1,
+                Finding::new(dir, file, detail, message, hint),
+            ));
+        }
+        findings.sort_by_key(|(g, budget_last, _)| (*g, *budget_last));
+        findings.into_iter().map(|(_, _, f)| f).collect()
+    }
+}
+
+/// `--warn-at`: a session near its budget, on the last project file it loads.
+fn near_budget(
+    h: &dyn Harness,
+    report: &Report,
+    shower: &Shower,
+    (percent, max, project): (u32, u64, usize),
+    shown_dir: &str,
+) -> Option<(String, Found)> {
+    #[allow(clippy::cast_precision_loss)]
+    let max = MaxBytes(max as f64);
+    let setting = h.budget_setting().unwrap_or("max-bytes");
+    let found = crate::check::near_budget(percent, project, max, shown_dir, setting)?;
+    let file = report
+        .files
+        .iter()
+        .rev()
+        .find(|f| f.included && !h.is_global(&f.path, f))
+        .map_or_else(String::new, |f| shower.show(&f.path));
+    Some((file, found))
 }
 
 /// What `h` loads for `dir`, its secrets noted: the load a check judges
