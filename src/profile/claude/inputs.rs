@@ -76,40 +76,27 @@ pub(super) fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut Report)
         report.warnings.push(message);
     };
     let projects = input.cwd.join(node_join(&input.config_dir, "projects"));
-    if let Ok(listing) = crate::bounded::read_dir(&projects) {
-        let mut found: Vec<PathBuf> = listing
-            .filter_map(Result::ok)
-            .map(|e| e.path().join("memory"))
-            .filter(|p| crate::bounded::symlink_metadata(p).is_ok())
-            .collect();
-        found.sort();
-        if let Some(first) = found.first() {
-            inexact(
-                report,
-                format!(
-                    "{}: an auto-memory directory; Claude Code may add its MEMORY.md after the project files, agentctx does not model it (output not exact)",
-                    first.display()
-                ),
-            );
-        }
+    let memory =
+        |p: PathBuf| Some(p.join("memory")).filter(|m| crate::bounded::symlink_metadata(m).is_ok());
+    if let Some(first) = first_listed(&projects, memory) {
+        inexact(
+            report,
+            format!(
+                "{}: an auto-memory directory; Claude Code may add its MEMORY.md after the project files, agentctx does not model it (output not exact)",
+                first.display()
+            ),
+        );
     }
     let drop_ins = input.managed_dir.join("managed-settings.d");
-    if let Ok(listing) = crate::bounded::read_dir(&drop_ins) {
-        let mut found: Vec<PathBuf> = listing
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| has_key(p, &["claudeMd"]))
-            .collect();
-        found.sort();
-        if let Some(first) = found.first() {
-            inexact(
-                report,
-                format!(
-                    "{}: a managed drop-in that sets claudeMd; agentctx does not merge drop-ins (output not exact)",
-                    first.display()
-                ),
-            );
-        }
+    let sets = |p: PathBuf| Some(p).filter(|p| has_key(p, &["claudeMd"]));
+    if let Some(first) = first_listed(&drop_ins, sets) {
+        inexact(
+            report,
+            format!(
+                "{}: a managed drop-in that sets claudeMd; agentctx does not merge drop-ins (output not exact)",
+                first.display()
+            ),
+        );
     }
     let mut settings = vec![
         input
@@ -172,4 +159,13 @@ fn has_key(path: &Path, keys: &[&str]) -> bool {
         return false;
     };
     serde_json::from_slice::<Value>(&bytes).is_ok_and(|v| walk(&v, keys))
+}
+
+/// The first (by path) of what `pick` keeps of `dir`'s entries.
+fn first_listed(dir: &Path, pick: impl Fn(PathBuf) -> Option<PathBuf>) -> Option<PathBuf> {
+    let listing = crate::bounded::read_dir(dir).ok()?;
+    listing
+        .filter_map(Result::ok)
+        .filter_map(|e| pick(e.path()))
+        .min()
 }
