@@ -64,15 +64,7 @@ impl Chain {
     fn find(cwd: &Path, markers: &[String]) -> Self {
         let root = find_root(cwd, markers);
         let dirs = match &root {
-            Ok(Some(root)) => {
-                let mut dirs: Vec<PathBuf> = cwd
-                    .ancestors()
-                    .take_while(|d| d.starts_with(root))
-                    .map(Path::to_path_buf)
-                    .collect();
-                dirs.reverse();
-                dirs
-            }
+            Ok(Some(root)) => crate::discovery::chain(root, cwd),
             Ok(None) => vec![cwd.to_path_buf()],
             Err(_) => Vec::new(),
         };
