@@ -12,10 +12,15 @@
 //! (gemini and opencode read any size; codex's `project_doc_max_bytes` and
 //! claude's 4 MiB are applied by their profiles on top of these).
 
-use std::fs::{File, OpenOptions};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, Read};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// The kind of a path after following links, or the error stat gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,16 +30,83 @@ pub(crate) enum Kind {
     Other,
 }
 
-thread_local! {
-    /// The `stat` results of this thread's loads, while [`with_stat_memo`]
-    /// runs (`check` loads many directories of one tree: their ancestors'
-    /// names are looked up once, not once per load).
-    static STAT_MEMO: std::cell::RefCell<Option<Memo>> = const { std::cell::RefCell::new(None) };
+/// What one check learns of its one unchanging tree, shared by every
+/// thread that loads for it ([`Memo::run`]): `stat`, `lstat` and real
+/// paths by path, and the walk's listings, which answer "absent" for a
+/// name they do not hold without a system call.
+#[derive(Debug, Default)]
+pub struct Memo {
+    shards: [Mutex<Shard>; SHARDS],
+    /// How many lookups a listing answered (tests check the short cut ran).
+    #[cfg(test)]
+    pub(crate) absent_answers: std::sync::atomic::AtomicUsize,
 }
 
-/// What [`with_stat_memo`] remembers: `lstat` and `stat` by path (the
-/// path's bytes: hashing them is cheap, hashing a `Path` parses it).
-type Memo = [std::collections::HashMap<std::ffi::OsString, Result<std::fs::Metadata, Failed>>; 2];
+/// Locks are taken per shard (by the path's bytes), so that the loading
+/// threads seldom wait for each other.
+const SHARDS: usize = 16;
+
+#[derive(Debug, Default)]
+struct Shard {
+    /// `lstat` (0) and `stat` (1) by path (the path's bytes: hashing them
+    /// is cheap, hashing a `Path` parses it).
+    stat: [FxMap<OsString, Result<Metadata, Failed>>; 2],
+    real: FxMap<OsString, Result<PathBuf, Failed>>,
+    /// A walked directory's entries, ASCII-lowercased; `None` when one of
+    /// them might match an ASCII name under a filesystem's Unicode case
+    /// folding (then its names are always `stat`-ed).
+    listings: FxMap<OsString, Option<Names>>,
+}
+
+/// The names of one listing, ASCII-lowercased.
+type Names = HashSet<Box<[u8]>, Fx>;
+
+type FxMap<K, V> = HashMap<K, V, Fx>;
+
+/// A hasher of a word at a time (rustc's `FxHasher`): the memo hashes
+/// long paths of a trusted tree, where `SipHash` costs more than the
+/// lookup it serves.
+#[derive(Debug, Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Fx {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut w = [0; 8];
+            w.copy_from_slice(word);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl std::hash::BuildHasher for Fx {
+    type Hasher = Fx;
+    fn build_hasher(&self) -> Fx {
+        Fx(0)
+    }
+}
+
+thread_local! {
+    /// The memo this thread's loads use, while [`Memo::run`] runs.
+    static CURRENT: RefCell<Option<Arc<Memo>>> = const { RefCell::new(None) };
+}
 
 /// A failed `stat`, kept so that it can be given again.
 #[derive(Debug, Clone, Copy)]
@@ -56,57 +128,246 @@ impl Failed {
     }
 }
 
-/// Runs `f` with every [`metadata`] (and so [`stat`]) of this thread
-/// remembered: for a check, which reads one unchanging tree.
+fn kept<T: Clone>(got: &io::Result<T>) -> Result<T, Failed> {
+    match got {
+        Ok(value) => Ok(value.clone()),
+        Err(e) => Err(Failed::of(e)),
+    }
+}
+
+fn not_found() -> io::Error {
+    io::Error::from_raw_os_error(libc::ENOENT)
+}
+
+/// Whether `path` is absolute and spelled plainly: no `.` or `..`
+/// component, no `//`, no trailing `/` (what the memo answers for; any
+/// other spelling goes to the system as written).
+fn plain(bytes: &[u8]) -> bool {
+    bytes.first() == Some(&b'/')
+        && (bytes.len() == 1
+            || bytes[1..]
+                .split(|&b| b == b'/')
+                .all(|c| !(c.is_empty() || c == b"." || c == b"..")))
+}
+
+/// Whether a listed name may equal an ASCII name on a case-insensitive
+/// filesystem without being equal to it ignoring ASCII case: a non-ASCII
+/// character whose case mappings hold an ASCII one (KELVIN SIGN, long s,
+/// dotless i, `ß`, ligatures), or a name that is not UTF-8.
+fn unsure(name: &[u8]) -> bool {
+    match std::str::from_utf8(name) {
+        Ok(name) => name.chars().any(|c| {
+            !c.is_ascii()
+                && c.to_lowercase()
+                    .chain(c.to_uppercase())
+                    .any(|m| m.is_ascii())
+        }),
+        Err(_) => true,
+    }
+}
+
+/// `f` of `name` ASCII-lowercased (on the stack when it is short).
+fn lowered<T>(name: &[u8], f: impl FnOnce(&[u8]) -> T) -> T {
+    let mut short = [0; 256];
+    match short.get_mut(..name.len()) {
+        Some(buf) => {
+            buf.copy_from_slice(name);
+            buf.make_ascii_lowercase();
+            f(buf)
+        }
+        None => f(&name.to_ascii_lowercase()),
+    }
+}
+
+impl Memo {
+    /// A memo with nothing known yet.
+    #[must_use]
+    pub fn new() -> Arc<Self> {
+        Arc::default()
+    }
+
+    /// Runs `f` with this memo answering this thread's [`metadata`],
+    /// [`symlink_metadata`], [`stat`], [`canonicalize`] and [`read_dir`]:
+    /// for a check, which reads one tree it assumes unchanging.
+    pub fn run<T>(self: &Arc<Self>, f: impl FnOnce() -> T) -> T {
+        let outer = CURRENT.with(|c| c.replace(Some(Arc::clone(self))));
+        let out = f();
+        CURRENT.with(|c| *c.borrow_mut() = outer);
+        out
+    }
+
+    fn shard(&self, key: &[u8]) -> std::sync::MutexGuard<'_, Shard> {
+        let mut hash = Fx(0);
+        std::hash::Hasher::write(&mut hash, key);
+        let at = usize::try_from(hash.0 >> 60).unwrap_or(0) % SHARDS;
+        self.shards[at]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Takes in the complete listing of the walked directory `dir`.
+    fn note_listing<'a>(&self, dir: &Path, names: impl IntoIterator<Item = &'a OsStr>) {
+        let mut set = HashSet::with_hasher(Fx(0));
+        let mut sure = true;
+        for name in names {
+            let bytes = name.as_bytes();
+            if bytes.is_ascii() {
+                set.insert(bytes.to_ascii_lowercase().into_boxed_slice());
+            } else if unsure(bytes) {
+                sure = false;
+                break;
+            }
+        }
+        let key = dir.as_os_str();
+        self.shard(key.as_bytes())
+            .listings
+            .insert(key.to_owned(), sure.then_some(set));
+    }
+
+    /// Whether a listing says `path` does not exist: the deepest listed
+    /// directory it lies in lacks its next component (an ASCII name,
+    /// compared ignoring ASCII case, as a case-insensitive filesystem
+    /// would find it). `false` is "ask the system".
+    fn absent(&self, path: &Path) -> bool {
+        let bytes = path.as_os_str().as_bytes();
+        if !plain(bytes) {
+            return false;
+        }
+        let mut end = bytes.len();
+        while let Some(slash) = bytes[..end].iter().rposition(|&b| b == b'/') {
+            let name = &bytes[slash + 1..end];
+            let dir = if slash == 0 {
+                &bytes[..1]
+            } else {
+                &bytes[..slash]
+            };
+            if !name.is_empty() {
+                let shard = self.shard(dir);
+                if let Some(listing) = shard.listings.get(OsStr::from_bytes(dir)) {
+                    let absent = match listing {
+                        Some(set) if name.is_ascii() => !lowered(name, |n| set.contains(n)),
+                        _ => false,
+                    };
+                    #[cfg(test)]
+                    if absent {
+                        self.absent_answers
+                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    return absent;
+                }
+            }
+            if slash == 0 {
+                break;
+            }
+            end = slash;
+        }
+        false
+    }
+
+    fn metadata(&self, path: &Path, follow: bool) -> io::Result<Metadata> {
+        if self.absent(path) {
+            return Err(not_found());
+        }
+        let key = path.as_os_str();
+        let at = usize::from(follow);
+        if let Some(known) = self.shard(key.as_bytes()).stat[at].get(key) {
+            return known.clone().map_err(Failed::error);
+        }
+        let got = system_metadata(path, follow);
+        self.shard(key.as_bytes()).stat[at].insert(key.to_owned(), kept(&got));
+        got
+    }
+
+    /// `realpath`: a plainly spelled path that is no symlink is its
+    /// parent's real path and its name (each directory resolved once);
+    /// a symlink, or any other spelling, is resolved by the system.
+    fn real(&self, path: &Path) -> io::Result<PathBuf> {
+        let key = path.as_os_str();
+        if !plain(key.as_bytes()) {
+            return std::fs::canonicalize(path);
+        }
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok(path.to_path_buf());
+        };
+        if let Some(known) = self.shard(key.as_bytes()).real.get(key) {
+            return known.clone().map_err(Failed::error);
+        }
+        let got = match self.metadata(path, false) {
+            Err(e) => Err(e),
+            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path),
+            Ok(_) => self.real(parent).map(|p| p.join(name)),
+        };
+        self.shard(key.as_bytes())
+            .real
+            .insert(key.to_owned(), kept(&got));
+        got
+    }
+}
+
+/// Runs `f` with a [`Memo`]: this thread's own, unless one runs already.
 pub fn with_stat_memo<T>(f: impl FnOnce() -> T) -> T {
-    let outer = STAT_MEMO.with(|m| m.borrow().is_some());
-    if !outer {
-        STAT_MEMO.with(|m| *m.borrow_mut() = Some(Memo::default()));
+    if CURRENT.with(|c| c.borrow().is_some()) {
+        f()
+    } else {
+        Memo::new().run(f)
     }
-    let out = f();
-    if !outer {
-        STAT_MEMO.with(|m| *m.borrow_mut() = None);
-    }
-    out
 }
 
-/// `std::fs::metadata`, remembered inside [`with_stat_memo`].
-pub(crate) fn metadata(path: &Path) -> io::Result<std::fs::Metadata> {
-    remembered(path, true)
-}
-
-/// `std::fs::symlink_metadata`, remembered inside [`with_stat_memo`].
-pub(crate) fn symlink_metadata(path: &Path) -> io::Result<std::fs::Metadata> {
-    remembered(path, false)
-}
-
-fn remembered(path: &Path, follow: bool) -> io::Result<std::fs::Metadata> {
-    let at = usize::from(follow);
-    let known = STAT_MEMO.with(|m| {
-        m.borrow()
-            .as_ref()
-            .map(|m| m[at].get(path.as_os_str()).cloned())
+/// The walk's complete listing of `dir`, for the memo running (if any).
+pub(crate) fn note_listing<'a>(dir: &Path, names: impl IntoIterator<Item = &'a OsStr>) {
+    CURRENT.with(|c| {
+        if let Some(memo) = c.borrow().as_ref() {
+            memo.note_listing(dir, names);
+        }
     });
-    if let Some(Some(known)) = known {
-        return known.map_err(Failed::error);
-    }
-    let got = if follow {
+}
+
+fn system_metadata(path: &Path, follow: bool) -> io::Result<Metadata> {
+    if follow {
         std::fs::metadata(path)
     } else {
         std::fs::symlink_metadata(path)
-    };
-    if known.is_some() {
-        STAT_MEMO.with(|m| {
-            if let Some(m) = m.borrow_mut().as_mut() {
-                let value = got.as_ref().map(Clone::clone).map_err(Failed::of);
-                m[at].insert(path.as_os_str().to_owned(), value);
-            }
-        });
     }
-    got
 }
 
-/// `stat` (links followed), remembered inside [`with_stat_memo`].
+fn remembered(path: &Path, follow: bool) -> io::Result<Metadata> {
+    CURRENT.with(|c| match c.borrow().as_ref() {
+        Some(memo) => memo.metadata(path, follow),
+        None => system_metadata(path, follow),
+    })
+}
+
+/// `std::fs::metadata`, remembered inside [`Memo::run`].
+pub(crate) fn metadata(path: impl AsRef<Path>) -> io::Result<Metadata> {
+    remembered(path.as_ref(), true)
+}
+
+/// `std::fs::symlink_metadata`, remembered inside [`Memo::run`].
+pub(crate) fn symlink_metadata(path: impl AsRef<Path>) -> io::Result<Metadata> {
+    remembered(path.as_ref(), false)
+}
+
+/// `std::fs::canonicalize`, remembered inside [`Memo::run`].
+pub(crate) fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
+    let path = path.as_ref();
+    CURRENT.with(|c| match c.borrow().as_ref() {
+        Some(memo) => memo.real(path),
+        None => std::fs::canonicalize(path),
+    })
+}
+
+/// `std::fs::read_dir`; inside [`Memo::run`], a directory a listing says
+/// is absent fails as the system would (`ENOENT`) without a call.
+pub(crate) fn read_dir(path: impl AsRef<Path>) -> io::Result<std::fs::ReadDir> {
+    let path = path.as_ref();
+    let absent = CURRENT.with(|c| c.borrow().as_ref().is_some_and(|m| m.absent(path)));
+    if absent {
+        return Err(not_found());
+    }
+    std::fs::read_dir(path)
+}
+
+/// `stat` (links followed), remembered inside [`Memo::run`].
 pub(crate) fn stat(path: &Path) -> io::Result<Kind> {
     metadata(path).map(|m| {
         if m.is_file() {

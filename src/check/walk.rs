@@ -13,13 +13,14 @@
 //! a FIFO, a device or an over-long file is a warning, never a hang.
 
 use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use ignore::Match;
 use ignore::gitignore::Gitignore;
-use walkdir::WalkDir;
 
 use super::ignorefile;
 use super::is_plain_name;
@@ -310,28 +311,85 @@ fn ignored(stack: &[Rules], path: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// One entry of a listing: its path, name and type (links not followed).
+struct Entry {
+    path: PathBuf,
+    name: OsString,
+    is_dir: bool,
+    symlink: bool,
+}
+
 /// Ignore files and `.git` sort first in a listing, so that a directory's
 /// rules are known before any of its subdirectories is entered; the order
 /// of everything else is by file name.
-fn listing_order(a: &walkdir::DirEntry, b: &walkdir::DirEntry) -> std::cmp::Ordering {
-    let rank = |e: &walkdir::DirEntry| {
-        let n = e.file_name();
+fn listing_order(a: &Entry, b: &Entry) -> std::cmp::Ordering {
+    let rank = |e: &Entry| {
+        let n = e.name.as_os_str();
         u8::from(!(n == GIT || n == GITIGNORE || n == AGENTCTX_IGNORE))
     };
-    rank(a)
-        .cmp(&rank(b))
-        .then_with(|| a.file_name().cmp(b.file_name()))
+    rank(a).cmp(&rank(b)).then_with(|| a.name.cmp(&b.name))
 }
 
-/// Walks `top`: the directories in sorted order, parents first.
+/// Reads a directory's listing whole, in [`listing_order`], and the first
+/// error: the directory's (then nothing is listed), or that of an entry
+/// that could not be read or typed (left out).
+fn list(dir: &Path) -> (Vec<Entry>, Option<io::Error>) {
+    let items = match fs::read_dir(dir) {
+        Ok(items) => items,
+        Err(e) => return (Vec::new(), Some(e)),
+    };
+    let mut entries = Vec::new();
+    let mut error = None;
+    for item in items {
+        match item.and_then(|e| e.file_type().map(|t| (e, t))) {
+            Ok((e, t)) => entries.push(Entry {
+                path: e.path(),
+                name: e.file_name(),
+                is_dir: t.is_dir(),
+                symlink: t.is_symlink(),
+            }),
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+    entries.sort_by(listing_order);
+    (entries, error)
+}
+
+/// Whether the walk lists `top`: a directory, or a symlink to one (the
+/// top is followed; links below it are not); `None` when it cannot be
+/// `lstat`-ed (nothing is walked).
+fn lists_top(top: &Path) -> Option<bool> {
+    let meta = fs::symlink_metadata(top).ok()?;
+    Some(if meta.file_type().is_symlink() {
+        fs::metadata(top).is_ok_and(|m| m.is_dir())
+    } else {
+        meta.is_dir()
+    })
+}
+
+/// A directory being walked: its node and the subdirectories left to enter.
+struct Open {
+    node: usize,
+    subdirs: std::vec::IntoIter<Entry>,
+}
+
+/// Walks `top`: the directories in sorted order, parents first. Each
+/// directory's listing is read whole when it is entered: its names, its
+/// ignore files and (for the memo of the other harnesses' loads) the
+/// listing itself are known before any subdirectory is entered, and it is
+/// handed to the sink then.
 pub(super) fn walk(top: &Path, opts: &WalkOptions<'_>) -> Walked {
     let mut out = Walked {
         nodes: Vec::new(),
         excluded: vec![false; opts.exclude.len()],
         warnings: Vec::new(),
     };
-    // The node index and ignore rules of the directory open at each depth.
-    let mut stack: Vec<usize> = Vec::new();
+    let Some(listed) = lists_top(top) else {
+        return out;
+    };
+    // The ignore rules of each open directory (and those above the top).
     let mut rules: Vec<Rules> = if opts.ignore {
         let mut loading = Loading {
             base: opts.base,
@@ -342,64 +400,86 @@ pub(super) fn walk(top: &Path, opts: &WalkOptions<'_>) -> Walked {
     } else {
         Vec::new()
     };
-    let above = rules.len();
-    let mut it = WalkDir::new(top).sort_by(listing_order).into_iter();
-    while let Some(next) = it.next() {
-        let entry = match next {
-            Ok(entry) => entry,
-            Err(err) => {
-                record_error(&mut out.nodes, &stack, &err);
-                continue;
-            }
+    let mut stack: Vec<Open> = Vec::new();
+    let first = enter(
+        &mut out,
+        &mut rules,
+        opts,
+        (top.to_path_buf(), None),
+        listed,
+    );
+    stack.push(first);
+    while let Some(open) = stack.last_mut() {
+        let parent = open.node;
+        let Some(entry) = open.subdirs.next() else {
+            stack.pop();
+            rules.pop();
+            continue;
         };
-        let depth = entry.depth();
-        let is_dir = entry.file_type().is_dir();
-        let name = entry.file_name().to_str();
-        let parent = depth.checked_sub(1).map(|d| stack[d]);
-        if let (Some(parent), Some(name)) = (parent, name) {
-            let symlink = entry.file_type().is_symlink();
-            opts.names
-                .record(name, symlink, &mut out.nodes[parent].hits);
-            if opts.ignore {
-                let mut loading = Loading {
-                    base: opts.base,
-                    warnings: &mut out.warnings,
-                    live: rules.iter().map(|r| r.bytes).sum(),
-                };
-                let file = (entry.path(), name, is_dir);
-                note_ignore_file(&mut rules[above + depth - 1], file, &mut loading);
-            }
-        }
-        if depth > 0 && !is_dir {
+        if skip(
+            opts,
+            top,
+            (&entry.path, &entry.name),
+            &rules,
+            &mut out.excluded,
+        ) {
             continue;
         }
-        if let Some(sink) = opts.sink {
-            for &done in stack.iter().skip(depth).rev() {
-                emit(sink, opts.names, &out.nodes[done], done == 0);
-            }
-        }
-        stack.truncate(depth);
-        rules.truncate(above + depth);
-        if depth > 0 && skip(opts, top, &entry, &rules, &mut out.excluded) {
-            it.skip_current_dir();
-            continue;
-        }
-        stack.push(out.nodes.len());
-        // Filled from the listing that follows (ignore files sort first).
-        rules.push(Rules::default());
-        out.nodes.push(Node {
-            path: entry.into_path(),
-            parent,
-            hits: Vec::new(),
-            unlisted: None,
-        });
-    }
-    if let Some(sink) = opts.sink {
-        for &done in stack.iter().rev() {
-            emit(sink, opts.names, &out.nodes[done], done == 0);
-        }
+        let next = enter(&mut out, &mut rules, opts, (entry.path, Some(parent)), true);
+        stack.push(next);
     }
     out
+}
+
+/// Adds the node of a directory entered, reads its listing (when `listed`)
+/// into its names, its ignore rules and the memo, hands it to the sink,
+/// and returns its subdirectories to enter.
+fn enter(
+    out: &mut Walked,
+    rules: &mut Vec<Rules>,
+    opts: &WalkOptions<'_>,
+    (path, parent): (PathBuf, Option<usize>),
+    listed: bool,
+) -> Open {
+    let (entries, error) = if listed {
+        list(&path)
+    } else {
+        (Vec::new(), None)
+    };
+    let mut node = Node {
+        path,
+        parent,
+        hits: Vec::new(),
+        unlisted: error.as_ref().map(os_error),
+    };
+    let mut own = Rules::default();
+    for entry in &entries {
+        let Some(name) = entry.name.to_str() else {
+            continue;
+        };
+        opts.names.record(name, entry.symlink, &mut node.hits);
+        if opts.ignore {
+            let mut loading = Loading {
+                base: opts.base,
+                warnings: &mut out.warnings,
+                live: rules.iter().map(|r| r.bytes).sum::<usize>() + own.bytes,
+            };
+            note_ignore_file(&mut own, (&entry.path, name, entry.is_dir), &mut loading);
+        }
+    }
+    rules.push(own);
+    if listed && error.is_none() {
+        crate::bounded::note_listing(&node.path, entries.iter().map(|e| e.name.as_os_str()));
+    }
+    if let Some(sink) = opts.sink {
+        emit(sink, opts.names, &node, parent.is_none());
+    }
+    let subdirs: Vec<Entry> = entries.into_iter().filter(|e| e.is_dir).collect();
+    out.nodes.push(node);
+    Open {
+        node: out.nodes.len() - 1,
+        subdirs: subdirs.into_iter(),
+    }
 }
 
 /// Hands a finished directory to the sink when another harness has a
@@ -440,15 +520,14 @@ fn note_ignore_file(
 fn skip(
     opts: &WalkOptions<'_>,
     top: &Path,
-    entry: &walkdir::DirEntry,
+    (path, name): (&Path, &OsStr),
     rules: &[Rules],
     excluded: &mut [bool],
 ) -> bool {
-    let name = entry.file_name();
     if name == GIT {
         return true;
     }
-    let rel = entry.path().strip_prefix(top).unwrap_or(entry.path());
+    let rel = path.strip_prefix(top).unwrap_or(path);
     let mut hit = false;
     for (i, x) in opts.exclude.iter().enumerate() {
         let matches = if x.contains('/') {
@@ -462,21 +541,7 @@ fn skip(
             hit = true;
         }
     }
-    hit || (opts.ignore && ignored(rules, entry.path()))
-}
-
-/// A listing error belongs to the directory that could not be read.
-fn record_error(nodes: &mut [Node], stack: &[usize], err: &walkdir::Error) {
-    let error = err.io_error().map_or_else(|| err.to_string(), os_error);
-    let depth = err.depth().min(stack.len().saturating_sub(1));
-    let index = err
-        .path()
-        .and_then(|p| stack.iter().rev().find(|&&i| nodes[i].path == p))
-        .or_else(|| stack.get(depth))
-        .copied();
-    if let Some(node) = index.and_then(|i| nodes.get_mut(i)) {
-        node.unlisted.get_or_insert(error);
-    }
+    hit || (opts.ignore && ignored(rules, path))
 }
 
 /// Whether `dir` exists as a directory (for a deleted file's directory).

@@ -307,6 +307,8 @@ fn all_harnesses(
     let loaded: Vec<Loaded> = others.iter().map(|_| Mutex::default()).collect();
     let (tx, rx) = mpsc::channel::<(PathBuf, u32)>();
     let rx = Mutex::new(rx);
+    // One memo for the walk and every load of every harness.
+    let memo = &crate::profile::Memo::new();
     // As many as there are cores: the walk is as much waiting on the
     // kernel as the loads are.
     let workers = std::thread::available_parallelism()
@@ -317,8 +319,7 @@ fn all_harnesses(
             .map(|_| {
                 let (rx, loaded) = (&rx, &loaded);
                 scope.spawn(move || {
-                    crate::profile::with_stat_memo(|| {
-                        let mut real = crate::profile::check::RealPaths::default();
+                    memo.run(|| {
                         loop {
                             let job = rx
                                 .lock()
@@ -329,8 +330,7 @@ fn all_harnesses(
                                 if mask & (1 << i) == 0 {
                                     continue;
                                 }
-                                let report =
-                                    crate::profile::check::load(h.as_ref(), &path, &mut real);
+                                let report = crate::profile::check::load(h.as_ref(), &path);
                                 if let Ok(mut map) = loaded[i].lock() {
                                     map.insert(path.clone(), report);
                                 }
@@ -344,7 +344,12 @@ fn all_harnesses(
             sink: (!others.is_empty()).then_some(tx),
             ..opts.clone()
         };
-        let walk = check::check(&streaming);
+        // The walk's listings answer the loads' lookups of absent names.
+        let walk = if others.is_empty() {
+            check::check(&streaming)
+        } else {
+            memo.run(|| check::check(&streaming))
+        };
         drop(streaming);
         for h in handles {
             let _ = h.join();
@@ -380,9 +385,7 @@ fn all_harnesses(
                         .lock()
                         .map(|mut m| std::mem::take(&mut *m))
                         .unwrap_or_default();
-                    crate::profile::with_stat_memo(|| {
-                        crate::profile::check::check(h.as_ref(), &dirs, popts, &mut pre)
-                    })
+                    memo.run(|| crate::profile::check::check(h.as_ref(), &dirs, popts, &mut pre))
                 })
             })
             .collect();

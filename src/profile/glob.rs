@@ -150,7 +150,7 @@ fn walk(dir: &Path, alts: &[Vec<Seg>]) -> Vec<PathBuf> {
         // (name, type by lstat)
         let mut entries: Vec<(String, Option<FileType>)> = Vec::new();
         if listed {
-            if let Ok(rd) = std::fs::read_dir(&here) {
+            if let Ok(rd) = crate::bounded::read_dir(&here) {
                 let mut names: Vec<(String, Option<FileType>)> = rd
                     .filter_map(Result::ok)
                     .map(|e| {
@@ -171,7 +171,7 @@ fn walk(dir: &Path, alts: &[Vec<Seg>]) -> Vec<PathBuf> {
                 if (!listed || name == "." || name == "..")
                     && !entries.iter().any(|(n, _)| n == name)
                 {
-                    if let Ok(meta) = std::fs::symlink_metadata(here.join(name)) {
+                    if let Ok(meta) = crate::bounded::symlink_metadata(here.join(name)) {
                         entries.push((name.clone(), Some(meta.file_type())));
                     }
                 }

@@ -7,8 +7,8 @@
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
-pub use crate::bounded::with_stat_memo;
 pub(crate) use crate::bounded::{self, Kind, metadata, stat, symlink_metadata};
+pub use crate::bounded::{Memo, with_stat_memo};
 pub mod check;
 pub mod claude;
 pub mod codex;
@@ -389,7 +389,7 @@ pub(crate) fn read_file(path: &Path, limit: Option<u64>) -> io::Result<Vec<u8>> 
 /// resolve), when that is a secret location: dsh's one classifier
 /// (`discovery::secret_place`), applied to every path a profile reads.
 pub(crate) fn secret_of(path: &Path) -> Option<(String, crate::discovery::Place)> {
-    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let real = crate::bounded::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     crate::discovery::secret_place(&real, None).map(|place| (show(&real), place))
 }
 

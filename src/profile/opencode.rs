@@ -50,7 +50,7 @@ impl Input {
 #[must_use]
 pub fn worktree(cwd: &Path) -> PathBuf {
     cwd.ancestors()
-        .find(|d| super::metadata(&d.join(".git")).is_ok())
+        .find(|d| super::metadata(d.join(".git")).is_ok())
         .unwrap_or(Path::new("/"))
         .to_path_buf()
 }

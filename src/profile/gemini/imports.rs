@@ -181,7 +181,7 @@ pub fn real_path(path: &Path) -> PathBuf {
 }
 
 fn real_path_bounded(path: &Path, links: usize) -> PathBuf {
-    if let Ok(real) = std::fs::canonicalize(path) {
+    if let Ok(real) = crate::bounded::canonicalize(path) {
         return real;
     }
     if links > 0 {
@@ -251,7 +251,7 @@ impl<'a> Expander<'a> {
         let root = super::find_root(dir, markers).unwrap_or_else(|| dir.to_path_buf());
         Expander {
             file: super::super::show(file),
-            real_root: std::fs::canonicalize(&root).unwrap_or(root),
+            real_root: crate::bounded::canonicalize(&root).unwrap_or(root),
             notes,
             reads: HashMap::new(),
             traversals: HashMap::new(),
@@ -399,7 +399,7 @@ impl<'a> Expander<'a> {
 /// An import's text (lossy UTF-8), or Node's message for why not.
 fn read_import(full: &Path) -> Result<String, String> {
     let shown = super::super::show(full);
-    match std::fs::metadata(full) {
+    match crate::bounded::metadata(full) {
         Err(e) => Err(node_message(&e, "access", &shown)),
         Ok(m) if m.is_dir() => Err(node_message(
             &io::Error::from_raw_os_error(libc::EISDIR),

@@ -132,7 +132,9 @@ pub fn find_root(start: &Path, markers: &[String]) -> Option<PathBuf> {
 
 /// A file's identity: `(st_dev, st_ino)` of `stat`, if it can be stat'd.
 fn identity(path: &Path) -> Option<(u64, u64)> {
-    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    crate::bounded::metadata(path)
+        .ok()
+        .map(|m| (m.dev(), m.ino()))
 }
 
 /// The resolved gemini settings.
@@ -181,7 +183,7 @@ fn settings_files(input: &Input, workspace: &Path, warnings: &mut Vec<String>) -
             .join("system-defaults.json")
     });
     let mut system = |path: PathBuf, what: &str| {
-        let exists = std::fs::symlink_metadata(&path).is_ok();
+        let exists = crate::bounded::symlink_metadata(&path).is_ok();
         if exists && !settings::is_secure(&path) {
             warnings.push(format!(
                 "{}: not read: gemini reads a {what} file only when it and every directory above it are owned by root and not writable by group or others",
@@ -197,7 +199,7 @@ fn settings_files(input: &Input, workspace: &Path, warnings: &mut Vec<String>) -
     let mut files: Vec<PathBuf> = defaults.into_iter().collect();
     files.push(user_dir.join("settings.json"));
     let ws_dir = workspace.join(".gemini");
-    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let real = |p: &Path| crate::bounded::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     if input.trusted && real(&ws_dir) != real(&user_dir) {
         files.push(ws_dir.join("settings.json"));
     }
@@ -592,7 +594,7 @@ fn jit(
     if !imports::is_subpath(workspace, &target) {
         return;
     }
-    let start = match std::fs::metadata(&target) {
+    let start = match crate::bounded::metadata(&target) {
         Ok(m) if m.is_dir() => target.clone(),
         _ => target.parent().unwrap_or(Path::new("/")).to_path_buf(),
     };

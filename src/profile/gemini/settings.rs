@@ -76,13 +76,13 @@ fn read_one(path: &Path, vars: &Vars) -> Result<Option<Value>> {
 pub fn is_secure(path: &Path) -> bool {
     fn chain_ok(path: &Path) -> bool {
         path.ancestors().all(|p| {
-            let Ok(meta) = std::fs::metadata(p) else {
+            let Ok(meta) = crate::bounded::metadata(p) else {
                 return false;
             };
             if meta.uid() != 0 || meta.mode() & 0o022 != 0 {
                 return false;
             }
-            match std::fs::symlink_metadata(p) {
+            match crate::bounded::symlink_metadata(p) {
                 Ok(link) if link.file_type().is_symlink() => link.uid() == 0,
                 Ok(_) => true,
                 Err(_) => false,
@@ -92,7 +92,7 @@ pub fn is_secure(path: &Path) -> bool {
     if !chain_ok(path) {
         return false;
     }
-    match std::fs::canonicalize(path) {
+    match crate::bounded::canonicalize(path) {
         Ok(real) => real == path || chain_ok(&real),
         Err(_) => false,
     }
