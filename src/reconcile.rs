@@ -48,6 +48,9 @@ pub struct VisibleScopes {
     entries: HashMap<String, Change>,
     /// The log line of the event that first set each visible scope.
     first_line: HashMap<String, u64>,
+    /// The seq of the visible event that last set each scope (none once a
+    /// change of this pass replaced it).
+    last_seq: HashMap<String, u64>,
 }
 
 impl VisibleScopes {
@@ -62,6 +65,7 @@ impl VisibleScopes {
                     .entry(change.scope.clone())
                     .or_insert(ev.line);
                 state.set(change.clone());
+                state.last_seq.insert(change.scope.clone(), ev.seq);
             }
         }
         state
@@ -71,7 +75,14 @@ impl VisibleScopes {
         if !self.entries.contains_key(&change.scope) {
             self.order.push(change.scope.clone());
         }
+        self.last_seq.remove(&change.scope);
         self.entries.insert(change.scope.clone(), change);
+    }
+
+    /// The seq of the logged event that set a scope's entry, when one did.
+    #[must_use]
+    pub fn seq(&self, scope: &str) -> Option<u64> {
+        self.last_seq.get(scope).copied()
     }
 
     #[must_use]
