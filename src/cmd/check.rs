@@ -455,12 +455,12 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
                 }
             }
             other => {
-                let profile = crate::cmd::profile::profile_of(*other);
+                let profile = other.harness();
                 match profile.and_then(check_entry) {
                     Some(e) => push(e, &mut chosen),
                     None => bail!(
                         "--profile {} has no check: it is documented behaviour, not byte-exact (explain takes it)",
-                        crate::cmd::profile::name(*other)
+                        other.name()
                     ),
                 }
             }
@@ -485,7 +485,7 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
         }
     }
     for (flag, owner) in args.profiles.given() {
-        let owner = crate::cmd::profile::profile_of(owner);
+        let owner = owner.harness();
         if !chosen.others.iter().any(|e| Some(e.profile) == owner) {
             bail!(
                 "{flag} is a setting of --profile {}; it does not apply to --profile {label}",

@@ -46,7 +46,7 @@ pub(crate) fn select(
             if let Some((flag, owner)) = given.first() {
                 bail!(
                     "{flag} is a setting of --profile {}; it does not apply to dsh{}",
-                    name(*owner),
+                    owner.name(),
                     instead(flag, ProfileName::Dsh)
                 );
             }
@@ -59,7 +59,7 @@ pub(crate) fn select(
         ProfileName::Copilot => vec![Profile::Copilot],
         ProfileName::All => Profile::EXACT.to_vec(),
     };
-    let label = name(chosen);
+    let label = chosen.name();
     if chosen == ProfileName::All && command != Command::Check {
         bail!("--profile all works with check only");
     }
@@ -83,7 +83,7 @@ pub(crate) fn select(
         if let Some((flag, owner)) = given.iter().find(|(_, owner)| *owner != chosen) {
             bail!(
                 "{flag} is a setting of --profile {}; it does not apply to --profile {label}",
-                name(*owner)
+                owner.name()
             );
         }
     }
@@ -129,18 +129,6 @@ fn instead(flag: &str, profile: ProfileName) -> &'static str {
     }
 }
 
-/// The profile a `--profile` name stands for (none for dsh and all).
-pub(crate) fn profile_of(p: ProfileName) -> Option<Profile> {
-    match p {
-        ProfileName::Codex => Some(Profile::Codex),
-        ProfileName::Gemini => Some(Profile::Gemini),
-        ProfileName::Opencode => Some(Profile::Opencode),
-        ProfileName::Claude => Some(Profile::Claude),
-        ProfileName::Copilot => Some(Profile::Copilot),
-        ProfileName::Dsh | ProfileName::All => None,
-    }
-}
-
 /// [`instead`] for a dsh flag given to check with the harnesses `others`
 /// (the counterpart of the only one, when there is one).
 pub(crate) fn instead_for(flag: &str, others: &[&check::Entry]) -> &'static str {
@@ -148,26 +136,7 @@ pub(crate) fn instead_for(flag: &str, others: &[&check::Entry]) -> &'static str 
         [one] => one.profile,
         _ => return "",
     };
-    let name = match one {
-        Profile::Codex => ProfileName::Codex,
-        Profile::Gemini => ProfileName::Gemini,
-        Profile::Opencode => ProfileName::Opencode,
-        Profile::Claude => ProfileName::Claude,
-        Profile::Copilot => ProfileName::Copilot,
-    };
-    instead(flag, name)
-}
-
-pub(crate) fn name(p: ProfileName) -> &'static str {
-    match p {
-        ProfileName::Dsh => "dsh",
-        ProfileName::Codex => "codex",
-        ProfileName::Gemini => "gemini",
-        ProfileName::Opencode => "opencode",
-        ProfileName::Claude => "claude",
-        ProfileName::Copilot => "copilot",
-        ProfileName::All => "all",
-    }
+    instead(flag, one.into())
 }
 
 /// The cwd a profile looks at (10.1): `--cwd` (lexically normalised against
