@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use super::{PART_LINES, Tone, Writer, cell, list, short, width};
+use super::files::short;
+use super::{PART_LINES, Tone, Writer, cell, list, width};
 use crate::baseline::Change;
 use crate::explain::{PartRole, SessionReport};
 use crate::log::seq_text;
