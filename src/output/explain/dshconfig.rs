@@ -137,28 +137,7 @@ fn outcome_rows(w: &mut Writer, r: &Report, widths: &[usize]) {
             widths,
         );
     }
-    let (tone, outcome) = match r.outcome {
-        "loaded" => (Tone::Good, "loaded".to_owned()),
-        other => {
-            let at = match (&r.file, r.line) {
-                (Some(file), Some(line)) => format!(" at {}:{line}", escape(file)),
-                (Some(file), None) => format!(" at {}", escape(file)),
-                _ => String::new(),
-            };
-            let message = r.message.as_deref().map(escape).unwrap_or_default();
-            let tone = if other == "refused" {
-                Tone::Bad
-            } else {
-                Tone::Warn
-            };
-            let what = if other == "refused" {
-                "dsh would refuse to start"
-            } else {
-                "a session receives no agent instructions"
-            };
-            (tone, format!("{other}{at}: {message} ({what})"))
-        }
-    };
+    let (tone, outcome) = outcome(r);
     w.row(
         2,
         &[cell("outcome", Tone::Plain), cell(outcome, tone)],
@@ -206,6 +185,32 @@ fn outcome_rows(w: &mut Writer, r: &Report, widths: &[usize]) {
             2,
             &[cell(format!("warning: {}", escape(warning)), Tone::Warn)],
         );
+    }
+}
+
+/// What dsh does with its configuration, as a tone and a line.
+fn outcome(r: &Report) -> (Tone, String) {
+    match r.outcome {
+        "loaded" => (Tone::Good, "loaded".to_owned()),
+        other => {
+            let at = match (&r.file, r.line) {
+                (Some(file), Some(line)) => format!(" at {}:{line}", escape(file)),
+                (Some(file), None) => format!(" at {}", escape(file)),
+                _ => String::new(),
+            };
+            let message = r.message.as_deref().map(escape).unwrap_or_default();
+            let tone = if other == "refused" {
+                Tone::Bad
+            } else {
+                Tone::Warn
+            };
+            let what = if other == "refused" {
+                "dsh would refuse to start"
+            } else {
+                "a session receives no agent instructions"
+            };
+            (tone, format!("{other}{at}: {message} ({what})"))
+        }
     }
 }
 
