@@ -19,21 +19,7 @@ pub(super) fn web_preset(
 ) -> Result<Outcome, Refusal> {
     let presets_row = patch::find_row(rows, "agent-presets");
     let row_config = presets_row.as_ref().and_then(|r| r.value.get("config"));
-    let (id, from) = match &input.preset {
-        Some(id) if input.preset_from.is_empty() => (id.clone(), "given".to_owned()),
-        Some(id) => (id.clone(), input.preset_from.clone()),
-        None => match settings_default(home) {
-            Some(id) => (id, format!("{}", home.join("settings.yaml").display())),
-            None => match row_config.as_ref().and_then(|c| c.value.get("default")) {
-                Some(Node {
-                    value: Value::String(id),
-                    origin,
-                    ..
-                }) => (id, format!("agent-presets row ({origin})")),
-                _ => ("standard".to_owned(), "default".to_owned()),
-            },
-        },
-    };
+    let (id, from) = preset_id(input, home, row_config.as_ref());
     config.preset = Some((id.clone(), from));
     let include_user = !matches!(
         row_config
@@ -54,6 +40,38 @@ pub(super) fn web_preset(
             config,
         ));
     }
+    let (origin, entries, kind) = user_preset(home, &id, include_user)?;
+    Ok(mount_preset(&id, origin, &entries, kind, input, config))
+}
+
+/// The preset's id and where it came from: `--dsh-preset`, the
+/// settings.yaml default, the `agent-presets` row's default, else
+/// `standard`.
+fn preset_id(input: &Input, home: &Path, row_config: Option<&Node>) -> (String, String) {
+    match &input.preset {
+        Some(id) if input.preset_from.is_empty() => (id.clone(), "given".to_owned()),
+        Some(id) => (id.clone(), input.preset_from.clone()),
+        None => match settings_default(home) {
+            Some(id) => (id, format!("{}", home.join("settings.yaml").display())),
+            None => match row_config.as_ref().and_then(|c| c.value.get("default")) {
+                Some(Node {
+                    value: Value::String(id),
+                    origin,
+                    ..
+                }) => (id, format!("agent-presets row ({origin})")),
+                _ => ("standard".to_owned(), "default".to_owned()),
+            },
+        },
+    }
+}
+
+/// A preset of the user root (`$DSH_HOME/.agent-presets/<id>`): its origin,
+/// entries and how it was found; unknown when the root is not included.
+fn user_preset(
+    home: &Path,
+    id: &str,
+    include_user: bool,
+) -> Result<(Origin, Vec<Node>, LayerStatus), Refusal> {
     let (origin, text, kind) = {
         let path = home
             .join(".agent-presets")
@@ -104,7 +122,7 @@ pub(super) fn web_preset(
             });
         }
     };
-    Ok(mount_preset(&id, origin, &entries, kind, input, config))
+    Ok((origin, entries, kind))
 }
 
 /// A preset's entry list, mounted as is (no patches): its loader row decides.

@@ -272,34 +272,22 @@ fn effective(
             "missing required value",
         ));
     };
+    read_keys(&map, &mut e, input, web, warnings)?;
+    Ok(e)
+}
+
+/// Reads every key of the row's `config` mapping into `e` (after its
+/// defaults), refusing as dsh does; unknown keys are ignored with a warning.
+fn read_keys(
+    map: &Node,
+    e: &mut Effective,
+    input: &Input,
+    web: bool,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Fail> {
     let get = |key: &str| map.value.get(key).filter(|n| n.value != Value::Null);
-    // dshHome
     if let Some(node) = get("dshHome") {
-        match &node.value {
-            Value::Expr(_) => {
-                e.dsh_home = expression(&node, e.dsh_home.clone(), "dshHome", warnings)
-            }
-            Value::String(s) => {
-                if web && !s.starts_with('~') && !std::path::Path::new(s).is_absolute() {
-                    warnings.push(Warning {
-                        file: node.origin.file(),
-                        line: Some(node.line),
-                        message: format!("dshHome {s:?} is relative to the dsh web process's cwd, which agentctx cannot know: the session cwd is assumed"),
-                    });
-                }
-                let home = expand_home(s, input);
-                e.user_global_display = display(&home, input);
-                e.dsh_home = from(&node, home);
-            }
-            v => {
-                return Err(refuse(
-                    &node,
-                    "dshHome",
-                    "dshHome",
-                    &format!("expected string but got {}", v.js_string()),
-                ));
-            }
-        }
+        dsh_home_key(&node, e, input, web, warnings)?;
     }
     // projectRootMarkers
     if let Some(node) = get("projectRootMarkers") {
@@ -316,70 +304,10 @@ fn effective(
         }
     }
     // maxBytes: required, any number.
-    match get("maxBytes") {
-        None => {
-            return Err(refuse(
-                &map,
-                "maxBytes",
-                "maxBytes",
-                "missing required value",
-            ));
-        }
-        Some(node) => match node.value {
-            Value::Expr(_) => {
-                e.max_bytes = expression(&node, e.max_bytes.clone(), "maxBytes", warnings)
-            }
-            Value::Number(n) => e.max_bytes = from(&node, n),
-            ref v => {
-                return Err(refuse(
-                    &node,
-                    "maxBytes",
-                    "maxBytes",
-                    &format!("expected number but got {}", v.js_string()),
-                ));
-            }
-        },
-    }
+    max_bytes_key(get("maxBytes"), map, e, warnings)?;
     // maxSourceBytes: a number, >= 1, a multiple of 1 from 1.
     if let Some(node) = get("maxSourceBytes") {
-        match node.value {
-            Value::Expr(_) => {
-                e.max_source_bytes = expression(
-                    &node,
-                    e.max_source_bytes.clone(),
-                    "maxSourceBytes",
-                    warnings,
-                )
-            }
-            Value::Number(n) => {
-                let show = crate::jsnum::to_string(n);
-                if n < 1.0 {
-                    return Err(refuse(
-                        &node,
-                        "maxSourceBytes",
-                        "maxSourceBytes",
-                        &format!("expected number >= 1 but got {show}"),
-                    ));
-                }
-                if (n - 1.0) % 1.0 != 0.0 {
-                    return Err(refuse(
-                        &node,
-                        "maxSourceBytes",
-                        "maxSourceBytes",
-                        &format!("expected number multiple of 1 but got {show}"),
-                    ));
-                }
-                e.max_source_bytes = from(&node, n);
-            }
-            ref v => {
-                return Err(refuse(
-                    &node,
-                    "maxSourceBytes",
-                    "maxSourceBytes",
-                    &format!("expected number but got {}", v.js_string()),
-                ));
-            }
-        }
+        max_source_bytes_key(&node, e, warnings)?;
     }
     for (key, slot) in [
         (
@@ -417,5 +345,118 @@ fn effective(
             }
         }
     }
-    Ok(e)
+    Ok(())
+}
+
+/// `dshHome`: a string (expanded; relative under web is warned), or an
+/// expression.
+fn dsh_home_key(
+    node: &Node,
+    e: &mut Effective,
+    input: &Input,
+    web: bool,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Fail> {
+    match &node.value {
+        Value::Expr(_) => e.dsh_home = expression(node, e.dsh_home.clone(), "dshHome", warnings),
+        Value::String(s) => {
+            if web && !s.starts_with('~') && !std::path::Path::new(s).is_absolute() {
+                warnings.push(Warning {
+                    file: node.origin.file(),
+                    line: Some(node.line),
+                    message: format!("dshHome {s:?} is relative to the dsh web process's cwd, which agentctx cannot know: the session cwd is assumed"),
+                });
+            }
+            let home = expand_home(s, input);
+            e.user_global_display = display(&home, input);
+            e.dsh_home = from(node, home);
+        }
+        v => {
+            return Err(refuse(
+                node,
+                "dshHome",
+                "dshHome",
+                &format!("expected string but got {}", v.js_string()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `maxBytes`: required, any number, or an expression.
+fn max_bytes_key(
+    node: Option<Node>,
+    map: &Node,
+    e: &mut Effective,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Fail> {
+    match node {
+        None => {
+            return Err(refuse(
+                map,
+                "maxBytes",
+                "maxBytes",
+                "missing required value",
+            ));
+        }
+        Some(node) => match node.value {
+            Value::Expr(_) => {
+                e.max_bytes = expression(&node, e.max_bytes.clone(), "maxBytes", warnings)
+            }
+            Value::Number(n) => e.max_bytes = from(&node, n),
+            ref v => {
+                return Err(refuse(
+                    &node,
+                    "maxBytes",
+                    "maxBytes",
+                    &format!("expected number but got {}", v.js_string()),
+                ));
+            }
+        },
+    }
+    Ok(())
+}
+
+/// `maxSourceBytes`: a number >= 1 and a multiple of 1 from 1, or an
+/// expression.
+fn max_source_bytes_key(
+    node: &Node,
+    e: &mut Effective,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Fail> {
+    match node.value {
+        Value::Expr(_) => {
+            e.max_source_bytes =
+                expression(node, e.max_source_bytes.clone(), "maxSourceBytes", warnings)
+        }
+        Value::Number(n) => {
+            let show = crate::jsnum::to_string(n);
+            if n < 1.0 {
+                return Err(refuse(
+                    node,
+                    "maxSourceBytes",
+                    "maxSourceBytes",
+                    &format!("expected number >= 1 but got {show}"),
+                ));
+            }
+            if (n - 1.0) % 1.0 != 0.0 {
+                return Err(refuse(
+                    node,
+                    "maxSourceBytes",
+                    "maxSourceBytes",
+                    &format!("expected number multiple of 1 but got {show}"),
+                ));
+            }
+            e.max_source_bytes = from(node, n);
+        }
+        ref v => {
+            return Err(refuse(
+                node,
+                "maxSourceBytes",
+                "maxSourceBytes",
+                &format!("expected number but got {}", v.js_string()),
+            ));
+        }
+    }
+    Ok(())
 }
