@@ -75,7 +75,7 @@ fn user_preset(
     let (origin, text, kind) = {
         let path = home
             .join(".agent-presets")
-            .join(&id)
+            .join(id)
             .join("agent.cordis.yml");
         let origin = Origin::Preset(path.display().to_string());
         let text = if include_user {
