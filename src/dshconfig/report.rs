@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{DshConfig, LayerKind, LayerStatus, Outcome, Setting};
+use super::{DshConfig, Effective, Layer, LayerKind, LayerStatus, Outcome, Setting};
 
 /// The `dshConfig` section.
 #[derive(Debug, Clone, Serialize)]
@@ -83,30 +83,10 @@ impl Report {
     /// The report of `config`; `differs_from_log` is the caller's comparison.
     #[must_use]
     pub fn new(config: &DshConfig, choices: Choices<'_>, differs_from_log: Option<String>) -> Self {
-        let web = config.profile == "web";
         let layers = config
             .layers
             .iter()
-            .map(|l| LayerReport {
-                layer: match &l.kind {
-                    LayerKind::Bundle(name) => format!("bundle {name}"),
-                    LayerKind::Profile => "profile".to_owned(),
-                    LayerKind::Home => "home".to_owned(),
-                    LayerKind::Patch => "patch".to_owned(),
-                    LayerKind::Preset(id) => format!("preset {id}"),
-                },
-                file: l.origin.file(),
-                status: match l.status {
-                    LayerStatus::Read if web && config.not_for_web.contains(&l.origin) => {
-                        "does not apply to web"
-                    }
-                    LayerStatus::Read => "read",
-                    LayerStatus::Absent => "absent",
-                    LayerStatus::BuiltIn => "built in",
-                    LayerStatus::Ignored => "ignored",
-                    LayerStatus::Error => "error",
-                },
-            })
+            .map(|l| layer_report(config, l))
             .collect();
         let (outcome, file, line, message) = match &config.outcome {
             Outcome::Loaded(_) => ("loaded", None, None, None),
@@ -123,42 +103,7 @@ impl Report {
             } => ("refused", Some(file.clone()), *line, Some(message.clone())),
         };
         let (row, ignored_keys) = match &config.outcome {
-            Outcome::Loaded(e) => (
-                vec![
-                    key("maxBytes", &e.max_bytes, |v| number(*v), |v| js(*v)),
-                    key(
-                        "maxSourceBytes",
-                        &e.max_source_bytes,
-                        |v| number(*v),
-                        |v| js(*v),
-                    ),
-                    key(
-                        "projectRootMarkers",
-                        &e.project_root_markers,
-                        list,
-                        text_list,
-                    ),
-                    key(
-                        "instructionFileCandidates",
-                        &e.instruction_file_candidates,
-                        list,
-                        text_list,
-                    ),
-                    key(
-                        "localInstructionFileCandidates",
-                        &e.local_instruction_file_candidates,
-                        list,
-                        text_list,
-                    ),
-                    key(
-                        "dshHome",
-                        &e.dsh_home,
-                        |v| serde_json::json!(v.to_string_lossy()),
-                        |v| v.to_string_lossy().into_owned(),
-                    ),
-                ],
-                e.ignored.clone(),
-            ),
+            Outcome::Loaded(e) => (row_keys(e), e.ignored.clone()),
             _ => (Vec::new(), Vec::new()),
         };
         Report {
@@ -192,6 +137,68 @@ impl Report {
             differs_from_log,
         }
     }
+}
+
+/// One layer as the report shows it.
+fn layer_report(config: &DshConfig, l: &Layer) -> LayerReport {
+    let web = config.profile == "web";
+    LayerReport {
+        layer: match &l.kind {
+            LayerKind::Bundle(name) => format!("bundle {name}"),
+            LayerKind::Profile => "profile".to_owned(),
+            LayerKind::Home => "home".to_owned(),
+            LayerKind::Patch => "patch".to_owned(),
+            LayerKind::Preset(id) => format!("preset {id}"),
+        },
+        file: l.origin.file(),
+        status: match l.status {
+            LayerStatus::Read if web && config.not_for_web.contains(&l.origin) => {
+                "does not apply to web"
+            }
+            LayerStatus::Read => "read",
+            LayerStatus::Absent => "absent",
+            LayerStatus::BuiltIn => "built in",
+            LayerStatus::Ignored => "ignored",
+            LayerStatus::Error => "error",
+        },
+    }
+}
+
+/// The loader row's settings, each with its origin.
+fn row_keys(e: &Effective) -> Vec<KeyReport> {
+    vec![
+        key("maxBytes", &e.max_bytes, |v| number(*v), |v| js(*v)),
+        key(
+            "maxSourceBytes",
+            &e.max_source_bytes,
+            |v| number(*v),
+            |v| js(*v),
+        ),
+        key(
+            "projectRootMarkers",
+            &e.project_root_markers,
+            list,
+            text_list,
+        ),
+        key(
+            "instructionFileCandidates",
+            &e.instruction_file_candidates,
+            list,
+            text_list,
+        ),
+        key(
+            "localInstructionFileCandidates",
+            &e.local_instruction_file_candidates,
+            list,
+            text_list,
+        ),
+        key(
+            "dshHome",
+            &e.dsh_home,
+            |v| serde_json::json!(v.to_string_lossy()),
+            |v| v.to_string_lossy().into_owned(),
+        ),
+    ]
 }
 
 fn key<T>(
