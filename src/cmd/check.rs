@@ -155,29 +155,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     }
     let chosen = harnesses(args)?;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
-    // dsh's budgets use the settings dsh's configuration gives a session
-    // (CONFIG 11.7); the other harnesses judge by dsh's root markers only.
-    let dsh = if chosen.dsh {
-        Some(super::dsh_config(
-            ctx.env,
-            &args.config,
-            &base,
-            None,
-            crate::settings::SettingsFrom::Config,
-            "default",
-        )?)
-    } else {
-        None
-    };
-    let settings = crate::settings::Settings::resolve_from(
-        ctx.env,
-        &args.config.overrides(),
-        None,
-        None,
-        dsh.as_ref()
-            .and_then(super::Dsh::effective)
-            .map(|e| (e, crate::settings::SettingsFrom::Config)),
-    )?;
+    let (dsh, settings) = resolve(ctx, args, chosen.dsh, &base)?;
     let top = input_top(&settings, &base, &args.paths);
     let others: Vec<Box<dyn Harness>> = chosen
         .others
@@ -261,6 +239,51 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         .collect();
     warnings.extend(base_warnings);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
+    present(ctx, args, &reports, impacts.as_deref(), &base)
+}
+
+/// dsh's configuration (when dsh is checked) and the settings: dsh's
+/// budgets use the settings dsh's configuration gives a session (CONFIG
+/// 11.7); the other harnesses judge by dsh's root markers only.
+fn resolve(
+    ctx: &Ctx<'_>,
+    args: &CheckArgs,
+    dsh: bool,
+    base: &Path,
+) -> Result<(Option<super::Dsh>, crate::settings::Settings)> {
+    let dsh = if dsh {
+        Some(super::dsh_config(
+            ctx.env,
+            &args.config,
+            base,
+            None,
+            crate::settings::SettingsFrom::Config,
+            "default",
+        )?)
+    } else {
+        None
+    };
+    let settings = crate::settings::Settings::resolve_from(
+        ctx.env,
+        &args.config.overrides(),
+        None,
+        None,
+        dsh.as_ref()
+            .and_then(super::Dsh::effective)
+            .map(|e| (e, crate::settings::SettingsFrom::Config)),
+    )?;
+    Ok((dsh, settings))
+}
+
+/// Prints the reports (with their impacts under `--base`) in the chosen
+/// format; 1 when one fails.
+fn present(
+    ctx: &mut Ctx<'_>,
+    args: &CheckArgs,
+    reports: &[Report],
+    impacts: Option<&[Impact]>,
+    base: &Path,
+) -> Result<u8> {
     let palette = Palette {
         on: ctx.stdout_color(),
     };
@@ -270,7 +293,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
             .enumerate()
             .map(|(i, report)| View {
                 report,
-                impact: impacts.as_ref().map(|v| &v[i]),
+                impact: impacts.map(|v| &v[i]),
                 summary: args.summary.then(|| summary::rows(&report.received)),
             })
             .collect(),
@@ -282,7 +305,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         CheckFormat::Sarif => {
             let pairs: Vec<(&Report, Option<&Impact>)> =
                 views.0.iter().map(|v| (v.report, v.impact)).collect();
-            output::json(ctx.out, &sarif::log(&pairs, &base))?;
+            output::json(ctx.out, &sarif::log(&pairs, base))?;
         }
         CheckFormat::Markdown => ctx.out.write_all(markdown::render(&views).as_bytes())?,
     }
@@ -303,7 +326,6 @@ fn all_harnesses(
     home: Option<&Path>,
     alias: Option<(String, String)>,
 ) -> Result<(Report, Vec<Report>)> {
-    type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::Report>>>;
     let loaded: Vec<Loaded> = others.iter().map(|_| Mutex::default()).collect();
     let (tx, rx) = mpsc::channel::<(PathBuf, u32)>();
     let rx = Mutex::new(rx);
@@ -316,28 +338,7 @@ fn all_harnesses(
         let handles: Vec<_> = (0..if others.is_empty() { 0 } else { workers })
             .map(|_| {
                 let (rx, loaded) = (&rx, &loaded);
-                scope.spawn(move || {
-                    crate::profile::with_stat_memo(|| {
-                        let mut real = crate::profile::check::RealPaths::default();
-                        loop {
-                            let job = rx
-                                .lock()
-                                .map_err(|_| ())
-                                .and_then(|r| r.recv().map_err(|_| ()));
-                            let Ok((path, mask)) = job else { break };
-                            for (i, h) in others.iter().enumerate() {
-                                if mask & (1 << i) == 0 {
-                                    continue;
-                                }
-                                let report =
-                                    crate::profile::check::load(h.as_ref(), &path, &mut real);
-                                if let Ok(mut map) = loaded[i].lock() {
-                                    map.insert(path.clone(), report);
-                                }
-                            }
-                        }
-                    })
-                })
+                scope.spawn(move || load_sessions(rx, others, loaded))
             })
             .collect();
         let streaming = Options {
@@ -369,21 +370,7 @@ fn all_harnesses(
             .zip(&loaded)
             .enumerate()
             .map(|(i, (h, loaded))| {
-                scope.spawn(move || {
-                    let bit = 1 << i;
-                    let dirs: Vec<(PathBuf, bool)> = sessions
-                        .iter()
-                        .filter(|s| (s.mask | s.only) & bit != 0)
-                        .map(|s| (s.path.clone(), s.only & bit != 0))
-                        .collect();
-                    let mut pre = loaded
-                        .lock()
-                        .map(|mut m| std::mem::take(&mut *m))
-                        .unwrap_or_default();
-                    crate::profile::with_stat_memo(|| {
-                        crate::profile::check::check(h.as_ref(), &dirs, popts, &mut pre)
-                    })
-                })
+                scope.spawn(move || harness_report(h.as_ref(), 1 << i, sessions, loaded, popts))
             })
             .collect();
         handles
@@ -402,6 +389,58 @@ fn all_harnesses(
         reports.push(r?);
     }
     Ok((walk, reports))
+}
+/// What the load workers found of one harness, by session directory.
+type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::Report>>>;
+
+/// A load worker: takes the walk's finished session directories (each with
+/// the mask of the harnesses it holds files of) and loads them for those
+/// harnesses, until the walk ends.
+fn load_sessions(
+    rx: &Mutex<mpsc::Receiver<(PathBuf, u32)>>,
+    others: &[Box<dyn Harness>],
+    loaded: &[Loaded],
+) {
+    crate::profile::with_stat_memo(|| {
+        let mut real = crate::profile::check::RealPaths::default();
+        loop {
+            let job = rx
+                .lock()
+                .map_err(|_| ())
+                .and_then(|r| r.recv().map_err(|_| ()));
+            let Ok((path, mask)) = job else { break };
+            for (i, h) in others.iter().enumerate() {
+                if mask & (1 << i) == 0 {
+                    continue;
+                }
+                let report = crate::profile::check::load(h.as_ref(), &path, &mut real);
+                if let Ok(mut map) = loaded[i].lock() {
+                    map.insert(path.clone(), report);
+                }
+            }
+        }
+    });
+}
+
+/// One harness's report (its mask bit `bit`) over the walk's session
+/// directories, from what the workers already loaded.
+fn harness_report(
+    h: &dyn Harness,
+    bit: u32,
+    sessions: &[check::Session],
+    loaded: &Loaded,
+    popts: &crate::profile::check::Options<'_>,
+) -> Result<Report> {
+    let dirs: Vec<(PathBuf, bool)> = sessions
+        .iter()
+        .filter(|s| (s.mask | s.only) & bit != 0)
+        .map(|s| (s.path.clone(), s.only & bit != 0))
+        .collect();
+    let mut pre = loaded
+        .lock()
+        .map(|mut m| std::mem::take(&mut *m))
+        .unwrap_or_default();
+    crate::profile::with_stat_memo(|| crate::profile::check::check(h, &dirs, popts, &mut pre))
 }
 
 /// The directory the other harnesses' inputs are resolved for (their
