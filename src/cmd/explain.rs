@@ -162,7 +162,12 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     if let Some(profiles) =
         super::profile::select(command, args.profile, &args.profiles, &dsh_only)?
     {
-        return super::profile::explain(ctx, args, profiles[0]);
+        let shown = super::profile::Shown {
+            profiles: &args.profiles,
+            cwd: args.session.cwd.as_deref(),
+            format: args.format,
+        };
+        return super::profile::explain(ctx, shown, profiles[0]);
     }
     let needs = if args.full {
         crate::log::Needs::EVERY_VERSION

@@ -275,7 +275,7 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, listed: &Listed) -> Row {
         match resolved {
             Ok(settings) => {
                 let kind = super::source_kind(None);
-                let (outcome, _) = super::diff::outcome(&settings, &log, &[], &kind);
+                let (outcome, _) = super::reconcile_now(&settings, &log, &[], &kind);
                 row.drift = Some(outcome.decision);
             }
             Err(e) => row.unreadable = Some(format!("{e:#}")),

@@ -463,6 +463,48 @@ impl std::fmt::Display for crate::discovery::Unreadable {
     }
 }
 
+/// The JSON of a session that receives nothing because dsh mounts no
+/// loader (CONFIG 11.7): no parts, no source, and what decides it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotMounted {
+    parts: [&'static str; 0],
+    source: Option<crate::baseline::Source>,
+    not_mounted: NotMountedWhy,
+}
+
+#[derive(Debug, Serialize)]
+struct NotMountedWhy {
+    file: Option<String>,
+    line: Option<usize>,
+    reason: String,
+    profile: String,
+}
+
+impl NotMounted {
+    #[must_use]
+    pub fn new(config: &crate::dshconfig::DshConfig) -> Self {
+        let (file, line, reason) = match &config.outcome {
+            crate::dshconfig::Outcome::NotMounted { file, line, reason } => (
+                Some(file.clone()).filter(|f| !f.is_empty()),
+                *line,
+                reason.clone(),
+            ),
+            _ => (None, None, String::new()),
+        };
+        NotMounted {
+            parts: [],
+            source: None,
+            not_mounted: NotMountedWhy {
+                file,
+                line,
+                reason,
+                profile: config.profile.clone(),
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 
 use super::Ctx;
-use super::explain::ExplainArgs;
-use super::render::RenderArgs;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::paths;
@@ -373,14 +371,24 @@ fn load(
     Ok((cwd, report))
 }
 
-/// `render --profile P`: the message bytes, or the report's JSON.
-pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> Result<u8> {
-    let (_, report) = load(
-        ctx.env,
-        &args.profiles,
-        profile,
-        args.session.cwd.as_deref(),
-    )?;
+/// What `render` and `explain` pass for `--profile P`: the profile
+/// flags, `--cwd` and `--format`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shown<'a> {
+    pub profiles: &'a ProfileArgs,
+    pub cwd: Option<&'a Path>,
+    pub format: Format,
+}
+
+/// `render --profile P`: the message bytes, or the report's JSON; with
+/// `check`, 1 when a file was cut.
+pub(crate) fn render(
+    ctx: &mut Ctx<'_>,
+    args: Shown<'_>,
+    check: bool,
+    profile: Profile,
+) -> Result<u8> {
+    let (_, report) = load(ctx.env, args.profiles, profile, args.cwd)?;
     crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
     let secrets = profile::check::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
@@ -397,17 +405,12 @@ pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> 
             profile::Status::Truncated | profile::Status::OverBudget
         )
     });
-    Ok(u8::from(args.check && cut))
+    Ok(u8::from(check && cut))
 }
 
 /// `explain --profile P`: the report as text or JSON.
-pub(crate) fn explain(ctx: &mut Ctx<'_>, args: &ExplainArgs, profile: Profile) -> Result<u8> {
-    let (cwd, report) = load(
-        ctx.env,
-        &args.profiles,
-        profile,
-        args.session.cwd.as_deref(),
-    )?;
+pub(crate) fn explain(ctx: &mut Ctx<'_>, args: Shown<'_>, profile: Profile) -> Result<u8> {
+    let (cwd, report) = load(ctx.env, args.profiles, profile, args.cwd)?;
     let secrets = profile::check::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
     match args.format {
