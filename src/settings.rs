@@ -271,18 +271,7 @@ impl Settings {
         let row = dsh.and_then(|(e, from)| (from == SettingsFrom::Config).then_some(e));
 
         let cwd = session_cwd(env, cwd, log)?;
-        let dsh_home = match (flags.dsh_home.is_some(), dsh) {
-            (false, Some((e, _)))
-                if e.dsh_home.origin != dshconfig::Origin::Default
-                    && e.dsh_home.expression.is_none() =>
-            {
-                Setting::new(
-                    e.dsh_home.value.clone(),
-                    Origin::of_config(&e.dsh_home.origin),
-                )
-            }
-            _ => resolve_dsh_home(env, flags)?,
-        };
+        let dsh_home = dsh_home_setting(env, flags, dsh)?;
 
         let max_bytes = pick(
             flags.max_bytes.map(MaxBytes),
@@ -301,16 +290,7 @@ impl Settings {
             logged.max_source_bytes,
             DEFAULT_MAX_SOURCE_BYTES,
         );
-        if max_source_bytes.value < 1 {
-            let got = max_source_bytes.value;
-            match (&max_source_bytes.origin, log) {
-                (Origin::Log, Some(log)) => bail!(
-                    "{}: the latest baseline identity records maxSourceBytes {got}, but it must be at least 1 (override it with --max-source-bytes)",
-                    log.name
-                ),
-                _ => bail!("--max-source-bytes must be at least 1, got {got}"),
-            }
-        }
+        at_least_one(&max_source_bytes, log)?;
         let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         let list = |flag: &Option<Vec<String>>,
                     row: Option<&dshconfig::Setting<Vec<String>>>,
@@ -326,14 +306,7 @@ impl Settings {
         };
         let names = |s: Setting<Vec<String>>| Setting::new(NameList::filter(&s.value), s.origin);
 
-        let precedence = match (flags.precedence, log) {
-            (Some(p), _) => Setting::new(p, Origin::Flag),
-            // A log with no change entry infers nothing: the default applies.
-            (None, Some(log)) if log.last_change_scope.is_some() => {
-                Setting::new(infer_precedence(log.last_change_scope), Origin::Log)
-            }
-            (None, _) => Setting::new(Precedence::All, Origin::Default),
-        };
+        let precedence = precedence_setting(flags.precedence, log);
 
         Ok(Settings {
             cwd,
@@ -544,6 +517,56 @@ pub fn identity_diff(old: &str, new: &str) -> Option<String> {
                 .cloned()
         })
         .or_else(|| Some("(key order or spacing)".to_owned()))
+}
+
+/// `--dsh-home`, else the loaded row's `dshHome` when it set one (not by
+/// an expression), else `$DSH_HOME` or `~/.dsh`.
+fn dsh_home_setting(
+    env: &Env,
+    flags: &Overrides,
+    dsh: Option<(&dshconfig::Effective, SettingsFrom)>,
+) -> Result<Setting<PathBuf>> {
+    Ok(match (flags.dsh_home.is_some(), dsh) {
+        (false, Some((e, _)))
+            if e.dsh_home.origin != dshconfig::Origin::Default
+                && e.dsh_home.expression.is_none() =>
+        {
+            Setting::new(
+                e.dsh_home.value.clone(),
+                Origin::of_config(&e.dsh_home.origin),
+            )
+        }
+        _ => resolve_dsh_home(env, flags)?,
+    })
+}
+
+/// Max-source-bytes must be at least 1, naming the log that recorded a
+/// smaller one.
+fn at_least_one(max_source_bytes: &Setting<i64>, log: Option<LogFacts<'_>>) -> Result<()> {
+    if max_source_bytes.value < 1 {
+        let got = max_source_bytes.value;
+        match (&max_source_bytes.origin, log) {
+            (Origin::Log, Some(log)) => bail!(
+                "{}: the latest baseline identity records maxSourceBytes {got}, but it must be at least 1 (override it with --max-source-bytes)",
+                log.name
+            ),
+            _ => bail!("--max-source-bytes must be at least 1, got {got}"),
+        }
+    }
+    Ok(())
+}
+
+/// `--precedence`, else inferred from the log's last change scope, else
+/// `all`.
+fn precedence_setting(flag: Option<Precedence>, log: Option<LogFacts<'_>>) -> Setting<Precedence> {
+    match (flag, log) {
+        (Some(p), _) => Setting::new(p, Origin::Flag),
+        // A log with no change entry infers nothing: the default applies.
+        (None, Some(log)) if log.last_change_scope.is_some() => {
+            Setting::new(infer_precedence(log.last_change_scope), Origin::Log)
+        }
+        (None, _) => Setting::new(Precedence::All, Origin::Default),
+    }
 }
 
 #[cfg(test)]
