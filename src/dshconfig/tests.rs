@@ -191,92 +191,95 @@ fn a_patch_setting_only_max_source_bytes_drops_max_bytes() {
     );
 }
 
+/// Every validation failure (the config lines after the row, the line and
+/// real dsh's wording: c24-* cases).
+const VALIDATION_FAILURES: [(&str, usize, &str); 16] = [
+    (
+        "  config:\n    maxBytes: '65536'\n",
+        3,
+        "invalid config: - $.maxBytes expected number but got 65536 (at maxBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    maxSourceBytes: 0\n",
+        4,
+        "invalid config: - $.maxSourceBytes expected number >= 1 but got 0 (at maxSourceBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    maxSourceBytes: 1.5\n",
+        4,
+        "invalid config: - $.maxSourceBytes expected number multiple of 1 but got 1.5 (at maxSourceBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    maxSourceBytes: .inf\n",
+        4,
+        "invalid config: - $.maxSourceBytes expected number multiple of 1 but got Infinity (at maxSourceBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    instructionFileCandidates: AGENTS.md\n",
+        4,
+        "invalid config: - $.instructionFileCandidates expected array but got AGENTS.md (at instructionFileCandidates)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    instructionFileCandidates: [AGENTS.md, 5]\n",
+        4,
+        "invalid config: - $.instructionFileCandidates[1] expected string but got 5 (at instructionFileCandidates.1)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    projectRootMarkers: {a: 1}\n",
+        4,
+        "invalid config: - $.projectRootMarkers expected array but got [object Object] (at projectRootMarkers)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    dshHome: 5\n",
+        4,
+        "invalid config: - $.dshHome expected string but got 5 (at dshHome)",
+    ),
+    (
+        "  config:\n    dshHome: 5\n    maxSourceBytes: 0\n",
+        3,
+        "invalid config: - $.dshHome expected string but got 5 (at dshHome)",
+    ),
+    (
+        "  config: null\n",
+        2,
+        "invalid config: - $.maxBytes missing required value (at maxBytes)",
+    ),
+    (
+        "  config: abc\n",
+        2,
+        "invalid config: - expected object but got abc",
+    ),
+    (
+        "  config: [1]\n",
+        2,
+        "invalid config: - expected object but got 1",
+    ),
+    (
+        "  config:\n    maxBytes: 65_536\n",
+        3,
+        "invalid config: - $.maxBytes expected number but got 65_536 (at maxBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: yes\n",
+        3,
+        "invalid config: - $.maxBytes expected number but got yes (at maxBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: True\n",
+        3,
+        "invalid config: - $.maxBytes expected number but got true (at maxBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: ~\n",
+        3,
+        "invalid config: - $.maxBytes missing required value (at maxBytes)",
+    ),
+];
+
 /// Every validation failure, with real dsh's wording (c24-* cases).
 #[test]
 fn validation_failures_use_dshs_own_wording() {
-    let cases = [
-        (
-            "  config:\n    maxBytes: '65536'\n",
-            3,
-            "invalid config: - $.maxBytes expected number but got 65536 (at maxBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    maxSourceBytes: 0\n",
-            4,
-            "invalid config: - $.maxSourceBytes expected number >= 1 but got 0 (at maxSourceBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    maxSourceBytes: 1.5\n",
-            4,
-            "invalid config: - $.maxSourceBytes expected number multiple of 1 but got 1.5 (at maxSourceBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    maxSourceBytes: .inf\n",
-            4,
-            "invalid config: - $.maxSourceBytes expected number multiple of 1 but got Infinity (at maxSourceBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    instructionFileCandidates: AGENTS.md\n",
-            4,
-            "invalid config: - $.instructionFileCandidates expected array but got AGENTS.md (at instructionFileCandidates)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    instructionFileCandidates: [AGENTS.md, 5]\n",
-            4,
-            "invalid config: - $.instructionFileCandidates[1] expected string but got 5 (at instructionFileCandidates.1)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    projectRootMarkers: {a: 1}\n",
-            4,
-            "invalid config: - $.projectRootMarkers expected array but got [object Object] (at projectRootMarkers)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    dshHome: 5\n",
-            4,
-            "invalid config: - $.dshHome expected string but got 5 (at dshHome)",
-        ),
-        (
-            "  config:\n    dshHome: 5\n    maxSourceBytes: 0\n",
-            3,
-            "invalid config: - $.dshHome expected string but got 5 (at dshHome)",
-        ),
-        (
-            "  config: null\n",
-            2,
-            "invalid config: - $.maxBytes missing required value (at maxBytes)",
-        ),
-        (
-            "  config: abc\n",
-            2,
-            "invalid config: - expected object but got abc",
-        ),
-        (
-            "  config: [1]\n",
-            2,
-            "invalid config: - expected object but got 1",
-        ),
-        (
-            "  config:\n    maxBytes: 65_536\n",
-            3,
-            "invalid config: - $.maxBytes expected number but got 65_536 (at maxBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: yes\n",
-            3,
-            "invalid config: - $.maxBytes expected number but got yes (at maxBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: True\n",
-            3,
-            "invalid config: - $.maxBytes expected number but got true (at maxBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: ~\n",
-            3,
-            "invalid config: - $.maxBytes missing required value (at maxBytes)",
-        ),
-    ];
-    for (text, line, message) in cases {
+    for (text, line, message) in VALIDATION_FAILURES {
         let f = Fixture::new();
         let p = f.home_layer(&format!("{ROW}{text}"));
         assert_eq!(
