@@ -218,28 +218,38 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
             (walk, now, None)
         }
     };
-    let impacts: Option<Vec<Impact>> = match (&args.base, &before) {
-        (Some(rev), Some(before)) => Some(
-            reports
-                .iter_mut()
-                .zip(before)
-                .map(|(now, before)| {
-                    impact::reanchor(before, now);
-                    impact::compare(rev, before, now)
-                })
-                .collect(),
-        ),
-        _ => None,
-    };
-    let mut warnings: Vec<String> = walk
-        .unmatched_excludes
-        .iter()
-        .map(|x| format!("--exclude {x} matched no directory (a NAME, or a PATH relative to the checked tree)"))
-        .chain(walk.ignore_warnings.iter().cloned())
-        .collect();
+    let impacts = args
+        .base
+        .as_deref()
+        .zip(before.as_deref())
+        .map(|(rev, before)| impacts(rev, &mut reports, before));
+    let mut warnings = exclude_warnings(&walk);
     warnings.extend(base_warnings);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     present(ctx, args, &reports, impacts.as_deref(), &base)
+}
+
+/// `--base REV`: each report re-anchored on the revision's and compared
+/// with it.
+fn impacts(rev: &str, reports: &mut [Report], before: &[Report]) -> Vec<Impact> {
+    reports
+        .iter_mut()
+        .zip(before)
+        .map(|(now, before)| {
+            impact::reanchor(before, now);
+            impact::compare(rev, before, now)
+        })
+        .collect()
+}
+
+/// The walk's warnings: `--exclude` entries that matched nothing, then
+/// the ignore files refused or cut.
+fn exclude_warnings(walk: &Report) -> Vec<String> {
+    walk.unmatched_excludes
+        .iter()
+        .map(|x| format!("--exclude {x} matched no directory (a NAME, or a PATH relative to the checked tree)"))
+        .chain(walk.ignore_warnings.iter().cloned())
+        .collect()
 }
 
 /// dsh's configuration (when dsh is checked) and the settings: dsh's

@@ -200,23 +200,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         differs,
     ));
     report.prompt = report.prompt.map(output::prompt::with_warnings);
-    // A candidate that points at a secret is said on stderr too (SPEC 7).
-    let warnings: Vec<String> = report
-        .directories
-        .iter()
-        .flat_map(|d| &d.candidates)
-        .filter_map(|c| {
-            let link = c.symlink.as_ref()?;
-            let secret = link.secret.as_ref()?;
-            Some(output::secret_link_warning(
-                &c.display,
-                &link.target,
-                &secret.resolved,
-                crate::discovery::Place::from_name(secret.place),
-            ))
-        })
-        .collect();
-    output::warnings(ctx.err, ctx.quiet, &warnings)?;
+    output::warnings(ctx.err, ctx.quiet, &secret_warnings(&report))?;
     if let Some(session) = &report.session {
         let outside = output::outside_scope_warnings(&session.log, &session.outside_scopes);
         output::warnings(ctx.err, ctx.quiet, &outside)?;
@@ -234,4 +218,23 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         }
     }
     Ok(0)
+}
+
+/// A candidate that points at a secret is said on stderr too (SPEC 7).
+fn secret_warnings(report: &explain::Report) -> Vec<String> {
+    report
+        .directories
+        .iter()
+        .flat_map(|d| &d.candidates)
+        .filter_map(|c| {
+            let link = c.symlink.as_ref()?;
+            let secret = link.secret.as_ref()?;
+            Some(output::secret_link_warning(
+                &c.display,
+                &link.target,
+                &secret.resolved,
+                crate::discovery::Place::from_name(secret.place),
+            ))
+        })
+        .collect()
 }
