@@ -406,6 +406,8 @@ pub fn empty_replacement(max: MaxBytes) -> Option<String> {
 }
 
 #[cfg(test)]
+// Sizes in the property checks are small: exact as floats.
+#[allow(clippy::cast_precision_loss)]
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;

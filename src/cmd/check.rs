@@ -199,7 +199,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
                 .flat_map(|h| h.config_names().iter().copied())
                 .collect();
             let revision = impact::check_revision(&opts, rev, &mirror_dir(), &config)?;
-            base_warnings = revision.warnings.clone();
+            base_warnings.clone_from(&revision.warnings);
             let now_opts = Options {
                 also: revision.candidate_dirs.clone(),
                 ..opts.clone()

@@ -20,7 +20,7 @@
 //!    non-blocking open) and parsed as 11.3 ([`yaml`]); a file that cannot be
 //!    read, is not YAML, has a duplicate key, is not a list, or holds an
 //!    entry that is not a mapping makes dsh refuse to start: outcome
-//!    [`Outcome::Refused`] with file:line and dsh's own wording.
+//!    [`Outcome::Refused`] with `file:line` and dsh's own wording.
 //! 5. Every layer's entries are applied in order over an empty list, as
 //!    dsh's `applyEntryPatches` does (11.4, [`patch`]): inserts, group
 //!    inserts, whole-key replacement, name mismatch and missing rows warned.

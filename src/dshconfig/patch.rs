@@ -122,7 +122,7 @@ fn insert_rows(
             }) => list,
             _ => {
                 let node = Node {
-                    value: Value::List(Default::default()),
+                    value: Value::List(std::rc::Rc::default()),
                     line: insert.line,
                     origin: insert.origin.clone(),
                 };

@@ -33,7 +33,7 @@ pub(super) fn web_preset(
     if let Some(entries) = builtin::preset_entries(&id) {
         return Ok(mount_preset(
             &id,
-            Origin::Preset(id.clone()),
+            &Origin::Preset(id.clone()),
             &entries,
             LayerStatus::BuiltIn,
             input,
@@ -41,7 +41,7 @@ pub(super) fn web_preset(
         ));
     }
     let (origin, entries, kind) = user_preset(home, &id, include_user)?;
-    Ok(mount_preset(&id, origin, &entries, kind, input, config))
+    Ok(mount_preset(&id, &origin, &entries, kind, input, config))
 }
 
 /// The preset's id and where it came from: `--dsh-preset`, the
@@ -128,7 +128,7 @@ fn user_preset(
 /// A preset's entry list, mounted as is (no patches): its loader row decides.
 fn mount_preset(
     id: &str,
-    origin: Origin,
+    origin: &Origin,
     entries: &[Node],
     status: LayerStatus,
     input: &Input,

@@ -1,6 +1,8 @@
 //! Unit tests for every rule of CONFIG.md 11.2-11.5. Messages marked
 //! "real dsh" are what dsh rc.8 printed for the same layer (realdsh cases
 //! `c24-*`, `stderr_line` after the loader prefix, and `dumped_row`).
+// Settings read from YAML are exact JS numbers: compared bit for bit.
+#![allow(clippy::float_cmp)]
 
 use super::yaml::resolve_plain;
 use super::*;
@@ -471,7 +473,11 @@ fn fifos_devices_and_huge_layers_are_refused_without_reading() {
         format!("failed to read patches {}: not a regular file", p.display())
     );
     std::fs::remove_file(&p).unwrap();
-    std::fs::write(&p, vec![b'#'; (MAX_LAYER_BYTES + 1) as usize]).unwrap();
+    std::fs::write(
+        &p,
+        vec![b'#'; usize::try_from(MAX_LAYER_BYTES + 1).unwrap()],
+    )
+    .unwrap();
     assert_eq!(
         refused(&f.read()).2,
         format!(

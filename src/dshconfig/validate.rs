@@ -401,7 +401,7 @@ fn max_bytes_key(
         }
         Some(node) => match node.value {
             Value::Expr(_) => {
-                e.max_bytes = expression(&node, e.max_bytes.clone(), "maxBytes", warnings)
+                e.max_bytes = expression(&node, e.max_bytes.clone(), "maxBytes", warnings);
             }
             Value::Number(n) => e.max_bytes = from(&node, n),
             ref v => {
@@ -427,7 +427,7 @@ fn max_source_bytes_key(
     match node.value {
         Value::Expr(_) => {
             e.max_source_bytes =
-                expression(node, e.max_source_bytes.clone(), "maxSourceBytes", warnings)
+                expression(node, e.max_source_bytes.clone(), "maxSourceBytes", warnings);
         }
         Value::Number(n) => {
             let show = crate::jsnum::to_string(n);

@@ -31,6 +31,7 @@ fn is_unsafe(c: char) -> bool {
 /// command broken ([`break_commands`]), so that no name can repaint a
 /// terminal or act as a command in a CI log. For everything printed to
 /// people: text output, warnings, errors.
+#[must_use]
 pub fn escape(text: &str) -> Cow<'_, str> {
     match escape_controls(text) {
         Cow::Borrowed(safe) => break_commands(safe),
@@ -70,6 +71,7 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 /// text holds no line break (controls are escaped first), so a name can
 /// start a line only where it starts; escaping its own start covers every
 /// place it is shown.
+#[must_use]
 pub fn break_commands(text: &str) -> Cow<'_, str> {
     let rest = text.trim_start();
     let leading = rest.starts_with("::");

@@ -9,7 +9,6 @@ use crate::explain::Report;
 use crate::output::escape;
 use crate::output::palette::{Palette, Tone};
 use crate::output::prompt::{Level, PromptLines};
-use crate::settings::Origin;
 
 mod dshconfig;
 mod files;
@@ -138,10 +137,6 @@ impl Writer {
         self.out.push_str(&line);
         self.out.push('\n');
     }
-}
-
-fn origin(o: Origin) -> String {
-    o.to_string()
 }
 
 /// A list for people: escaped names joined by `, `, or `none`.

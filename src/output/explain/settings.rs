@@ -5,7 +5,7 @@ use crate::output::escape;
 use crate::output::palette::Tone;
 use crate::settings::Origin;
 
-use super::{Writer, cell, list, origin, quoted, width};
+use super::{Writer, cell, list, quoted, width};
 
 /// One row of the settings section: the name, origin, value and its tone,
 /// and the entries the setting ignored.
@@ -25,7 +25,7 @@ pub(super) fn settings(w: &mut Writer, r: &Report) {
             2,
             &[
                 cell(name, Tone::Plain),
-                cell(origin(o), Tone::Dim),
+                cell(o.to_string(), Tone::Dim),
                 cell(value, tone),
             ],
             &widths,
