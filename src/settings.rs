@@ -30,7 +30,7 @@ pub enum Origin {
     Log,
     Default,
     /// dsh's configuration (CONFIG 11.6): `config:PATH`, `bundle:NAME` or
-    /// `preset:PATH`, as [`crate::dshconfig::Origin`] prints it.
+    /// `preset:PATH`, as [`crate::dshconfig::ConfigOrigin`] prints it.
     Config(String),
 }
 
@@ -57,10 +57,12 @@ impl Origin {
     /// (`config:PATH`, `preset:PATH`); what dsh ships (the schema default,
     /// an in-box bundle, a shipped preset) is `default`.
     #[must_use]
-    pub fn of_config(origin: &dshconfig::Origin) -> Self {
+    pub fn of_config(origin: &dshconfig::ConfigOrigin) -> Self {
         match origin {
-            dshconfig::Origin::Default | dshconfig::Origin::Bundle(_) => Origin::Default,
-            dshconfig::Origin::Preset(id) if dshconfig::builtin::preset(id).is_some() => {
+            dshconfig::ConfigOrigin::Default | dshconfig::ConfigOrigin::Bundle(_) => {
+                Origin::Default
+            }
+            dshconfig::ConfigOrigin::Preset(id) if dshconfig::builtin::preset(id).is_some() => {
                 Origin::Default
             }
             other => Origin::Config(other.to_string()),
@@ -293,7 +295,7 @@ impl Settings {
         at_least_one(&max_source_bytes, log)?;
         let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         let list = |flag: &Option<Vec<String>>,
-                    row: Option<&dshconfig::Setting<Vec<String>>>,
+                    row: Option<&dshconfig::RowSetting<Vec<String>>>,
                     logged: &Option<Vec<String>>,
                     default: &[&str]| {
             pick(
@@ -341,7 +343,7 @@ impl Settings {
 /// expression set it), else the log's, else the default.
 fn pick<T, C>(
     flag: Option<T>,
-    row: Option<&dshconfig::Setting<C>>,
+    row: Option<&dshconfig::RowSetting<C>>,
     convert: impl Fn(&C) -> T,
     logged: Option<T>,
     default: T,
@@ -528,7 +530,7 @@ fn dsh_home_setting(
 ) -> Result<Setting<PathBuf>> {
     Ok(match (flags.dsh_home.is_some(), dsh) {
         (false, Some((e, _)))
-            if e.dsh_home.origin != dshconfig::Origin::Default
+            if e.dsh_home.origin != dshconfig::ConfigOrigin::Default
                 && e.dsh_home.expression.is_none() =>
         {
             Setting::new(

@@ -194,7 +194,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         },
         settings_from_origin: dsh.settings_from_origin,
     };
-    report.dsh_config = Some(crate::dshconfig::report::Report::new(
+    report.dsh_config = Some(crate::dshconfig::report::ConfigReport::new(
         &dsh.config,
         choices,
         differs,
@@ -221,7 +221,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
 }
 
 /// A candidate that points at a secret is said on stderr too (SPEC 7).
-fn secret_warnings(report: &explain::Report) -> Vec<String> {
+fn secret_warnings(report: &explain::Explanation) -> Vec<String> {
     report
         .directories
         .iter()

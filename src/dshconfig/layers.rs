@@ -10,8 +10,8 @@ use crate::paths;
 
 use super::yaml::{self, Node, Value};
 use super::{
-    DshConfig, Input, Layer, LayerKind, LayerStatus, MAX_LAYER_BYTES, Origin, Refusal, Warning,
-    builtin,
+    ConfigOrigin, DshConfig, Input, Layer, LayerKind, LayerStatus, MAX_LAYER_BYTES, Refusal,
+    Warning, builtin,
 };
 
 /// dsh creates `$DSH_HOME/profiles/node_modules` before anything else and
@@ -23,7 +23,7 @@ pub(super) fn home_is_a_dir(home: &Path) -> Result<(), Refusal> {
     };
     if not_a_dir {
         return Err(Refusal {
-            origin: Origin::Config(home.to_path_buf()),
+            origin: ConfigOrigin::Config(home.to_path_buf()),
             line: None,
             message: format!(
                 "Error: ENOTDIR: not a directory, mkdir '{}'",
@@ -55,7 +55,7 @@ pub(super) fn bundle_layers(
         } else if let Some(entries) = builtin::bundle_entries(&name) {
             stack.extend(entries);
             config.layers.push(Layer {
-                origin: Origin::Bundle(name.clone()),
+                origin: ConfigOrigin::Bundle(name.clone()),
                 kind: LayerKind::Bundle(name),
                 status: LayerStatus::BuiltIn,
             });
@@ -67,7 +67,7 @@ pub(super) fn bundle_layers(
             });
             config.layers.push(Layer {
                 kind: LayerKind::Bundle(name.clone()),
-                origin: Origin::Bundle(name),
+                origin: ConfigOrigin::Bundle(name),
                 status: LayerStatus::Absent,
             });
         }
@@ -95,14 +95,14 @@ pub(super) fn user_layers(
         for (path, kind) in user_layers {
             config.layers.push(Layer {
                 kind,
-                origin: Origin::Config(path),
+                origin: ConfigOrigin::Config(path),
                 status: LayerStatus::Ignored,
             });
         }
         for path in &input.patches {
             config.layers.push(Layer {
                 kind: LayerKind::Patch,
-                origin: Origin::Config(path.clone()),
+                origin: ConfigOrigin::Config(path.clone()),
                 status: LayerStatus::Ignored,
             });
         }
@@ -138,7 +138,7 @@ pub(super) fn read_bounded(path: &Path) -> io::Result<Option<String>> {
 /// `parsePatchList`): a top-level YAML list of mappings. `label` is dsh's
 /// word for the file (`patches` for the profile and home layers, `overlay`
 /// for bundles and `--patch` files).
-fn parse_layer(text: &str, origin: &Rc<Origin>, label: &str) -> Result<Vec<Node>, Refusal> {
+fn parse_layer(text: &str, origin: &Rc<ConfigOrigin>, label: &str) -> Result<Vec<Node>, Refusal> {
     let file = origin.file();
     let root = yaml::parse(text, origin).map_err(|e| Refusal {
         origin: (**origin).clone(),
@@ -186,7 +186,7 @@ fn read_layer(
     layers: &mut Vec<Layer>,
     stack: &mut Vec<Node>,
 ) -> Result<bool, Refusal> {
-    let origin = Origin::Config(path.to_path_buf());
+    let origin = ConfigOrigin::Config(path.to_path_buf());
     let fail = |layers: &mut Vec<Layer>, line, message| {
         layers.push(Layer {
             kind: kind.clone(),
@@ -249,7 +249,7 @@ fn read_layer(
 /// else the in-box default.
 fn bundles(home: &Path, profile: &str) -> Result<Vec<String>, Refusal> {
     let pkg = home.join("profiles").join(profile).join("package.json");
-    let origin = Origin::Config(pkg.clone());
+    let origin = ConfigOrigin::Config(pkg.clone());
     let text = read_bounded(&pkg).map_err(|e| Refusal {
         origin: origin.clone(),
         line: None,

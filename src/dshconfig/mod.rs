@@ -53,7 +53,7 @@ use std::rc::Rc;
 
 use crate::paths;
 
-pub use validate::{Effective, Setting};
+pub use validate::{Effective, RowSetting};
 use yaml::{Node, Value};
 
 use layers::{bundle_layers, home_is_a_dir, read_bounded, user_layers};
@@ -86,7 +86,7 @@ pub struct Input {
 
 /// Where a layer, a row key or a setting comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub enum ConfigOrigin {
     /// A file of the user's configuration (a layer or an installed bundle file).
     Config(PathBuf),
     /// An in-box bundle, built in.
@@ -97,23 +97,23 @@ pub enum Origin {
     Default,
 }
 
-impl fmt::Display for Origin {
+impl fmt::Display for ConfigOrigin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Origin::Config(path) => write!(f, "config:{}", path.display()),
-            Origin::Bundle(name) => write!(f, "bundle:{name}"),
-            Origin::Preset(name) => write!(f, "preset:{name}"),
-            Origin::Default => f.write_str("default"),
+            ConfigOrigin::Config(path) => write!(f, "config:{}", path.display()),
+            ConfigOrigin::Bundle(name) => write!(f, "bundle:{name}"),
+            ConfigOrigin::Preset(name) => write!(f, "preset:{name}"),
+            ConfigOrigin::Default => f.write_str("default"),
         }
     }
 }
 
-impl Origin {
+impl ConfigOrigin {
     /// The file as a refusal names it: a path, or the built-in's origin.
     #[must_use]
     pub fn file(&self) -> String {
         match self {
-            Origin::Config(path) => path.display().to_string(),
+            ConfigOrigin::Config(path) => path.display().to_string(),
             other => other.to_string(),
         }
     }
@@ -148,7 +148,7 @@ pub enum LayerStatus {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layer {
     pub kind: LayerKind,
-    pub origin: Origin,
+    pub origin: ConfigOrigin,
     pub status: LayerStatus,
 }
 
@@ -191,14 +191,14 @@ pub struct DshConfig {
     pub preset: Option<(String, String)>,
     pub layers: Vec<Layer>,
     /// Layers that patch the loader row but do not apply to dsh web.
-    pub not_for_web: Vec<Origin>,
+    pub not_for_web: Vec<ConfigOrigin>,
     pub warnings: Vec<Warning>,
     pub outcome: Outcome,
     /// The `session-persistence-jsonl` row's literal `config.root` (CONFIG
     /// 11.6), resolved, with the file and line that set it; `None` when the
     /// row keeps dsh's `!!js dshHomePath('sessions')` (the dsh home's
     /// `sessions`) or dsh would not start.
-    pub sessions_root: Option<(PathBuf, Origin, usize)>,
+    pub sessions_root: Option<(PathBuf, ConfigOrigin, usize)>,
 }
 
 /// A profile name dsh accepts (dsh:packages/boot/app-boot/src/profile.ts:104-111).
@@ -249,7 +249,7 @@ pub fn expand_home(path: &str, input: &Input) -> PathBuf {
 /// A refusal found while reading: which file, which line, dsh's message.
 #[derive(Debug)]
 struct Refusal {
-    origin: Origin,
+    origin: ConfigOrigin,
     line: Option<usize>,
     message: String,
 }
@@ -331,7 +331,7 @@ fn compose(input: &Input, home: &Path, config: &mut DshConfig) -> Result<Outcome
 
 /// The persistence row's literal `config.root`, resolved as dsh resolves a
 /// path (`~` against the home, else against the cwd).
-fn sessions_root(rows: &[Node], input: &Input) -> Option<(PathBuf, Origin, usize)> {
+fn sessions_root(rows: &[Node], input: &Input) -> Option<(PathBuf, ConfigOrigin, usize)> {
     let row = patch::find_row(rows, "session-persistence-jsonl")?;
     let root = row.value.get("config")?.value.get("root")?;
     match &root.value {
@@ -343,7 +343,7 @@ fn sessions_root(rows: &[Node], input: &Input) -> Option<(PathBuf, Origin, usize
 /// `$DSH_HOME/settings.yaml` `agent-presets.default`, a literal string.
 fn settings_default(home: &Path) -> Option<String> {
     let text = read_bounded(&home.join("settings.yaml")).ok()??;
-    let origin = Rc::new(Origin::Config(home.join("settings.yaml")));
+    let origin = Rc::new(ConfigOrigin::Config(home.join("settings.yaml")));
     let root = yaml::parse(&text, &origin).ok()??;
     match root.value.get("agent-presets")?.value.get("default")?.value {
         Value::String(id) => Some(id),

@@ -6,8 +6,8 @@ use std::rc::Rc;
 use super::layers::read_bounded;
 use super::yaml::{self, Node, Value};
 use super::{
-    DshConfig, Input, Layer, LayerKind, LayerStatus, Origin, Outcome, Refusal, builtin, patch,
-    settings_default, validate,
+    ConfigOrigin, DshConfig, Input, Layer, LayerKind, LayerStatus, Outcome, Refusal, builtin,
+    patch, settings_default, validate,
 };
 
 /// The web preset (11.5): shipped first, then the user root.
@@ -33,7 +33,7 @@ pub(super) fn web_preset(
     if let Some(entries) = builtin::preset_entries(&id) {
         return Ok(mount_preset(
             &id,
-            &Origin::Preset(id.clone()),
+            &ConfigOrigin::Preset(id.clone()),
             &entries,
             LayerStatus::BuiltIn,
             input,
@@ -71,13 +71,13 @@ fn user_preset(
     home: &Path,
     id: &str,
     include_user: bool,
-) -> Result<(Origin, Vec<Node>, LayerStatus), Refusal> {
+) -> Result<(ConfigOrigin, Vec<Node>, LayerStatus), Refusal> {
     let (origin, text, kind) = {
         let path = home
             .join(".agent-presets")
             .join(id)
             .join("agent.cordis.yml");
-        let origin = Origin::Preset(path.display().to_string());
+        let origin = ConfigOrigin::Preset(path.display().to_string());
         let text = if include_user {
             read_bounded(&path).map_err(|e| Refusal {
                 origin: origin.clone(),
@@ -128,7 +128,7 @@ fn user_preset(
 /// A preset's entry list, mounted as is (no patches): its loader row decides.
 fn mount_preset(
     id: &str,
-    origin: &Origin,
+    origin: &ConfigOrigin,
     entries: &[Node],
     status: LayerStatus,
     input: &Input,

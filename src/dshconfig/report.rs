@@ -3,12 +3,12 @@
 
 use serde::Serialize;
 
-use super::{DshConfig, Effective, Layer, LayerKind, LayerStatus, Outcome, Setting};
+use super::{DshConfig, Effective, Layer, LayerKind, LayerStatus, Outcome, RowSetting};
 
 /// The `dshConfig` section.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Report {
+pub struct ConfigReport {
     pub profile: String,
     /// `flag`, `env` (`AGENTCTX_DSH_PROFILE`), `log` or `default`.
     pub profile_from: String,
@@ -79,7 +79,7 @@ pub struct Choices<'a> {
     pub settings_from_origin: &'static str,
 }
 
-impl Report {
+impl ConfigReport {
     /// The report of `config`; `differs_from_log` is the caller's comparison.
     #[must_use]
     pub fn new(config: &DshConfig, choices: Choices<'_>, differs_from_log: Option<String>) -> Self {
@@ -106,7 +106,7 @@ impl Report {
             Outcome::Loaded(e) => (row_keys(e), e.ignored.clone()),
             _ => (Vec::new(), Vec::new()),
         };
-        Report {
+        ConfigReport {
             profile: config.profile.clone(),
             profile_from: choices.profile_from.to_owned(),
             preset: config.preset.as_ref().map(|(id, _)| id.clone()),
@@ -203,7 +203,7 @@ fn row_keys(e: &Effective) -> Vec<KeyReport> {
 
 fn key<T>(
     name: &'static str,
-    s: &Setting<T>,
+    s: &RowSetting<T>,
     value: impl Fn(&T) -> serde_json::Value,
     text: impl Fn(&T) -> String,
 ) -> KeyReport {
@@ -214,8 +214,8 @@ fn key<T>(
         origin: s.origin.to_string(),
         // A line of what agentctx builds in names nothing a user can open.
         line: s.line.filter(|_| match &s.origin {
-            super::Origin::Bundle(_) => false,
-            super::Origin::Preset(id) => super::builtin::preset(id).is_none(),
+            super::ConfigOrigin::Bundle(_) => false,
+            super::ConfigOrigin::Preset(id) => super::builtin::preset(id).is_none(),
             _ => true,
         }),
         expression: s.expression.clone(),

@@ -116,7 +116,7 @@ fn no_layers_headless_loads_the_base_bundle_row() {
         e.max_bytes.origin.to_string(),
         "bundle:@deepseek-ai/dsh-base"
     );
-    assert_eq!(e.max_source_bytes.origin, Origin::Default);
+    assert_eq!(e.max_source_bytes.origin, ConfigOrigin::Default);
     assert_eq!(e.user_global_display, "~/.dsh/AGENTS.md");
     let statuses: Vec<(LayerKind, LayerStatus)> = c
         .layers
@@ -159,12 +159,12 @@ fn layers_apply_in_order_and_config_is_replaced_whole() {
     let c = read(&input);
     let e = loaded(&c);
     assert_eq!(e.max_bytes.value, 900.0);
-    assert_eq!(e.max_bytes.origin, Origin::Config(patch));
+    assert_eq!(e.max_bytes.origin, ConfigOrigin::Config(patch));
     assert_eq!(
         e.instruction_file_candidates,
-        Setting {
+        RowSetting {
             value: vec!["AGENTS.md".to_owned(), "CLAUDE.md".to_owned()],
-            origin: Origin::Default,
+            origin: ConfigOrigin::Default,
             line: None,
             expression: None
         }
@@ -312,7 +312,7 @@ fn numbers_and_a_patch_without_config_load() {
     let c = f.read();
     assert_eq!(
         loaded(&c).max_bytes.origin,
-        Origin::Bundle(builtin::BASE.to_owned())
+        ConfigOrigin::Bundle(builtin::BASE.to_owned())
     );
 }
 
@@ -356,9 +356,9 @@ fn an_expression_is_a_warning_and_never_evaluated() {
     let e = loaded(&c);
     assert_eq!(
         e.max_bytes,
-        Setting {
+        RowSetting {
             value: 0.0,
-            origin: Origin::Config(p.clone()),
+            origin: ConfigOrigin::Config(p.clone()),
             line: Some(3),
             expression: Some("500 + 200".to_owned())
         }
@@ -604,10 +604,10 @@ fn web_reads_the_preset_not_the_layers() {
     );
     assert_eq!(
         loaded(&c).max_bytes.origin,
-        Origin::Preset("standard".to_owned())
+        ConfigOrigin::Preset("standard".to_owned())
     );
     assert_eq!(loaded(&c).max_bytes.value, 65536.0);
-    assert_eq!(c.not_for_web, vec![Origin::Config(home)]);
+    assert_eq!(c.not_for_web, vec![ConfigOrigin::Config(home)]);
 
     let mut input = f.input("web");
     input.preset = Some("minimal".to_owned());
@@ -618,7 +618,7 @@ fn web_reads_the_preset_not_the_layers() {
     let c = read(&input);
     assert_eq!(
         loaded(&c).max_bytes.origin,
-        Origin::Preset(preset.display().to_string())
+        ConfigOrigin::Preset(preset.display().to_string())
     );
     assert_eq!(loaded(&c).max_bytes.value, 4000.0);
 

@@ -8,14 +8,14 @@ use std::path::PathBuf;
 
 use super::patch::Found;
 use super::yaml::{Node, Value};
-use super::{Input, Origin, Outcome, Warning, expand_home};
+use super::{ConfigOrigin, Input, Outcome, Warning, expand_home};
 
 /// One effective setting: its value (the schema default when absent or set
 /// by an expression), where it came from, and the expression if any.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Setting<T> {
+pub struct RowSetting<T> {
     pub value: T,
-    pub origin: Origin,
+    pub origin: ConfigOrigin,
     pub line: Option<usize>,
     /// A `!!js` value: never evaluated; `value` is then the default.
     pub expression: Option<String>,
@@ -24,14 +24,14 @@ pub struct Setting<T> {
 /// The loaded row's effective settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Effective {
-    pub max_bytes: Setting<f64>,
-    pub max_source_bytes: Setting<f64>,
-    pub project_root_markers: Setting<Vec<String>>,
+    pub max_bytes: RowSetting<f64>,
+    pub max_source_bytes: RowSetting<f64>,
+    pub project_root_markers: RowSetting<Vec<String>>,
     /// Filtered as SPEC 1 (no `''`, `.`, `..`, nothing with `/` or `\`).
-    pub instruction_file_candidates: Setting<Vec<String>>,
-    pub local_instruction_file_candidates: Setting<Vec<String>>,
+    pub instruction_file_candidates: RowSetting<Vec<String>>,
+    pub local_instruction_file_candidates: RowSetting<Vec<String>>,
     /// The resolved dsh home the user-global `AGENTS.md` is read from.
-    pub dsh_home: Setting<PathBuf>,
+    pub dsh_home: RowSetting<PathBuf>,
     /// `~/.dsh/AGENTS.md` when the home is `<home>/.dsh`, else `$DSH_HOME/AGENTS.md`.
     pub user_global_display: String,
     /// Keys dsh ignores (`precedence`, typos).
@@ -99,9 +99,9 @@ pub fn outcome(found: &[Found], input: &Input, warnings: &mut Vec<Warning>, web:
     }
 }
 
-fn defaults(input: &Input, origin: &Origin) -> Effective {
+fn defaults(input: &Input, origin: &ConfigOrigin) -> Effective {
     let home = super::dsh_home(input);
-    let setting = |value| Setting {
+    let setting = |value| RowSetting {
         value,
         origin: origin.clone(),
         line: None,
@@ -110,32 +110,32 @@ fn defaults(input: &Input, origin: &Origin) -> Effective {
     let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     Effective {
         max_bytes: setting(0.0).map_default(),
-        max_source_bytes: Setting::default_of(1_048_576.0),
-        project_root_markers: Setting::default_of(strings(&[".git"])),
-        instruction_file_candidates: Setting::default_of(strings(&["AGENTS.md", "CLAUDE.md"])),
-        local_instruction_file_candidates: Setting::default_of(strings(&[
+        max_source_bytes: RowSetting::default_of(1_048_576.0),
+        project_root_markers: RowSetting::default_of(strings(&[".git"])),
+        instruction_file_candidates: RowSetting::default_of(strings(&["AGENTS.md", "CLAUDE.md"])),
+        local_instruction_file_candidates: RowSetting::default_of(strings(&[
             "AGENTS.local.md",
             "CLAUDE.local.md",
         ])),
         user_global_display: display(&home, input),
-        dsh_home: Setting::default_of(home),
+        dsh_home: RowSetting::default_of(home),
         ignored: Vec::new(),
     }
 }
 
-impl<T> Setting<T> {
+impl<T> RowSetting<T> {
     fn default_of(value: T) -> Self {
-        Setting {
+        RowSetting {
             value,
-            origin: Origin::Default,
+            origin: ConfigOrigin::Default,
             line: None,
             expression: None,
         }
     }
 
     fn map_default(self) -> Self {
-        Setting {
-            origin: Origin::Default,
+        RowSetting {
+            origin: ConfigOrigin::Default,
             ..self
         }
     }
@@ -150,8 +150,8 @@ fn display(home: &std::path::Path, input: &Input) -> String {
     }
 }
 
-fn from<T>(node: &Node, value: T) -> Setting<T> {
-    Setting {
+fn from<T>(node: &Node, value: T) -> RowSetting<T> {
+    RowSetting {
         value,
         origin: (*node.origin).clone(),
         line: Some(node.line),
@@ -161,10 +161,10 @@ fn from<T>(node: &Node, value: T) -> Setting<T> {
 
 fn expression<T>(
     node: &Node,
-    default: Setting<T>,
+    default: RowSetting<T>,
     key: &str,
     warnings: &mut Vec<Warning>,
-) -> Setting<T> {
+) -> RowSetting<T> {
     let text = match &node.value {
         Value::Expr(e) => e.clone(),
         _ => "a list holding an expression".to_owned(),
@@ -174,7 +174,7 @@ fn expression<T>(
         line: Some(node.line),
         message: format!("{key} is set by an expression ({text}): agentctx does not evaluate it"),
     });
-    Setting {
+    RowSetting {
         origin: (*node.origin).clone(),
         line: Some(node.line),
         expression: Some(text),
@@ -226,7 +226,7 @@ fn effective(
     warnings: &mut Vec<Warning>,
     web: bool,
 ) -> Result<Effective, Fail> {
-    let mut e = defaults(input, &Origin::Default);
+    let mut e = defaults(input, &ConfigOrigin::Default);
     let config = row.value.get("config");
     let map = match &config {
         None => None,

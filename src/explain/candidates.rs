@@ -49,7 +49,7 @@ pub struct DirReport {
 #[serde(rename_all = "camelCase")]
 pub struct ScopeReport {
     pub key: String,
-    pub tier: Tier,
+    pub tier: TierName,
     pub status: ScopeState,
 }
 
@@ -69,18 +69,18 @@ pub enum ScopeState {
 /// Which tier a candidate belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Tier {
+pub enum TierName {
     UserGlobal,
     Base,
     Local,
 }
 
-impl From<TierKind> for Tier {
+impl From<TierKind> for TierName {
     fn from(t: TierKind) -> Self {
         match t {
-            TierKind::UserGlobal => Tier::UserGlobal,
-            TierKind::Base => Tier::Base,
-            TierKind::Local => Tier::Local,
+            TierKind::UserGlobal => TierName::UserGlobal,
+            TierKind::Base => TierName::Base,
+            TierKind::Local => TierName::Local,
         }
     }
 }
@@ -93,7 +93,7 @@ pub struct CandidateReport {
     pub path: String,
     /// The path as messages show it.
     pub display: String,
-    pub tier: Tier,
+    pub tier: TierName,
     /// The scope key it belongs to under the precedence in use (SPEC 3.2).
     pub scope: String,
     #[serde(flatten)]
@@ -105,7 +105,7 @@ pub struct CandidateReport {
     /// Whether a leading BOM was removed before the text (SPEC 2.4).
     pub leading_bom: bool,
     /// The final path component is a symbolic link.
-    pub symlink: Option<Symlink>,
+    pub symlink: Option<LinkReport>,
     /// For a loaded file: what the byte budget did with it.
     pub budget: Option<InMessage>,
 }
@@ -183,7 +183,7 @@ pub enum Stage {
 /// A symlinked candidate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Symlink {
+pub struct LinkReport {
     /// The link's own text, as `readlink` gives it.
     pub target: String,
     /// Whether the fully resolved target lies outside the project root
@@ -336,14 +336,14 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
 
 /// The symlink of a candidate's final component, if it is one, as the
 /// probe recorded it.
-fn symlink(c: &Candidate) -> Option<Symlink> {
+fn symlink(c: &Candidate) -> Option<LinkReport> {
     let link = c.link.as_ref()?;
     let readable = matches!(c.probe, Some(Probe::File { .. }));
     let secret = (readable && link.place.is_secret()).then(|| SecretLink {
         resolved: link.resolved.as_deref().map(lossy).unwrap_or_default(),
         place: link.place.name(),
     });
-    Some(Symlink {
+    Some(LinkReport {
         target: link.target.clone(),
         outside_root: link.outside_root,
         secret,

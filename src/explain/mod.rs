@@ -21,7 +21,7 @@
 //!    send.
 //! 6. **Prompt** (with a log): the system-prompt and runtime-context report.
 //!
-//! Nothing here prints; `cmd::explain` presents the `Report` as text or JSON.
+//! Nothing here prints; `cmd::explain` presents the `Explanation` as text or JSON.
 
 mod candidates;
 mod session;
@@ -39,8 +39,8 @@ use crate::render::{self, Step, Truncation};
 use crate::settings::{NameList, Origin, Precedence, Setting, Settings};
 
 pub use candidates::{
-    CandidateReport, DirReport, InMessage, MarkerReport, NotText, Outcome, RootReport, ScopeReport,
-    ScopeState, SecretLink, Stage, Symlink, Tier,
+    CandidateReport, DirReport, InMessage, LinkReport, MarkerReport, NotText, Outcome, RootReport,
+    ScopeReport, ScopeState, SecretLink, Stage, TierName,
 };
 pub use session::{
     IgnoredKind, PartReport, PartRole, SessionReport, ShadowedEvent, VisibleBaseline, VisibleScope,
@@ -52,7 +52,7 @@ use session::session_report;
 /// Everything explain reports, in the order it is shown.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Report {
+pub struct Explanation {
     pub settings: SettingsReport,
     pub dsh_home: DshHome,
     pub root_search: RootReport,
@@ -68,7 +68,7 @@ pub struct Report {
     /// System prompt stability and runtime context (SPEC 8), with `--log`.
     pub prompt: Option<PromptReport>,
     /// dsh's configuration (CONFIG 11.7), filled in by the command.
-    pub dsh_config: Option<crate::dshconfig::report::Report>,
+    pub dsh_config: Option<crate::dshconfig::report::ConfigReport>,
 }
 
 /// Instruction files a person may expect in the baseline that are not in
@@ -168,7 +168,7 @@ pub struct BudgetReport {
 
 /// Gathers the report for the resolved settings and an optional log
 /// resumed by the generation of `kind`.
-pub fn gather(settings: &Settings, log: Option<&Log>, kind: &str) -> Report {
+pub fn gather(settings: &Settings, log: Option<&Log>, kind: &str) -> Explanation {
     let ws = discovery::discover(settings, true);
     let fresh = baseline::render(&ws, settings, render::INTRO);
     let root = ws.root().to_path_buf();
@@ -179,7 +179,7 @@ pub fn gather(settings: &Settings, log: Option<&Log>, kind: &str) -> Report {
         .map(|(i, d)| dir_report(d, i, settings, &fresh))
         .collect();
     let session = log.map(|log| session_report(settings, &ws, log, kind));
-    Report {
+    Explanation {
         settings: settings_report(settings),
         dsh_home: DshHome {
             path: lossy(&settings.dsh_home.value),

@@ -357,7 +357,7 @@ pub fn differs_from_log(log: &str, what: &str) -> String {
 /// The warning for a layer that patches the loader row while dsh web's
 /// preset decides (CONFIG 11.5).
 #[must_use]
-pub fn not_for_web(origin: &crate::dshconfig::Origin) -> String {
+pub fn not_for_web(origin: &crate::dshconfig::ConfigOrigin) -> String {
     format!(
         "{}: its agent-instructions patch applies to dsh --profile headless and custom profiles, not to dsh web, whose agent preset decides (pass --dsh-profile headless, or set AGENTCTX_DSH_PROFILE)",
         origin.file()

@@ -4,10 +4,10 @@
 //! outcome, and where the settings came from.
 
 use super::{Tone, Writer, cell, width};
-use crate::dshconfig::report::Report;
+use crate::dshconfig::report::ConfigReport;
 use crate::output::escape;
 
-pub(super) fn section(w: &mut Writer, r: &Report) {
+pub(super) fn section(w: &mut Writer, r: &ConfigReport) {
     w.out.push('\n');
     w.heading("dsh configuration");
     let from = |what: &str| match what {
@@ -70,7 +70,7 @@ pub(super) fn section(w: &mut Writer, r: &Report) {
     outcome_rows(w, r, &widths);
 }
 
-fn layers(w: &mut Writer, r: &Report) {
+fn layers(w: &mut Writer, r: &ConfigReport) {
     w.line(2, &[cell("layers", Tone::Plain)]);
     let layer_width = r.layers.iter().map(|l| width(&l.layer)).max().unwrap_or(0);
     let file_width = r
@@ -118,7 +118,7 @@ fn layers(w: &mut Writer, r: &Report) {
     }
 }
 
-fn outcome_rows(w: &mut Writer, r: &Report, widths: &[usize]) {
+fn outcome_rows(w: &mut Writer, r: &ConfigReport, widths: &[usize]) {
     if !r.ignored_keys.is_empty() {
         let keys: Vec<String> = r
             .ignored_keys
@@ -189,7 +189,7 @@ fn outcome_rows(w: &mut Writer, r: &Report, widths: &[usize]) {
 }
 
 /// What dsh does with its configuration, as a tone and a line.
-fn outcome(r: &Report) -> (Tone, String) {
+fn outcome(r: &ConfigReport) -> (Tone, String) {
     match r.outcome {
         "loaded" => (Tone::Good, "loaded".to_owned()),
         other => {

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use crate::explain::{CandidateReport, DirReport, InMessage, Outcome, Report, Stage, Tier};
+use crate::explain::{
+    CandidateReport, DirReport, Explanation, InMessage, Outcome, Stage, TierName,
+};
 use crate::output::palette::Tone;
 use crate::output::{escape, not_text};
 use crate::render::Truncation;
@@ -11,7 +13,7 @@ use crate::settings::Precedence;
 
 use super::{Writer, cell, list, width};
 
-pub(super) fn files(w: &mut Writer, r: &Report) {
+pub(super) fn files(w: &mut Writer, r: &Explanation) {
     w.out.push('\n');
     let mode = match r.settings.precedence.value {
         Precedence::First => {
@@ -57,9 +59,9 @@ pub(super) fn files(w: &mut Writer, r: &Report) {
                 ""
             } else {
                 match c.tier {
-                    Tier::UserGlobal => "user",
-                    Tier::Base => "base",
-                    Tier::Local => "local",
+                    TierName::UserGlobal => "user",
+                    TierName::Base => "base",
+                    TierName::Local => "local",
                 }
             };
             last_tier = Some(c.tier);
@@ -126,7 +128,7 @@ const BELOW_SHOWN: usize = 20;
 /// The instruction files that are not in the baseline: below the cwd,
 /// each with the directory whose touch loads it; above a cwd with no root
 /// marker, skipped.
-pub(super) fn not_loaded(w: &mut Writer, r: &Report) {
+pub(super) fn not_loaded(w: &mut Writer, r: &Explanation) {
     let n = &r.not_loaded;
     if n.below.is_empty() && n.above.is_empty() {
         return;

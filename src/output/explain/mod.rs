@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::explain::Report;
+use crate::explain::Explanation;
 use crate::output::escape;
 use crate::output::palette::{Palette, Tone};
 use crate::output::prompt::{Level, PromptLines};
@@ -49,7 +49,7 @@ fn width(text: &str) -> usize {
 
 /// The report as text.
 #[must_use]
-pub fn text(report: &Report, opts: TextOptions) -> String {
+pub fn text(report: &Explanation, opts: TextOptions) -> String {
     let mut w = Writer {
         palette: opts.palette,
         out: String::new(),
@@ -161,7 +161,7 @@ fn quoted(names: &[String]) -> String {
         .join(", ")
 }
 
-fn budget(w: &mut Writer, r: &Report) {
+fn budget(w: &mut Writer, r: &Explanation) {
     let b = &r.budget;
     w.out.push('\n');
     w.heading("Budget");

@@ -1,6 +1,6 @@
 //! The settings and root search sections of the explain view.
 
-use crate::explain::Report;
+use crate::explain::Explanation;
 use crate::output::escape;
 use crate::output::palette::Tone;
 use crate::settings::Origin;
@@ -11,7 +11,7 @@ use super::{Writer, cell, list, quoted, width};
 /// and the entries the setting ignored.
 type SettingRow<'a> = (&'static str, Origin, String, Tone, &'a [String]);
 
-pub(super) fn settings(w: &mut Writer, r: &Report) {
+pub(super) fn settings(w: &mut Writer, r: &Explanation) {
     w.heading("Settings");
     let rows = setting_rows(r);
     let origin_width = rows
@@ -49,7 +49,7 @@ pub(super) fn settings(w: &mut Writer, r: &Report) {
 }
 
 /// The settings' rows, in the order they are shown.
-fn setting_rows(r: &Report) -> [SettingRow<'_>; 8] {
+fn setting_rows(r: &Explanation) -> [SettingRow<'_>; 8] {
     let s = &r.settings;
     let p = s.precedence.value;
     let why = match s.precedence.origin {
@@ -122,7 +122,7 @@ fn setting_rows(r: &Report) -> [SettingRow<'_>; 8] {
     ]
 }
 
-pub(super) fn root_search(w: &mut Writer, r: &Report) {
+pub(super) fn root_search(w: &mut Writer, r: &Explanation) {
     let rs = &r.root_search;
     w.out.push('\n');
     w.heading_note(
