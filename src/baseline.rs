@@ -1,5 +1,11 @@
 //! The baseline a new session receives: the loaded files of a workspace,
 //! rendered under the budget, with the persisted source (SPEC 4.4).
+//!
+//! This is the one assembler of a baseline: [`render`] (render, diff,
+//! explain) and check's judging both plan the budget with
+//! [`render::plan`], build the text with [`assemble`] and describe it with
+//! [`Shape`]; check plans from sizes it keeps per chain, and assembles only
+//! the directories whose report is asked for.
 
 use std::path::Path;
 
@@ -7,7 +13,7 @@ use serde::Serialize;
 
 use crate::discovery::{Candidate, Dir, Workspace};
 use crate::jsnum::MaxBytes;
-use crate::render::{self, Fit, Item, Truncation};
+use crate::render::{self, Fit, Item, Plan, Sizes, Step, Truncation};
 use crate::settings::Settings;
 
 /// The source kind current dsh builds persist (since 2026-08-13, aacab0cafd);
@@ -168,8 +174,29 @@ impl Shape {
         root: &Path,
         max_bytes: MaxBytes,
     ) -> Self {
+        let shapes = files.iter().map(|f| FileShape {
+            path: f.path.clone(),
+            scope: f.scope.clone(),
+            digest: f.digest.clone(),
+            bytes: f.text.len(),
+            represented: false,
+        });
+        Shape::of(fit, identity, root, max_bytes, shapes)
+    }
+
+    /// The shape of a fitted baseline whose loaded files are given as
+    /// shapes in order (their `represented` is the fit's).
+    #[must_use]
+    pub fn of(
+        fit: &Fit,
+        identity: String,
+        root: &Path,
+        max_bytes: MaxBytes,
+        files: impl IntoIterator<Item = FileShape>,
+    ) -> Self {
+        // `max-bytes <= 0` disables loading: then no file counts as loaded.
         let loaded = if max_bytes.is_enabled() {
-            files.len()
+            usize::MAX
         } else {
             0
         };
@@ -180,15 +207,13 @@ impl Shape {
             max_bytes,
             omitted: fit.omitted.clone(),
             truncated: fit.truncated.iter().cloned().collect(),
-            files: files[..loaded]
-                .iter()
+            files: files
+                .into_iter()
+                .take(loaded)
                 .zip(&fit.represented)
                 .map(|(f, r)| FileShape {
-                    path: f.path.clone(),
-                    scope: f.scope.clone(),
-                    digest: f.digest.clone(),
-                    bytes: f.text.len(),
                     represented: *r,
+                    ..f
                 })
                 .collect(),
         }
@@ -255,11 +280,166 @@ pub fn items(files: &[File]) -> Vec<Item<'_>> {
 /// Renders the baseline of a workspace with `intro` (INTRO, or REPLACE + INTRO).
 pub fn render(ws: &Workspace, settings: &Settings, intro: &str) -> Baseline {
     let files = files(ws, settings);
-    let items = items(&files);
-    let fit = render::fit(&items, intro, render::COMPACT, settings.max_bytes.value);
+    let fit = fit(&files, intro, settings.max_bytes.value);
     Baseline {
         identity: settings.identity(ws.root()),
         files,
         fit,
+    }
+}
+
+/// Fits the files of a baseline (in order) into `max` bytes under `intro`:
+/// the budget planned from their sizes, then the text assembled once.
+#[must_use]
+pub fn fit(files: &[File], intro: &str, max: MaxBytes) -> Fit {
+    let items = items(files);
+    let sizes = Measured::new(&items);
+    let plan = render::plan(&sizes, intro, render::COMPACT, max);
+    assemble(&sizes, &plan, intro, render::COMPACT, max)
+}
+
+/// Items with their escaped sizes summed once, so each prefix the plan
+/// asks for is a look-up.
+struct Measured<'a> {
+    items: &'a [Item<'a>],
+    /// `prefix[k]`: escaped bytes of the first `k` items (sections, paths).
+    prefix: Vec<(usize, usize)>,
+}
+
+impl<'a> Measured<'a> {
+    fn new(items: &'a [Item<'a>]) -> Self {
+        let mut prefix = Vec::with_capacity(items.len() + 1);
+        let mut sums = (0, 0);
+        prefix.push(sums);
+        for i in items {
+            sums.0 += render::escaped_bytes(&i.head) + render::escaped_bytes(i.content);
+            sums.1 += render::escaped_bytes(i.path);
+            prefix.push(sums);
+        }
+        Measured { items, prefix }
+    }
+}
+
+impl Sizes for Measured<'_> {
+    fn count(&self) -> usize {
+        self.items.len()
+    }
+
+    fn prefix(&self, k: usize) -> (usize, usize) {
+        self.prefix[k]
+    }
+
+    fn item(&self, i: usize) -> Item<'_> {
+        self.items[i].clone()
+    }
+}
+
+/// Builds what `plan` (of `items`, under `intro` and `fallback_intro`)
+/// decided: the message text, at most max bytes of it, and which files it
+/// omits, cuts and represents; the same [`Fit`] as [`render::fit`] of the
+/// same items (a property test pins it), with one text built.
+#[must_use]
+pub fn assemble(
+    items: &(impl Sizes + ?Sized),
+    plan: &Plan,
+    intro: &str,
+    fallback_intro: &str,
+    max: MaxBytes,
+) -> Fit {
+    let n = items.count();
+    let all: Vec<Item<'_>> = (0..n).map(|i| items.item(i)).collect();
+    let paths: Vec<&str> = all.iter().map(|i| i.path).collect();
+    let truncated = plan
+        .truncated
+        .map(|(original_bytes, included_bytes)| Truncation {
+            path: paths[n - 1].to_owned(),
+            original_bytes,
+            included_bytes,
+        });
+    let mut represented = vec![false; n];
+    let text = match plan.step {
+        Step::Disabled => None,
+        Step::Whole | Step::Suffix => {
+            let k = plan.omitted;
+            represented[k..].fill(true);
+            let notice = render::notice(max, &paths[..k], None);
+            let sections = all[k..].iter().map(|i| (i.head.as_str(), i.content));
+            Some(render::build(&notice, intro, sections))
+        }
+        Step::Truncated | Step::Compact => {
+            let intro = if plan.step == Step::Truncated {
+                intro
+            } else {
+                fallback_intro
+            };
+            represented[n - 1] = plan.last_represented;
+            let notice = render::notice(max, &paths[..n - 1], truncated.as_ref());
+            let last = &all[n - 1];
+            let included = truncated.as_ref().map_or(0, |t| t.included_bytes);
+            let content = render::cut(last.content, included);
+            Some(render::build(
+                &notice,
+                intro,
+                [(last.head.as_str(), content)],
+            ))
+        }
+        Step::Frameless => {
+            represented[n - 1] = plan.last_represented;
+            let notice = render::notice(max, &paths[..n - 1], truncated.as_ref());
+            let with_head = render::escape(&format!("{notice}\n\n{}", all[n - 1].head));
+            Some(if with_head.len() == plan.bytes {
+                with_head
+            } else {
+                render::cut(&render::escape(&notice), plan.bytes).to_owned()
+            })
+        }
+    };
+    debug_assert_eq!(text.as_ref().map_or(0, String::len), plan.bytes);
+    Fit {
+        text,
+        omitted: paths[..plan.omitted]
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect(),
+        truncated,
+        represented,
+        step: plan.step,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn file(path: &str, text: &str) -> File {
+        File {
+            scope: path.to_owned(),
+            path: path.to_owned(),
+            text: text.to_owned(),
+            digest: String::new(),
+            dir: 0,
+            abs_path: path.into(),
+        }
+    }
+
+    proptest! {
+        /// The one assembler builds what the reference fit builds, byte
+        /// for byte, with every omission, cut and represented flag.
+        #[test]
+        fn the_assembled_baseline_is_the_reference_fit(
+            contents in proptest::collection::vec("(?s).{0,80}|</system-reminder>|ééé", 0..7),
+            intro in prop_oneof![Just(String::new()), Just(render::INTRO.to_owned()), Just(format!("{}{}", render::REPLACE, render::INTRO))],
+            max in -5.0f64..900.0,
+        ) {
+            let files: Vec<File> = contents
+                .iter()
+                .enumerate()
+                .map(|(i, c)| file(&format!("d{i}/é</system-reminder>/AGENTS.md"), c))
+                .collect();
+            let items = items(&files);
+            let want = render::fit(&items, &intro, render::COMPACT, MaxBytes(max));
+            prop_assert_eq!(fit(&files, &intro, MaxBytes(max)), want);
+        }
     }
 }

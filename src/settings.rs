@@ -154,18 +154,21 @@ pub struct NameList {
 }
 
 impl NameList {
-    /// Filters raw entries as SPEC 1 says.
+    /// Filters raw entries as SPEC 1 says ([`is_plain_name`]).
     #[must_use]
     pub fn filter(raw: &[String]) -> Self {
-        let (names, ignored) = raw.iter().cloned().partition(|entry| {
-            !(entry.is_empty()
-                || entry == "."
-                || entry == ".."
-                || entry.contains('/')
-                || entry.contains('\\'))
-        });
+        let (names, ignored) = raw.iter().cloned().partition(|entry| is_plain_name(entry));
         NameList { names, ignored }
     }
+}
+
+/// Whether `name` is a plain file name (SPEC 1): not empty, `.` or `..`,
+/// and holding neither `/` nor `\` (dsh drops any other candidate entry).
+/// The one rule for candidate names, the root markers check finds in a
+/// directory's listing, and the sibling a symlink stub names.
+#[must_use]
+pub fn is_plain_name(name: &str) -> bool {
+    !(name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']))
 }
 
 /// The harness settings given as flags, plain (the CLI layer fills it):
@@ -578,6 +581,16 @@ mod tests {
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// One rule for every plain name (SPEC 1): `\` separates like `/`.
+    #[test]
+    fn plain_names_exclude_dots_and_separators() {
+        let plain: Vec<bool> = [".git", "AGENTS.md", "", ".", "..", "a/b", "a\\b"]
+            .iter()
+            .map(|n| is_plain_name(n))
+            .collect();
+        assert_eq!(plain, [true, true, false, false, false, false, false]);
     }
 
     #[test]

@@ -894,3 +894,85 @@ fn random_trees_match_render_everywhere() {
         }
     }
 }
+
+/// A backslash separates like `/` in a plain name (SPEC 1; the one rule,
+/// `settings::is_plain_name`): a file whose whole text is `notes\todo.md`
+/// names no sibling, even beside a file of that name, so it is no symlink
+/// checked out as text (check's own rule used to ignore `\`).
+#[test]
+fn a_name_with_a_backslash_is_no_symlink_stub() {
+    let t = Tree::new();
+    t.file("r/.git/HEAD", "ref: refs/heads/main\n")
+        .file("r/AGENTS.md", "notes\\todo.md\n")
+        .file("r/notes\\todo.md", "one\n");
+    let (out, err, code) = run(&mut check(&t, "r", &[]));
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            "checked 1 of 1 directory; largest baseline: 318 bytes in .; 0 errors, 0 warnings\n",
+            "",
+            0
+        )
+    );
+}
+
+/// The rules that fire are the table's: every finding of a run that fires
+/// errors and warnings carries the id, kind and level its rule has in the
+/// SARIF rule list (written from the one table, `check::RULES`).
+#[test]
+fn every_finding_carries_its_rules_kind_and_level() {
+    let t = file_warnings_tree();
+    let args = [
+        "--precedence",
+        "first",
+        "--max-bytes",
+        "400",
+        "--max-source-bytes",
+        "20",
+    ];
+    let (got, code) = run_json(&mut check(
+        &t,
+        "r",
+        &[&args[..], &["--format", "json"]].concat(),
+    ));
+    assert_eq!(code, 1);
+    let (sarif, _) = run_json(&mut check(
+        &t,
+        "r",
+        &[&args[..], &["--format", "sarif"]].concat(),
+    ));
+    let rules: std::collections::HashMap<String, (Value, Value)> =
+        sarif["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let id = r["id"].as_str().unwrap().to_owned();
+                (
+                    id,
+                    (
+                        r["name"].clone(),
+                        r["defaultConfiguration"]["level"].clone(),
+                    ),
+                )
+            })
+            .collect();
+    let findings = got["findings"].as_array().unwrap();
+    let mut levels: Vec<&str> = findings
+        .iter()
+        .map(|f| f["severity"].as_str().unwrap())
+        .collect();
+    levels.dedup();
+    assert_eq!(
+        levels.contains(&"error") && levels.contains(&"warning"),
+        true
+    );
+    for f in findings {
+        let rule = f["rule"].as_str().unwrap();
+        assert_eq!(
+            rules.get(rule),
+            Some(&(f["kind"].clone(), f["severity"].clone())),
+            "{rule}"
+        );
+    }
+}

@@ -855,3 +855,37 @@ fn markdown_without_base_is_a_summary_line_and_a_table() {
         )
     );
 }
+
+/// A root marker that is no plain name (`pkg\root`, `a/b`: the walk stats
+/// it instead of finding it in a listing) is mirrored from REV like a
+/// plain one: against itself, the nested root it makes changes nothing.
+#[test]
+fn base_mirrors_root_markers_that_are_not_plain_names() {
+    let t = Tree::new();
+    t.file("r/AGENTS.md", "Root.\n")
+        .file("r/sub/AGENTS.md", "Sub.\n")
+        .file("r/sub/pkg\\root", "")
+        .file("r/lib/AGENTS.md", "Lib.\n")
+        .file("r/lib/meta/root", "");
+    git_commit_all(&t.path("r"), "one");
+    let args = [
+        "--root-markers",
+        ".git,pkg\\root,meta/root",
+        "--base",
+        "HEAD",
+        "--format",
+        "json",
+    ];
+    let (got, code) = run_json(&mut check(&t, "r", &args));
+    assert_eq!((got["impact"]["directories"].clone(), code), (json!([]), 0));
+    let files: Vec<Vec<String>> = got["directories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| strings_at(&d["files"], "path"))
+        .collect();
+    assert_eq!(
+        files,
+        [vec!["AGENTS.md"], vec!["AGENTS.md"], vec!["AGENTS.md"]]
+    );
+}

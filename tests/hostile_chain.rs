@@ -10,7 +10,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use agentctx::check::{self, Options};
+use agentctx::check::{self, Request};
 use agentctx::env::Env;
 use agentctx::settings::{Overrides, Settings};
 use common::Tree;
@@ -47,7 +47,7 @@ fn counted(tree: &Tree, root: &Path, directories: bool) -> (check::Report, u64) 
     };
     let settings = Settings::resolve(&env, &Overrides::default(), None, None).unwrap();
     let selection = check::targets(&settings, root, &[], &[]).unwrap();
-    let opts = Options {
+    let opts = Request {
         settings: &settings,
         targets: selection.targets,
         base: root.to_path_buf(),

@@ -83,7 +83,7 @@ pub struct Cut {
 
 /// Where to find every directory of a file's radius.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Source {
+enum Listing {
     /// Listed whole (the profiles' findings, tests).
     Listed(Vec<String>),
     /// The cuts of a walk: in each span `(start, end, pos)` of it, the cuts
@@ -101,7 +101,7 @@ pub struct Radius {
     pub count: usize,
     /// The first [`NAMED`] of them.
     pub first: Vec<String>,
-    source: Source,
+    listing: Listing,
 }
 
 impl Radius {
@@ -116,16 +116,16 @@ impl Radius {
         Radius {
             count,
             first,
-            source: Source::Cuts { cuts, spans },
+            listing: Listing::Cuts { cuts, spans },
         }
     }
 
     /// Every directory, in walk order.
     #[must_use]
     pub fn names(&self) -> Vec<String> {
-        match &self.source {
-            Source::Listed(all) => all.clone(),
-            Source::Cuts { cuts, spans } => {
+        match &self.listing {
+            Listing::Listed(all) => all.clone(),
+            Listing::Cuts { cuts, spans } => {
                 let mut out = Vec::with_capacity(self.count);
                 for &(start, end, pos) in spans {
                     let span = &cuts[start.min(cuts.len())..end.min(cuts.len())];
@@ -152,7 +152,7 @@ impl From<Vec<String>> for Radius {
         Radius {
             count: all.len(),
             first: all.iter().take(NAMED).cloned().collect(),
-            source: Source::Listed(all),
+            listing: Listing::Listed(all),
         }
     }
 }

@@ -6,14 +6,11 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
 
-use super::budget::{self, Cut, Excess, Lost, Radius};
-use super::judging::{NameNode, Prepared, Sums};
+use super::budget::{Cut, Excess, Lost};
+use super::prepared::{NameNode, Prepared, Sums};
 use super::walk::{self, Names, Node, WalkOptions};
-use super::{
-    Detail, DirBaseline, Finding, Largest, Options, Received, Report, Session, Severity, Target,
-};
+use super::{DirBaseline, Finding, Largest, Received, Report, Request, Session, Severity, Target};
 use crate::discovery::{self, Dir, Probe, Realms, ScanOptions, find_root};
 use crate::paths;
 use crate::settings::{Settings, USER_GLOBAL_FILE};
@@ -76,7 +73,7 @@ struct Inherited {
 }
 
 pub(super) struct Checker<'a> {
-    pub opts: &'a Options<'a>,
+    pub opts: &'a Request<'a>,
     pub names: Names,
     pub max_source: u64,
     pub user_global: Option<Dir>,
@@ -112,7 +109,7 @@ pub(super) struct Checker<'a> {
     /// overlapping target reaches it again).
     pub recording: bool,
     /// The order of each directory's group of findings.
-    groups: HashMap<String, usize>,
+    pub groups: HashMap<String, usize>,
     /// The other harnesses' session directories, and where each is listed.
     sessions: Vec<Session>,
     session_at: HashMap<PathBuf, usize>,
@@ -120,36 +117,9 @@ pub(super) struct Checker<'a> {
 
 /// Checks every target of `opts` into one report, with the work count of
 /// the baseline judging.
-pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
+pub(super) fn run_counted(opts: &Request<'_>) -> (Report, u64) {
     let settings = opts.settings;
-    let mut checker = Checker {
-        opts,
-        names: Names::with_harnesses(settings, &opts.harness_names),
-        max_source: settings.max_source(),
-        user_global: None,
-        user_realms: Realms::new(None, settings),
-        dir_settings: settings.clone(),
-        findings: Vec::new(),
-        directories: Vec::new(),
-        received: Vec::new(),
-        checked: 0,
-        largest: None,
-        seen: HashSet::new(),
-        judged: HashSet::new(),
-        stack: Vec::new(),
-        ug_files: Vec::new(),
-        ug_names: None,
-        real_at: HashMap::new(),
-        links_to: HashMap::new(),
-        work: 0,
-        cuts: Vec::new(),
-        excesses: Vec::new(),
-        lost: Vec::new(),
-        recording: true,
-        groups: HashMap::new(),
-        sessions: Vec::new(),
-        session_at: HashMap::new(),
-    };
+    let mut checker = Checker::new(opts);
     if opts.include_user_global && opts.dsh {
         checker.scan_user_global();
     }
@@ -218,6 +188,40 @@ pub(super) fn run_counted(opts: &Options<'_>) -> (Report, u64) {
     (report, checker.work)
 }
 
+impl<'a> Checker<'a> {
+    fn new(opts: &'a Request<'a>) -> Self {
+        let settings = opts.settings;
+        Checker {
+            opts,
+            names: Names::with_harnesses(settings, &opts.harness_names),
+            max_source: settings.max_source(),
+            user_global: None,
+            user_realms: Realms::new(None, settings),
+            dir_settings: settings.clone(),
+            findings: Vec::new(),
+            directories: Vec::new(),
+            received: Vec::new(),
+            checked: 0,
+            largest: None,
+            seen: HashSet::new(),
+            judged: HashSet::new(),
+            stack: Vec::new(),
+            ug_files: Vec::new(),
+            ug_names: None,
+            real_at: HashMap::new(),
+            links_to: HashMap::new(),
+            work: 0,
+            cuts: Vec::new(),
+            excesses: Vec::new(),
+            lost: Vec::new(),
+            recording: true,
+            groups: HashMap::new(),
+            sessions: Vec::new(),
+            session_at: HashMap::new(),
+        }
+    }
+}
+
 impl Checker<'_> {
     pub fn scan_options<'s>(&'s self, root: Option<&'s Root>) -> ScanOptions<'s> {
         ScanOptions {
@@ -256,7 +260,7 @@ impl Checker<'_> {
         self.ug_names = NameNode::new(&self.ug_files, None);
         for (pos, f) in self.ug_files.iter().enumerate() {
             let cand = &ug.candidates[f.cand];
-            super::judging::index(&mut self.real_at, &mut self.links_to, cand, pos);
+            super::prepared::index(&mut self.real_at, &mut self.links_to, cand, pos);
         }
         self.user_global = Some(ug);
     }
@@ -387,7 +391,7 @@ impl Checker<'_> {
             let chain = self.link(dir, inherited.chain, &shown_dir);
             let at = findings + usize::from(node.unlisted.is_some());
             self.recording = first_time;
-            self.judge_baseline(&node.path, &root, &chain, &shown_dir, at);
+            self.judge_baseline(&node.path, &root, &chain, &shown_dir, Some(at));
             self.recording = true;
             Inherited {
                 root: inherited.root,
@@ -467,7 +471,7 @@ impl Checker<'_> {
     }
 
     /// Reports what a session in a directory without its own instruction
-    /// file gets (its chain's), without judging it ([`Options::also`]).
+    /// file gets (its chain's), without judging it ([`Request::also`]).
     fn render_only(&mut self, node: &Node, inherited: &Inherited) {
         let (RootOf::At(root), Some(chain)) = (&inherited.root, &inherited.chain) else {
             return;
@@ -478,7 +482,7 @@ impl Checker<'_> {
         let shown_dir = self.shown(&node.path);
         let root = Rc::clone(root);
         let chain = Rc::clone(chain);
-        self.report_only(&node.path, &root, &chain, &shown_dir);
+        self.judge_baseline(&node.path, &root, &chain, &shown_dir, None);
     }
 
     /// The order of a directory's group of findings: first seen, first.
@@ -526,92 +530,6 @@ impl Checker<'_> {
                 });
             }
         }
-    }
-
-    /// One over-budget finding per file that any session lost bytes of,
-    /// in the order of their groups, then chain position.
-    fn budget_findings(&mut self) -> Vec<(usize, usize, Finding)> {
-        let cuts: Arc<[Cut]> = std::mem::take(&mut self.cuts).into();
-        let mut merged: Vec<Lost> = Vec::new();
-        let mut at: HashMap<String, usize> = HashMap::new();
-        for l in std::mem::take(&mut self.lost) {
-            match at.get(&l.file) {
-                Some(&i) => {
-                    let m = &mut merged[i];
-                    m.count += l.count;
-                    if l.truncated > 0 {
-                        m.kept_min = if m.truncated == 0 {
-                            l.kept_min
-                        } else {
-                            m.kept_min.min(l.kept_min)
-                        };
-                        m.kept_max = m.kept_max.max(l.kept_max);
-                    }
-                    m.truncated += l.truncated;
-                    if l.worst.0 > m.worst.0 {
-                        m.worst = l.worst;
-                    }
-                    m.first.extend(l.first);
-                    m.first.sort_unstable();
-                    m.first.dedup();
-                    m.first.truncate(budget::NAMED);
-                    m.spans.extend(l.spans.iter().map(|&(a, b)| (a, b)));
-                }
-                None => {
-                    at.insert(l.file.clone(), merged.len());
-                    merged.push(l);
-                }
-            }
-        }
-        let max = self.opts.settings.max_bytes.value;
-        let mut out = Vec::with_capacity(merged.len());
-        for l in merged {
-            let first: Vec<String> = l.first.iter().map(|&i| cuts[i].dir.clone()).collect();
-            let spans = l.spans.iter().map(|&(a, b)| (a, b, l.pos)).collect();
-            let radius = Radius::of_cuts(l.count, first, Arc::clone(&cuts), spans);
-            let (_, worst_cut) = l.worst;
-            let worst_dir = cuts[worst_cut].dir.clone();
-            let worst = self.excesses[worst_cut];
-            let message = budget::cut_message(l.bytes, &l, &radius);
-            let hint = budget::cut_hint("max-bytes", &budget::budget(max), &worst_dir, worst);
-            let detail = Detail::OverBudget {
-                bytes: l.bytes,
-                kept_bytes: if l.truncated > 0 { l.kept_max } else { 0 },
-                max_bytes: max,
-                directories: radius,
-                omitted_in: l.count - l.truncated,
-                truncated_in: l.truncated,
-                worst: worst_dir,
-                whole_bytes: worst.whole,
-                excess: worst.excess,
-                pushes_out: Vec::new(),
-                grew_from: None,
-            };
-            let seq = self.groups.get(&l.dir).copied().unwrap_or(0);
-            out.push((
-                seq,
-                l.pos,
-                Finding::new(l.dir, l.file, detail, message, hint),
-            ));
-        }
-        out.sort_by_key(|(seq, pos, _)| (*seq, *pos));
-        out
-    }
-
-    /// The findings with each budget finding first in its group.
-    fn place(&mut self, budget: Vec<(usize, usize, Finding)>) -> Vec<Finding> {
-        let findings = std::mem::take(&mut self.findings);
-        let mut out = Vec::with_capacity(findings.len() + budget.len());
-        let mut budget = budget.into_iter().peekable();
-        for f in findings {
-            let seq = self.groups.get(&f.dir).copied().unwrap_or(0);
-            while let Some((_, _, b)) = budget.next_if(|(s, _, _)| *s <= seq) {
-                out.push(b);
-            }
-            out.push(f);
-        }
-        out.extend(budget.map(|(_, _, b)| b));
-        out
     }
 }
 

@@ -15,24 +15,35 @@
 //!    directories between that root and it. A node whose listing holds a
 //!    candidate name is scanned with `discovery::scan_dir_listed` and joins
 //!    its children's chain; the chain is shared (`Rc`), never rebuilt.
-//! 3. **Render and judge** (`judging`). For every node holding a candidate,
-//!    the loaded files of its chain (the user-global file first when asked)
-//!    are fitted with `render::fit`, exactly as `render --cwd DIR` does.
-//!    Anything omitted or truncated is an error of that directory; each
-//!    candidate file is judged once, in the directory that holds it.
+//! 3. **Render and judge**. When a directory joins a chain its loaded
+//!    files are measured once (`prepared`). For every node holding a
+//!    candidate, the budget is planned over its chain (the user-global file
+//!    first when asked) with `render::plan`, exactly as `render --cwd DIR`
+//!    decides, and its report, when asked, is built by the one baseline
+//!    assembler, `baseline::assemble` (`baselines`). Whatever a cut costs
+//!    each file becomes one over-budget finding on it (`losses`); each
+//!    candidate file is judged once, in the directory that holds it
+//!    (`file_rules`, with `links` for symlinks).
 //!
+//! Every finding's rule, title and severity come from one table
+//! (`rules::RULES`, listed in docs/check.md); `finding` holds the types.
 //! A target is a directory (its whole tree) or an instruction file (its
 //! directory and the directories below it in the same project root: those
 //! whose baseline it is part of). `impact` compares the directories of a
 //! git revision with the working tree; `sarif` and `summary` shape reports.
 //! Everything here returns data; `cmd::check` presents it.
 
+mod baselines;
 pub mod budget;
 mod chains;
+mod file_rules;
+mod finding;
 pub mod git;
 pub mod ignorefile;
 pub mod impact;
-mod judging;
+mod links;
+mod losses;
+mod prepared;
 pub mod received;
 mod rules;
 pub mod sarif;
@@ -49,18 +60,22 @@ use serde::Serialize;
 use crate::baseline::Shape;
 use crate::discovery::{find_root, os_error};
 use crate::jsnum::MaxBytes;
-use crate::settings::Settings;
+use crate::settings::{Settings, is_plain_name};
 
+pub(crate) use baselines::near_budget;
 pub use budget::Radius;
-pub(crate) use judging::near_budget;
-pub use judging::{Found, Omitted, link_finding, pointer_to, stub_finding, stub_target};
+pub use file_rules::{Found, pointer_to, stub_finding, stub_target};
+pub use finding::{Detail, Finding, Severity};
+pub use links::{dangling_link_warning, link_finding, secret_link_warning};
+pub use prepared::Omitted;
 pub use received::{Received, ReceivedFile};
 pub use rules::{RULES, Rule};
 pub use walk::AGENTCTX_IGNORE;
 
-/// What to check and how.
+/// What to check and how: the request [`check`] serves (dsh's walk; one
+/// harness's check takes `profile::check::Options`).
 #[derive(Debug, Clone)]
-pub struct Options<'a> {
+pub struct Request<'a> {
     pub settings: &'a Settings,
     /// What to walk (see [`targets`]).
     pub targets: Vec<Target>,
@@ -204,222 +219,6 @@ fn minimal(mut targets: Vec<Target>) -> Vec<Target> {
         .collect()
 }
 
-/// How serious a finding is (of dsh's check and of a profile's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-impl Severity {
-    /// Its name, as the JSON spells it.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-/// What a finding is about, with its facts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum Detail {
-    /// Sessions lose bytes of this file: the budget omits or truncates it
-    /// in the baselines of `directories` (its blast radius).
-    OverBudget {
-        /// Bytes of the file.
-        bytes: usize,
-        /// The most any of those sessions keeps of it (0: omitted in all).
-        kept_bytes: usize,
-        max_bytes: MaxBytes,
-        /// Every directory whose session loses bytes of it, in walk order
-        /// (relative to where check was started).
-        directories: Radius,
-        /// How many of them omit it, and how many truncate it.
-        omitted_in: usize,
-        truncated_in: usize,
-        /// The largest cut among them: the directory, the bytes its whole
-        /// baseline needs and how many of them are past the budget.
-        worst: String,
-        whole_bytes: usize,
-        excess: usize,
-        /// With `--base`: this file grew (from `grewFrom` bytes) and pushed
-        /// these unchanged files out of those sessions.
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        pushes_out: Vec<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        grew_from: Option<usize>,
-    },
-    /// A candidate larger than max-source-bytes: never loaded.
-    Oversized { bytes: u64, max_source_bytes: i64 },
-    /// A symlinked candidate resolving into a secret location
-    /// (`discovery::link::secret_place`), or the home directory outside
-    /// the project: sessions send a secret.
-    SecretSymlink {
-        target: String,
-        resolved: String,
-        /// `system`, `home`, `secrets`, `git` or `credentials`
-        /// (`discovery::Place::name`).
-        place: &'static str,
-    },
-    /// `first`: a shadowed candidate whose content differs from the winner.
-    Drift { winner: String },
-    /// `all`: two siblings of one tier both load, with different content.
-    TwoSources {
-        sibling: String,
-        /// Bytes of the lines both files hold.
-        overlap_bytes: usize,
-    },
-    /// A symlinked candidate whose target lies outside its project root.
-    SymlinkLeavesTree {
-        target: String,
-        project_root: String,
-    },
-    /// A candidate name that is a symlink to nothing.
-    DanglingSymlink { target: String },
-    /// Not strict UTF-8 (SPEC 2.4): dsh never loads it. `offset` is the
-    /// raw byte offset of the first ill-formed sequence.
-    InvalidUtf8 { offset: u64 },
-    /// A NUL byte among the first 8192 raw bytes (SPEC 2.4): a binary file,
-    /// which dsh never loads.
-    Binary { offset: u64 },
-    /// A literal `</system-reminder>` (escaped in the prompt).
-    SystemReminder { line: usize },
-    /// An empty file, or one holding only whitespace.
-    Empty { whitespace: bool },
-    /// A candidate that is a directory, FIFO, socket or device.
-    NotRegular { file_type: &'static str },
-    /// The whole content is the name of a sibling file.
-    SymlinkStub { sibling: String },
-    /// `stat` or the read failed: sessions skip it.
-    Unavailable { error: String },
-    /// A directory that could not be listed: nothing below it is checked.
-    UnreadableDir { error: String },
-    /// A baseline at or above `--warn-at` percent of max-bytes.
-    NearBudget {
-        bytes: usize,
-        max_bytes: MaxBytes,
-        percent: u32,
-    },
-    /// A symlinked candidate whose real file also loads under another name
-    /// in the same baseline: the same bytes twice.
-    LoadsTwice { same_as: String, bytes: usize },
-    /// A file the harness ignores because another name won in the chain
-    /// (opencode: an AGENTS.md anywhere in it hides every CLAUDE.md).
-    IgnoredName { by: String },
-    /// codex: an empty `AGENTS.override.md` hides this `AGENTS.md`.
-    HiddenByOverride { by: String },
-    /// The same file (device and inode, or path) as one the harness loaded
-    /// earlier: it loads once (gemini).
-    LoadsOnce { first: String },
-    /// An entry agentctx does not reproduce: an opencode URL (`url`; its
-    /// globs are resolved since issue 25). The output is not exact.
-    NotExact { reason: &'static str },
-    /// An import the harness replaces by a comment or leaves as text
-    /// (gemini): `traversal`, `cycle`, `failed` (with the error) or `depth`.
-    ImportProblem {
-        token: String,
-        problem: &'static str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-    },
-    /// Invalid UTF-8 that the harness replaces with U+FFFD.
-    LossyUtf8 {},
-    /// codex's project doc discovery failed: every project doc dropped.
-    Aborted {},
-    /// A warning of the harness about its own inputs (trust, settings,
-    /// names).
-    HarnessWarning {},
-    /// dsh's configuration makes dsh refuse to start (CONFIG 11.5): the
-    /// finding is on the layer file, with dsh's message.
-    DshConfigRefused {
-        line: Option<usize>,
-        dsh_message: String,
-    },
-    /// dsh's configuration mounts no loader: sessions get no instructions.
-    DshConfigNotMounted { line: Option<usize>, reason: String },
-}
-
-impl Detail {
-    #[must_use]
-    pub fn severity(&self) -> Severity {
-        match self {
-            Detail::OverBudget { .. }
-            | Detail::Oversized { .. }
-            | Detail::SecretSymlink { .. }
-            | Detail::InvalidUtf8 { .. }
-            | Detail::Binary { .. }
-            | Detail::DshConfigRefused { .. } => Severity::Error,
-            _ => Severity::Warning,
-        }
-    }
-
-    /// Its rule (stable id, title, descriptions).
-    #[must_use]
-    pub fn rule(&self) -> &'static Rule {
-        &RULES[rules::index(self)]
-    }
-
-    /// The line a finding points at, where one is known.
-    #[must_use]
-    pub fn line(&self) -> Option<usize> {
-        match self {
-            Detail::SystemReminder { line } => Some(*line),
-            Detail::DshConfigRefused { line, .. } | Detail::DshConfigNotMounted { line, .. } => {
-                *line
-            }
-            _ => None,
-        }
-    }
-}
-
-/// One finding: about a file (or, for a budget, about the directory whose
-/// own instruction file it is attached to).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Finding {
-    pub severity: Severity,
-    /// The stable rule id (`AGX001`...).
-    pub rule: &'static str,
-    /// The directory, relative to where check was started (`.` for it).
-    pub dir: String,
-    /// The file the finding is attached to, relative to where check was started.
-    pub file: String,
-    pub title: &'static str,
-    /// One sentence for people (raw: escape it before printing). Lists are
-    /// abbreviated here; the detail keeps them whole.
-    pub message: String,
-    /// What to do about it, with the numbers: the bytes to cut, the setting
-    /// to raise and its value now, or the file to delete or merge.
-    pub hint: String,
-    #[serde(flatten)]
-    pub detail: Detail,
-}
-
-impl Finding {
-    #[must_use]
-    pub fn new(dir: String, file: String, detail: Detail, message: String, hint: String) -> Self {
-        let rule = detail.rule();
-        Finding {
-            severity: detail.severity(),
-            rule: rule.id,
-            dir,
-            file,
-            title: rule.title,
-            message,
-            hint,
-            detail,
-        }
-    }
-}
-
 /// The baseline a session started in one checked directory gets.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -450,7 +249,7 @@ pub struct Session {
     pub path: PathBuf,
     /// Bit i: a session directory of harness i.
     pub mask: u32,
-    /// Bit i: only reported for harness i, not judged ([`Options::also`]).
+    /// Bit i: only reported for harness i, not judged ([`Request::also`]).
     pub only: u32,
 }
 
@@ -484,8 +283,8 @@ pub struct Report {
     pub received: Vec<Received>,
     /// The session directories of the other harnesses of the walk, in walk
     /// order, each with the mask of the harnesses it is one for (bit i:
-    /// [`Options::harness_names`] entry i) and whether it is only reported
-    /// ([`Options::also`]).
+    /// [`Request::harness_names`] entry i) and whether it is only reported
+    /// ([`Request::also`]).
     #[serde(skip)]
     pub sessions: Vec<Session>,
     /// `--exclude` entries that matched no directory.
@@ -568,7 +367,7 @@ impl Report {
 /// # Errors
 ///
 /// A target that is not a directory or cannot be read.
-pub fn check(opts: &Options<'_>) -> Result<Report> {
+pub fn check(opts: &Request<'_>) -> Result<Report> {
     Ok(check_counted(opts)?.0)
 }
 
@@ -579,7 +378,7 @@ pub fn check(opts: &Options<'_>) -> Result<Report> {
 ///
 /// As [`check`].
 #[doc(hidden)]
-pub fn check_counted(opts: &Options<'_>) -> Result<(Report, u64)> {
+pub fn check_counted(opts: &Request<'_>) -> Result<(Report, u64)> {
     for target in &opts.targets {
         match fs::metadata(&target.path) {
             Ok(meta) if meta.is_dir() => {}
@@ -590,23 +389,10 @@ pub fn check_counted(opts: &Options<'_>) -> Result<(Report, u64)> {
     Ok(chains::run_counted(opts))
 }
 
-fn is_plain_name(name: &str) -> bool {
-    !(name.is_empty() || name == "." || name == ".." || name.contains('/'))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
-
-    #[test]
-    fn plain_names_exclude_dots_and_paths() {
-        assert!(is_plain_name(".git"));
-        assert!(!is_plain_name(""));
-        assert!(!is_plain_name("."));
-        assert!(!is_plain_name(".."));
-        assert!(!is_plain_name("a/b"));
-    }
 
     #[test]
     fn targets_below_a_whole_tree_are_dropped() {

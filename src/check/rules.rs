@@ -2,7 +2,7 @@
 //! never reused or renumbered (SARIF consumers key alerts on them); a new
 //! kind takes the next number.
 
-use super::Detail;
+use super::{Detail, Severity};
 
 /// One kind of finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,8 +17,9 @@ pub struct Rule {
     pub full: &'static str,
     /// What to do about it.
     pub help: &'static str,
-    /// `error` or `warning`.
-    pub level: &'static str,
+    /// How serious its findings are: the one place a rule's severity is
+    /// written (`Detail::severity` reads it).
+    pub level: Severity,
     /// Which harnesses report it: dsh, the other harnesses (profiles).
     pub dsh: bool,
     pub profiles: bool,
@@ -38,7 +39,7 @@ const fn rule(
     title: &'static str,
     full: &'static str,
     help: &'static str,
-    level: &'static str,
+    level: Severity,
     harnesses: For,
 ) -> Rule {
     Rule {
@@ -61,7 +62,7 @@ pub const RULES: [Rule; 27] = [
         "Instruction budget exceeded",
         "Sessions started in the directories the finding names lose bytes of this file: the byte budget (dsh's max-bytes, codex's project_doc_max_bytes) omits or truncates it.",
         "Cut the bytes the finding names from what those sessions load (move detail into files read on demand), or raise the budget to the size the finding names.",
-        "error",
+        Severity::Error,
         For::All,
     ),
     rule(
@@ -70,7 +71,7 @@ pub const RULES: [Rule; 27] = [
         "Instruction file too large",
         "The file is larger than max-source-bytes, so sessions never load it.",
         "Split or shorten the file below max-source-bytes.",
-        "error",
+        Severity::Error,
         For::All,
     ),
     rule(
@@ -79,7 +80,7 @@ pub const RULES: [Rule; 27] = [
         "Instruction file points at a secret",
         "The candidate is a symlink into /proc, /sys or /dev, the system's secrets (/etc/shadow, /etc/gshadow, /run/secrets, /var/run/secrets), a git directory (.git), a credentials store (.ssh, .gnupg, .aws, .netrc, .git-credentials), or to a file under the home directory outside the project; with --profile, any file, config entry, glob or import the harness reads there: sessions would send that content to the model.",
         "Replace the symlink with a regular file holding only instructions.",
-        "error",
+        Severity::Error,
         For::All,
     ),
     rule(
@@ -88,7 +89,7 @@ pub const RULES: [Rule; 27] = [
         "Instruction files drift",
         "With precedence first, this shadowed file differs from the file that wins, so sessions never see it.",
         "Make it a symlink to the winning file, or delete it.",
-        "warning",
+        Severity::Warning,
         For::Dsh,
     ),
     rule(
@@ -97,7 +98,7 @@ pub const RULES: [Rule; 27] = [
         "Two sources of truth",
         "With precedence all, two sibling files both load with different content: sessions get both.",
         "Keep one file and make the other a symlink to it, or give each distinct content.",
-        "warning",
+        Severity::Warning,
         For::Dsh,
     ),
     rule(
@@ -106,7 +107,7 @@ pub const RULES: [Rule; 27] = [
         "Symlink leaves the project",
         "The candidate is a symlink whose target resolves outside its project root.",
         "Keep instruction files inside the project so every checkout gets the same text.",
-        "warning",
+        Severity::Warning,
         For::All,
     ),
     rule(
@@ -115,7 +116,7 @@ pub const RULES: [Rule; 27] = [
         "Dangling symlink",
         "The candidate is a symlink to nothing: sessions load nothing from it.",
         "Fix the link target or remove the link.",
-        "warning",
+        Severity::Warning,
         For::Dsh,
     ),
     rule(
@@ -124,7 +125,7 @@ pub const RULES: [Rule; 27] = [
         "Invalid UTF-8",
         "The file is not valid UTF-8 (an ill-formed sequence, or one cut short at the end): dsh reads instruction files as strict UTF-8, so sessions never load it.",
         "Re-encode the file as UTF-8 (the finding names the byte offset of the first bad sequence).",
-        "error",
+        Severity::Error,
         For::Dsh,
     ),
     rule(
@@ -133,7 +134,7 @@ pub const RULES: [Rule; 27] = [
         "Literal </system-reminder>",
         "The file holds a literal </system-reminder>, which sessions see escaped.",
         "Remove or reword the closing tag.",
-        "warning",
+        Severity::Warning,
         For::Dsh,
     ),
     rule(
@@ -142,7 +143,7 @@ pub const RULES: [Rule; 27] = [
         "Empty instruction file",
         "The file is empty or holds only whitespace: sessions get an empty section.",
         "Add instructions or delete the file.",
-        "warning",
+        Severity::Warning,
         For::Dsh,
     ),
     rule(
@@ -151,7 +152,7 @@ pub const RULES: [Rule; 27] = [
         "Not a regular file",
         "The candidate is a directory, FIFO, socket or device: sessions skip it.",
         "Rename it, or replace it with a regular file.",
-        "warning",
+        Severity::Warning,
         For::All,
     ),
     rule(
@@ -160,7 +161,7 @@ pub const RULES: [Rule; 27] = [
         "Symlink checked out as text",
         "The whole content is the name of a sibling file: a symlink checked out as a text stub, so sessions get the name instead of the instructions.",
         "Enable symlinks in the checkout (git config core.symlinks true) or replace the stub with the real content.",
-        "warning",
+        Severity::Warning,
         For::All,
     ),
     rule(
@@ -169,7 +170,7 @@ pub const RULES: [Rule; 27] = [
         "Unreadable instruction file",
         "stat or the read of the file failed: sessions skip it.",
         "Fix the file's permissions.",
-        "warning",
+        Severity::Warning,
         For::All,
     ),
     rule(
@@ -178,7 +179,7 @@ pub const RULES: [Rule; 27] = [
         "Unreadable directory",
         "The directory could not be listed: nothing below it is checked.",
         "Fix the directory's permissions, or exclude it.",
-        "warning",
+        Severity::Warning,
         For::All,
     ),
     rule(
@@ -187,7 +188,7 @@ pub const RULES: [Rule; 27] = [
         "Instruction budget nearly used",
         "The baseline of this directory uses at least the --warn-at share of max-bytes: a little more and the harness starts cutting.",
         "Shorten the instruction files of this directory's chain before they grow past the budget.",
-        "warning",
+        Severity::Warning,
         For::All,
     ),
     rule(
@@ -196,7 +197,7 @@ pub const RULES: [Rule; 27] = [
         "Same instructions load twice",
         "The candidate is a symlink to a file that the same baseline also loads under its own name: sessions get the same bytes twice.",
         "Point only one of the two names at the file.",
-        "warning",
+        Severity::Warning,
         For::Dsh,
     ),
     rule(
@@ -205,7 +206,7 @@ pub const RULES: [Rule; 27] = [
         "Binary instruction file",
         "The file holds a NUL byte among its first 8192 bytes: dsh takes it for a binary file, so sessions never load it.",
         "Remove the NUL bytes (the finding names the offset of the first), or save the file as UTF-8 text.",
-        "error",
+        Severity::Error,
         For::Dsh,
     ),
     rule(
@@ -214,7 +215,7 @@ pub const RULES: [Rule; 27] = [
         "Instruction file ignored",
         "The harness ignores this file because another name won in the chain (opencode: an AGENTS.md anywhere in it hides every CLAUDE.md), so its sessions never see it.",
         "Merge what it says into the file that wins, or make it a symlink or a pointer (@AGENTS.md) to it.",
-        "warning",
+        Severity::Warning,
         For::Profiles,
     ),
     rule(
@@ -223,7 +224,7 @@ pub const RULES: [Rule; 27] = [
         "Hidden by an empty override",
         "codex: an empty AGENTS.override.md in the same directory wins and yields nothing, so this AGENTS.md never loads.",
         "Delete the empty AGENTS.override.md, or give it the instructions.",
-        "warning",
+        Severity::Warning,
         For::Profiles,
     ),
     rule(
@@ -232,7 +233,7 @@ pub const RULES: [Rule; 27] = [
         "Same file under two names",
         "The harness finds the same file (device and inode) under two names and loads it once, under the first.",
         "Keep one name for the file.",
-        "warning",
+        Severity::Warning,
         For::Profiles,
     ),
     rule(
@@ -241,7 +242,7 @@ pub const RULES: [Rule; 27] = [
         "Not reproduced exactly",
         "An opencode instructions entry that is a URL (fetched by opencode): agentctx does not reproduce it, so what it shows is not exact.",
         "Keep the instructions in a file of the repository, or accept that the URL's content is not checked.",
-        "warning",
+        Severity::Warning,
         For::Profiles,
     ),
     rule(
@@ -250,7 +251,7 @@ pub const RULES: [Rule; 27] = [
         "Import not expanded",
         "gemini replaces an @import that leaves the project, repeats an import in progress (a cycle) or fails with a comment, and leaves one past five levels as text; Claude Code skips one outside the cwd, not a text file, past four levels or unresolved.",
         "Fix or remove the import the finding names.",
-        "warning",
+        Severity::Warning,
         For::Profiles,
     ),
     rule(
@@ -259,7 +260,7 @@ pub const RULES: [Rule; 27] = [
         "Invalid UTF-8 replaced",
         "The file is not valid UTF-8: the harness replaces each bad sequence with U+FFFD and sends the rest.",
         "Re-encode the file as UTF-8.",
-        "warning",
+        Severity::Warning,
         For::Profiles,
     ),
     rule(
@@ -268,7 +269,7 @@ pub const RULES: [Rule; 27] = [
         "Project docs dropped",
         "codex's project doc discovery failed (a stat error other than not found), so sessions get no project doc at all.",
         "Fix the path the finding names (permissions, a symlink loop).",
-        "warning",
+        Severity::Warning,
         For::Profiles,
     ),
     rule(
@@ -277,7 +278,7 @@ pub const RULES: [Rule; 27] = [
         "Harness warning",
         "The harness warns about its own inputs: an untrusted project, a setting it ignores, a name it skips.",
         "Fix the setting or file the finding names.",
-        "warning",
+        Severity::Warning,
         For::Profiles,
     ),
     rule(
@@ -286,7 +287,7 @@ pub const RULES: [Rule; 27] = [
         "dsh would refuse to start",
         "dsh's own configuration (a patch layer, the profile, the preset) fails as dsh reads it: dsh exits at boot, so no session starts.",
         "Fix the layer file at the line the finding names (dsh's own message says what it expects; maxBytes is required whenever a patch sets config).",
-        "error",
+        Severity::Error,
         For::Dsh,
     ),
     rule(
@@ -295,7 +296,7 @@ pub const RULES: [Rule; 27] = [
         "No instruction loader mounted",
         "dsh's configuration mounts no agent-instructions row (it is disabled, or the web preset has none): sessions receive no instruction files at all.",
         "Remove the `disabled: true` the finding names, or choose a preset that mounts the loader.",
-        "warning",
+        Severity::Warning,
         For::Dsh,
     ),
 ];
@@ -336,21 +337,144 @@ pub(super) fn index(detail: &Detail) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::{Finding, Radius};
+    use crate::jsnum::MaxBytes;
+    use pretty_assertions::assert_eq;
 
-    /// Ids are AGX001.. in order and kinds match the JSON `kind` tags.
+    /// One detail of every kind a finding can carry.
+    fn samples() -> Vec<Detail> {
+        let s = String::new;
+        vec![
+            Detail::OverBudget {
+                bytes: 1,
+                kept_bytes: 0,
+                max_bytes: MaxBytes(1.0),
+                directories: Radius::from(vec![s()]),
+                omitted_in: 1,
+                truncated_in: 0,
+                worst: s(),
+                whole_bytes: 2,
+                excess: 1,
+                pushes_out: Vec::new(),
+                grew_from: None,
+            },
+            Detail::Oversized {
+                bytes: 2,
+                max_source_bytes: 1,
+            },
+            Detail::SecretSymlink {
+                target: s(),
+                resolved: s(),
+                place: "secrets",
+            },
+            Detail::Drift { winner: s() },
+            Detail::TwoSources {
+                sibling: s(),
+                overlap_bytes: 0,
+            },
+            Detail::SymlinkLeavesTree {
+                target: s(),
+                project_root: s(),
+            },
+            Detail::DanglingSymlink { target: s() },
+            Detail::InvalidUtf8 { offset: 0 },
+            Detail::Binary { offset: 0 },
+            Detail::SystemReminder { line: 1 },
+            Detail::Empty { whitespace: false },
+            Detail::NotRegular { file_type: "fifo" },
+            Detail::SymlinkStub { sibling: s() },
+            Detail::Unavailable { error: s() },
+            Detail::UnreadableDir { error: s() },
+            Detail::NearBudget {
+                bytes: 1,
+                max_bytes: MaxBytes(1.0),
+                percent: 100,
+            },
+            Detail::LoadsTwice {
+                same_as: s(),
+                bytes: 0,
+            },
+            Detail::IgnoredName { by: s() },
+            Detail::HiddenByOverride { by: s() },
+            Detail::LoadsOnce { first: s() },
+            Detail::NotExact { reason: "url" },
+            Detail::ImportProblem {
+                token: s(),
+                problem: "cycle",
+                error: None,
+            },
+            Detail::LossyUtf8 {},
+            Detail::Aborted {},
+            Detail::HarnessWarning {},
+            Detail::DshConfigRefused {
+                line: None,
+                dsh_message: s(),
+            },
+            Detail::DshConfigNotMounted {
+                line: None,
+                reason: s(),
+            },
+        ]
+    }
+
+    /// Ids are AGX001.. in order, and the table is the rules that fire:
+    /// every kind of finding has its row (`index` is total), no two kinds
+    /// share one, every row is some kind's (none is reserved), and a
+    /// finding carries its row's id, title, JSON kind and severity.
     #[test]
-    fn ids_are_sequential_and_kinds_match_the_json_tags() {
+    fn the_rule_table_is_the_rules_that_fire() {
         for (i, r) in RULES.iter().enumerate() {
             assert_eq!(r.id, format!("AGX{:03}", i + 1));
         }
-        let detail = Detail::Empty { whitespace: false };
-        let json = serde_json::to_value(&detail).unwrap_or_default();
-        assert_eq!(json["kind"], RULES[index(&detail)].kind);
-        let detail = Detail::LoadsTwice {
-            same_as: String::new(),
-            bytes: 0,
-        };
-        let json = serde_json::to_value(&detail).unwrap_or_default();
-        assert_eq!(json["kind"], RULES[index(&detail)].kind);
+        let mut indices: Vec<usize> = samples().iter().map(index).collect();
+        indices.sort_unstable();
+        assert_eq!(indices, (0..RULES.len()).collect::<Vec<_>>());
+        for detail in samples() {
+            let rule = &RULES[index(&detail)];
+            let f = Finding::new(
+                String::new(),
+                String::new(),
+                detail,
+                String::new(),
+                String::new(),
+            );
+            let json = serde_json::to_value(&f).unwrap_or_default();
+            assert_eq!(
+                (
+                    json["rule"].as_str(),
+                    json["kind"].as_str(),
+                    json["severity"].as_str()
+                ),
+                (Some(rule.id), Some(rule.kind), Some(rule.level.name())),
+            );
+            assert_eq!((f.title, f.severity), (rule.title, rule.level));
+        }
+    }
+
+    /// docs/check.md's table of rules says what the table says: the same
+    /// ids in order, kinds and levels, and harnesses the table allows.
+    #[test]
+    fn the_documented_rules_are_the_table() {
+        let doc = include_str!("../../docs/check.md");
+        let rows: Vec<Vec<&str>> = doc
+            .lines()
+            .filter(|l| l.starts_with("| AGX"))
+            .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+            .collect();
+        let listed: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[0], r[1], r[2])).collect();
+        let table: Vec<(&str, &str, &str)> = RULES
+            .iter()
+            .map(|r| (r.id, r.kind, r.level.name()))
+            .collect();
+        assert_eq!(listed, table);
+        for (row, rule) in rows.iter().zip(&RULES) {
+            let harnesses = row[3];
+            let ok = match harnesses {
+                "all" => rule.dsh && rule.profiles,
+                "dsh" => rule.dsh,
+                _ => rule.profiles && !harnesses.contains("dsh"),
+            };
+            assert!(ok, "{}: documented for {harnesses}", rule.id);
+        }
     }
 }

@@ -19,7 +19,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::impact::Impact;
-use super::{Finding, RULES, Report, Rule, Severity};
+use super::{Finding, RULES, Report, Rule};
 use crate::text::sha1_hex;
 
 /// The SARIF schema the output follows.
@@ -78,7 +78,7 @@ pub fn log(reports: &[(&Report, Option<&Impact>)], base: &Path) -> Value {
             "shortDescription": {"text": short},
             "fullDescription": {"text": r.full},
             "help": {"text": r.help},
-            "defaultConfiguration": {"level": r.level},
+            "defaultConfiguration": {"level": r.level.name()},
             "properties": {"tags": [h]},
         }));
     }
@@ -115,10 +115,7 @@ fn result(f: &Finding, id: &str, index: usize, impact: Option<&Impact>) -> Value
     let mut result = json!({
         "ruleId": id,
         "ruleIndex": index,
-        "level": match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        },
+        "level": f.severity.name(),
         "message": {"text": format!("{}\nFix: {}", f.message, f.hint)},
         "partialFingerprints": {
             "agentctxFinding/v1": sha1_hex(format!("{id}\0{}\0{}", f.file, f.dir).as_bytes()),

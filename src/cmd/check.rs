@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use super::Ctx;
 use super::profile::check::{Entry, HARNESSES, entry as check_entry};
 use crate::check::impact::{self, Impact};
-use crate::check::{self, Options, Report, sarif, summary};
+use crate::check::{self, Report, Request, sarif, summary};
 use crate::cli::{CHECK_PROFILES, ConfigArgs, ProfileArgs, ProfileName, heading, profile_parser};
 use crate::output;
 use crate::output::check::{View, Views, github, markdown, text};
@@ -164,7 +164,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         .collect::<Result<_>>()?;
     let harness_names: Vec<Vec<String>> = others.iter().map(|h| h.names().to_vec()).collect();
     let selection = check::targets(&settings, &base, &args.paths, &harness_names)?;
-    let opts = Options {
+    let opts = Request {
         settings: &settings,
         targets: selection.targets,
         base: base.clone(),
@@ -179,7 +179,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         sink: None,
     };
     let home = ctx.env.home.clone();
-    let run = |opts: &Options<'_>, alias: Option<(String, String)>| {
+    let run = |opts: &Request<'_>, alias: Option<(String, String)>| {
         let revision = alias.is_some();
         let (walk, mut reports) = all_harnesses(opts, &others, home.as_deref(), alias)?;
         // What dsh's configuration says belongs to dsh's report alone, and
@@ -200,7 +200,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
                 .collect();
             let revision = impact::check_revision(&opts, rev, &mirror_dir(), &config)?;
             base_warnings.clone_from(&revision.warnings);
-            let now_opts = Options {
+            let now_opts = Request {
                 also: revision.candidate_dirs.clone(),
                 ..opts.clone()
             };
@@ -210,7 +210,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
                 .flat_map(|r| &r.received)
                 .map(|d| crate::paths::normalize(&base, Path::new(&d.dir)))
                 .collect();
-            let (_, before) = run(&revision.options(&opts, &checked), Some(revision.alias()))?;
+            let (_, before) = run(&revision.request(&opts, &checked), Some(revision.alias()))?;
             (walk, now, Some(before))
         }
         None => {
@@ -331,7 +331,7 @@ fn present(
 /// other harnesses load on worker threads while it goes on; then each
 /// harness's findings, in walk order, on a thread of its own.
 fn all_harnesses(
-    opts: &Options<'_>,
+    opts: &Request<'_>,
     others: &[Box<dyn Harness>],
     home: Option<&Path>,
     alias: Option<(String, String)>,
@@ -351,7 +351,7 @@ fn all_harnesses(
                 scope.spawn(move || load_sessions(rx, others, loaded))
             })
             .collect();
-        let streaming = Options {
+        let streaming = Request {
             sink: (!others.is_empty()).then_some(tx),
             ..opts.clone()
         };

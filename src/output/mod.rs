@@ -381,18 +381,11 @@ pub fn secret_link(display: &str, probe: Option<&Probe>, link: Option<&Symlink>)
     ))
 }
 
-/// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`,
-/// with the words of `place` ([`Place::words`]).
+/// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`
+/// (worded with check's findings about links: `check::secret_link_warning`).
 #[must_use]
 pub fn secret_link_warning(display: &str, target: &str, resolved: &str, place: Place) -> String {
-    let system = place == Place::System;
-    let shown = if system || resolved == target || resolved.is_empty() {
-        target.to_owned()
-    } else {
-        format!("{target} ({resolved})")
-    };
-    let place = place.words();
-    format!("{display}: symlink to {shown}, {place}: sessions send what it holds to the model")
+    crate::check::secret_link_warning(display, target, resolved, place)
 }
 
 fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<String> {
@@ -413,9 +406,7 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
         }
         (Probe::Missing(Absence::DanglingLink), _) => {
             let target = c.link.as_ref().map_or("", |l| l.target.as_str());
-            Some(format!(
-                "{path}: dangling symlink to {target}, treated as absent"
-            ))
+            Some(crate::check::dangling_link_warning(path, target))
         }
         (Probe::Missing(Absence::NotADirectory), _) => Some(format!(
             "{path}: {} is not a directory, treated as absent",

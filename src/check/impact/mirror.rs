@@ -1,30 +1,6 @@
-//! `check --base REV`: what a change does to what sessions receive,
-//! directory by directory.
-//!
-//! 1. **Read REV** with the `git` executable only, run as `git` (the
-//!    module) says, never writing, fetching or running anything the
-//!    repository configured: `git ls-tree -r -z` lists the revision's tree,
-//!    `git cat-file --batch-check` sizes the objects that decide baselines
-//!    (candidate files, root markers, ignore files, and the in-repository
-//!    targets of symlinked candidates), `git cat-file --batch` reads each
-//!    distinct one once, at most max-source-bytes of it (a symlink's target:
-//!    4096 bytes). Nothing is checked out and nothing in the repository is
-//!    written. A path git would not check out (`..`, `.`, empty or absolute
-//!    components, `.git` in any case) and an object the repository lacks
-//!    are skipped with a warning naming REV and the path.
-//! 2. **Mirror** those entries into a fresh private temporary directory,
-//!    laid out like the work tree (symlinks kept, targets that leave the
-//!    repository pointed at the same absolute place, submodules as nested
-//!    roots): directories are made one component at a time and never
-//!    through a symlink, files are created new (`O_EXCL | O_NOFOLLOW`) as
-//!    hard links to one copy per object id, and an oversized blob is a
-//!    sparse file of its size, refused by its size as in a checkout.
-//! 3. **Check both** with the same options: the mirror gives every
-//!    directory's baseline at REV, the work tree the current one; paths are
-//!    shown relative to the same start directory, so they compare as strings.
-//! 4. **Compare** per directory: received text, bytes, files added, removed
-//!    and changed, newly omitted or truncated files; and which errors are
-//!    new (absent at REV for the same rule and file).
+//! Steps 1 and 2 of `--base`: read what decides REV's baselines with git
+//! and mirror it into a private temporary directory laid out like the
+//! work tree, never writing outside it.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
@@ -34,54 +10,14 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{OpenOptionsExt, symlink};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
-use serde::Serialize;
+use anyhow::{Context, Result};
 
-use super::git::{self, Git, Object};
-use super::walk::{AGENTCTX_IGNORE, Names};
-use super::{Detail, Finding, Options, Received, Report, Severity, Target};
+use super::super::git::{self, Git, Object};
+use super::super::walk::Names;
+use super::super::{Request, Target};
+use super::tree::{Entry, base_name, is_ignore_file, ls_tree, toplevel, wanted};
 use crate::discovery::os_error;
 use crate::paths;
-
-/// What the change does to one directory's baseline.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DirChange {
-    pub dir: String,
-    /// Bytes sent before and after (`None`: no instruction files there).
-    pub bytes_before: Option<usize>,
-    pub bytes_after: Option<usize>,
-    /// Display paths of loaded files.
-    pub added: Vec<String>,
-    pub removed: Vec<String>,
-    pub changed: Vec<String>,
-    pub newly_omitted: Vec<String>,
-    pub newly_truncated: Vec<String>,
-    /// Over budget now, not before.
-    pub newly_failing: bool,
-}
-
-/// The impact of the work tree against REV.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Impact {
-    pub base: String,
-    /// Directories whose received text changes, in path order.
-    pub directories: Vec<DirChange>,
-    /// Errors that REV did not have (for the same rule and file).
-    pub new_errors: Vec<Finding>,
-    pub new_warnings: Vec<Finding>,
-    pub preexisting_errors: usize,
-    pub preexisting_warnings: usize,
-}
-
-impl Impact {
-    /// Exit 1 only for what the change brings.
-    #[must_use]
-    pub fn failed(&self, deny_warnings: bool) -> bool {
-        !self.new_errors.is_empty() || (deny_warnings && !self.new_warnings.is_empty())
-    }
-}
 
 /// A mirror of REV's tree, to check with the same options: the targets
 /// and the start directory mapped into it, and what could not be mirrored
@@ -118,7 +54,7 @@ impl Revision {
     /// rendering there as well the work tree's checked directories `also`
     /// (absolute work-tree paths) that REV's tree holds.
     #[must_use]
-    pub fn options<'a>(&self, opts: &Options<'a>, also: &[PathBuf]) -> Options<'a> {
+    pub fn request<'a>(&self, opts: &Request<'a>, also: &[PathBuf]) -> Request<'a> {
         let mut mapped = HashSet::new();
         for dir in also {
             let Ok(rel) = dir.strip_prefix(&self.top) else {
@@ -132,7 +68,7 @@ impl Revision {
                 mapped.insert(self.tree.join(rel));
             }
         }
-        Options {
+        Request {
             targets: self.targets.clone(),
             base: self.base.clone(),
             directories: true,
@@ -157,7 +93,7 @@ const MAX_LINK_TARGET: u64 = 4096;
 /// `git` fails or is missing, REV does not name a tree, a target lies
 /// outside the git work tree, or the mirror cannot be made.
 pub fn check_revision(
-    opts: &Options<'_>,
+    opts: &Request<'_>,
     rev: &str,
     temp: &Path,
     config: &[&str],
@@ -235,90 +171,6 @@ pub fn check_revision(
     })
 }
 
-/// The work tree's top directory holding `dir`.
-fn toplevel(git: &Git) -> Result<PathBuf> {
-    let out = git.output(&["rev-parse", "--show-toplevel"])?;
-    let text = String::from_utf8_lossy(&out);
-    Ok(PathBuf::from(text.trim_end_matches('\n')))
-}
-
-/// One entry of `git ls-tree`.
-#[derive(Debug, Clone)]
-struct Entry {
-    mode: u32,
-    oid: String,
-    path: Vec<u8>,
-}
-
-impl Entry {
-    fn is_link(&self) -> bool {
-        self.mode == git::MODE_LINK
-    }
-}
-
-/// Lists REV's tree: every blob, symlink and submodule, by path (the bytes
-/// git stores; a repeated path keeps its last entry).
-fn ls_tree(git: &Git, top: &Path, rev: &str) -> Result<HashMap<Vec<u8>, Entry>> {
-    let spec = format!("{rev}^{{tree}}");
-    let oid = git
-        .output(&["rev-parse", "--verify", "--quiet", &spec])
-        .map_err(|_| anyhow::anyhow!("--base {rev}: not a revision of {}", top.display()))?;
-    let oid = String::from_utf8_lossy(&oid).trim().to_owned();
-    if !is_oid(&oid) {
-        bail!("--base {rev}: not a revision of {}", top.display());
-    }
-    let out = git.output(&["ls-tree", "-r", "-z", "--full-tree", &oid])?;
-    let mut entries = HashMap::new();
-    for record in out.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let Some(tab) = record.iter().position(|b| *b == b'\t') else {
-            continue;
-        };
-        let (meta, path) = (&record[..tab], &record[tab + 1..]);
-        let meta = String::from_utf8_lossy(meta);
-        let mut parts = meta.split(' ');
-        let (Some(mode), Some(_kind), Some(oid)) = (parts.next(), parts.next(), parts.next())
-        else {
-            continue;
-        };
-        let Ok(mode) = u32::from_str_radix(mode, 8) else {
-            continue;
-        };
-        if !is_oid(oid) {
-            continue;
-        }
-        entries.insert(
-            path.to_vec(),
-            Entry {
-                mode,
-                oid: oid.to_owned(),
-                path: path.to_vec(),
-            },
-        );
-    }
-    Ok(entries)
-}
-
-/// A full object id in lowercase hex (SHA-1 or SHA-256).
-fn is_oid(text: &str) -> bool {
-    matches!(text.len(), 40 | 64) && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
-
-/// The last component of a tree path.
-fn base_name(path: &[u8]) -> &[u8] {
-    path.rsplit(|b| *b == b'/').next().unwrap_or(path)
-}
-
-/// Whether an entry decides baselines: a candidate, a plain root marker or
-/// an ignore file (names matched ignoring ASCII case, as the walk does).
-fn wanted(folded_names: &HashSet<Vec<u8>>, path: &[u8]) -> bool {
-    let base = base_name(path);
-    folded_names.contains(&base.to_ascii_lowercase()) || is_ignore_file(base)
-}
-
-fn is_ignore_file(base: &[u8]) -> bool {
-    base == b".gitignore" || base == AGENTCTX_IGNORE.as_bytes()
-}
-
 /// What the mirror holds of one object id, in `objects/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stored {
@@ -377,11 +229,17 @@ impl Mirror<'_> {
                 at += i + 1;
             }
         }
+        // Paths below any directory: the other harnesses' config files, and
+        // root markers that are not plain names (`a/b`, `a\b`), which the
+        // walk stats instead of finding them in a listing.
         let config = self.config;
+        let markers = names.other_markers.iter().map(String::as_str);
+        let below: Vec<&str> = config.iter().copied().chain(markers).collect();
         let is_config = |p: &[u8]| {
-            config.iter().any(|c| {
+            below.iter().any(|c| {
                 let c = c.as_bytes();
-                p == c || (p.ends_with(c) && p[..p.len() - c.len()].ends_with(b"/"))
+                !c.is_empty()
+                    && (p == c || (p.ends_with(c) && p[..p.len() - c.len()].ends_with(b"/")))
             })
         };
         let mut first: Vec<&Entry> = entries
@@ -676,258 +534,4 @@ fn create_new_io(path: &Path) -> std::io::Result<fs::File> {
 
 fn create_new(path: &Path) -> Result<fs::File> {
     create_new_io(path).with_context(|| format!("--base: creating {}", path.display()))
-}
-
-/// Compares the check of REV with the work tree's (one harness).
-#[must_use]
-pub fn compare(rev: &str, before: &Report, after: &Report) -> Impact {
-    let dirs = |r: &Report| -> HashMap<String, Received> {
-        r.received
-            .iter()
-            .map(|d| (d.dir.clone(), d.clone()))
-            .collect()
-    };
-    let (old, new) = (dirs(before), dirs(after));
-    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    let directories = keys
-        .into_iter()
-        .filter_map(|k| dir_change(k, old.get(k), new.get(k)))
-        .collect();
-    let key = |f: &Finding| (f.rule, f.file.clone());
-    let had: HashSet<(&str, String)> = before.findings.iter().map(key).collect();
-    let (old_findings, new_findings): (Vec<&Finding>, Vec<&Finding>) =
-        after.findings.iter().partition(|f| had.contains(&key(f)));
-    let pick = |list: &[&Finding], s: Severity| -> Vec<Finding> {
-        list.iter()
-            .filter(|f| f.severity == s)
-            .map(|f| (*f).clone())
-            .collect()
-    };
-    let count = |s: Severity| old_findings.iter().filter(|f| f.severity == s).count();
-    Impact {
-        base: rev.to_owned(),
-        directories,
-        new_errors: pick(&new_findings, Severity::Error),
-        new_warnings: pick(&new_findings, Severity::Warning),
-        preexisting_errors: count(Severity::Error),
-        preexisting_warnings: count(Severity::Warning),
-    }
-}
-
-/// Moves each new over-budget finding on a file the change left alone to
-/// the file whose growth caused it (issue 26): when `after`'s sessions lose
-/// bytes of an unchanged file that `before`'s kept whole, and a file they
-/// load grew, the finding is on the file that grew most and names who
-/// loses (`pushesOut`). Findings on files that grew themselves, or that
-/// lost bytes at REV already, stay where they are.
-pub fn reanchor(before: &Report, after: &mut Report) {
-    let files_at = |r: &Report| -> HashMap<(String, String), (usize, String)> {
-        r.received
-            .iter()
-            .flat_map(|d| {
-                d.files
-                    .iter()
-                    .map(move |f| ((d.dir.clone(), f.path.clone()), (f.bytes, f.digest.clone())))
-            })
-            .collect()
-    };
-    let (old, new) = (files_at(before), files_at(after));
-    let lost_before: HashSet<String> = before
-        .findings
-        .iter()
-        .filter(|f| matches!(f.detail, Detail::OverBudget { .. }))
-        .map(|f| f.file.clone())
-        .collect();
-    let received: HashMap<&str, &Received> =
-        after.received.iter().map(|d| (d.dir.as_str(), d)).collect();
-    let mut moved: Vec<(String, Finding)> = Vec::new();
-    let mut keep = Vec::with_capacity(after.findings.len());
-    for f in std::mem::take(&mut after.findings) {
-        let Detail::OverBudget { directories, .. } = &f.detail else {
-            keep.push(f);
-            continue;
-        };
-        let dirs = directories.names();
-        let unchanged = dirs.iter().all(|d| {
-            let k = (d.clone(), f.file.clone());
-            old.get(&k).map(|o| &o.1) == new.get(&k).map(|n| &n.1) && old.contains_key(&k)
-        });
-        if !unchanged || lost_before.contains(&f.file) {
-            keep.push(f);
-            continue;
-        }
-        // The file of those sessions that grew the most.
-        let mut grown: Option<(usize, String, usize, usize)> = None;
-        for d in &dirs {
-            let Some(r) = received.get(d.as_str()) else {
-                continue;
-            };
-            for file in &r.files {
-                let was = old.get(&(d.clone(), file.path.clone())).map_or(0, |o| o.0);
-                let growth = file.bytes.saturating_sub(was);
-                if growth > 0 && grown.as_ref().is_none_or(|g| growth > g.0) {
-                    grown = Some((growth, file.path.clone(), was, file.bytes));
-                }
-            }
-        }
-        match grown {
-            Some((_, cause, was, now)) => moved.push((cause, with_cause(f, was, now))),
-            None => keep.push(f),
-        }
-    }
-    // One finding per grown file, naming every file it pushed out.
-    let mut merged: Vec<Finding> = Vec::new();
-    for (cause, f) in moved {
-        match merged.iter_mut().find(|m| m.file == cause) {
-            Some(m) => merge_cause(m, &f),
-            None => {
-                let mut f = f;
-                f.dir = match cause.rsplit_once('/') {
-                    Some((d, _)) if !d.is_empty() => d.to_owned(),
-                    _ => ".".to_owned(),
-                };
-                f.file = cause;
-                f.message = pushed_message(&f);
-                merged.push(f);
-            }
-        }
-    }
-    for m in &mut merged {
-        m.message = pushed_message(m);
-        // A grown file that is cut itself: one finding says both.
-        if let Some(i) = keep
-            .iter()
-            .position(|k| k.file == m.file && matches!(k.detail, Detail::OverBudget { .. }))
-        {
-            let own = keep.remove(i);
-            let own = own
-                .message
-                .strip_prefix("over budget: ")
-                .unwrap_or(&own.message);
-            m.message = format!("{}; itself {own}", m.message);
-        }
-    }
-    merged.extend(keep);
-    after.findings = merged;
-    after.errors = after
-        .findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
-    after.warnings = after.findings.len() - after.errors;
-}
-
-/// The finding on `lost`, turned into one on the file that grew from
-/// `was` to `now` bytes.
-fn with_cause(mut f: Finding, was: usize, now: usize) -> Finding {
-    if let Detail::OverBudget {
-        pushes_out,
-        grew_from,
-        bytes,
-        ..
-    } = &mut f.detail
-    {
-        pushes_out.push(f.file.clone());
-        *grew_from = Some(was);
-        *bytes = now;
-    }
-    f
-}
-
-fn merge_cause(into: &mut Finding, f: &Finding) {
-    if let (
-        Detail::OverBudget { pushes_out, .. },
-        Detail::OverBudget {
-            pushes_out: more, ..
-        },
-    ) = (&mut into.detail, &f.detail)
-    {
-        for p in more {
-            if !pushes_out.contains(p) {
-                pushes_out.push(p.clone());
-            }
-        }
-    }
-}
-
-/// `grew from 40 to 9,000 bytes and pushes a/b/AGENTS.md out of sessions
-/// in 1 directory (a/b)`.
-fn pushed_message(f: &Finding) -> String {
-    let Detail::OverBudget {
-        pushes_out,
-        grew_from,
-        bytes,
-        directories,
-        ..
-    } = &f.detail
-    else {
-        return f.message.clone();
-    };
-    let first: Vec<String> = pushes_out
-        .iter()
-        .take(super::budget::NAMED)
-        .cloned()
-        .collect();
-    format!(
-        "over budget: grew from {} to {} bytes and pushes {} out of sessions in {}",
-        super::budget::bytes(grew_from.unwrap_or(0)),
-        super::budget::bytes(*bytes),
-        super::budget::abbreviated(&first, pushes_out.len()),
-        directories.words()
-    )
-}
-
-/// The change of one directory, when its received text changes.
-fn dir_change(dir: &str, old: Option<&Received>, new: Option<&Received>) -> Option<DirChange> {
-    let digest = |d: Option<&Received>| d.and_then(|d| d.text_digest.clone());
-    if digest(old) == digest(new) {
-        return None;
-    }
-    let files = |d: Option<&Received>| -> HashMap<String, String> {
-        d.map(|d| {
-            d.files
-                .iter()
-                .map(|f| (f.path.clone(), f.digest.clone()))
-                .collect()
-        })
-        .unwrap_or_default()
-    };
-    let (of, nf) = (files(old), files(new));
-    let sorted = |mut v: Vec<String>| {
-        v.sort();
-        v
-    };
-    let only = |a: &HashMap<String, String>, b: &HashMap<String, String>| {
-        sorted(a.keys().filter(|k| !b.contains_key(*k)).cloned().collect())
-    };
-    let cut = |d: Option<&Received>| -> (HashSet<String>, HashSet<String>) {
-        d.map(|d| {
-            (
-                d.omitted.iter().cloned().collect(),
-                d.truncated.iter().cloned().collect(),
-            )
-        })
-        .unwrap_or_default()
-    };
-    let ((oo, ot), (no, nt)) = (cut(old), cut(new));
-    let fails =
-        |d: Option<&Received>| d.is_some_and(|d| !(d.omitted.is_empty() && d.truncated.is_empty()));
-    Some(DirChange {
-        dir: dir.to_owned(),
-        bytes_before: old.map(|d| d.bytes),
-        bytes_after: new.map(|d| d.bytes),
-        added: only(&nf, &of),
-        removed: only(&of, &nf),
-        changed: sorted(
-            nf.iter()
-                .filter(|(k, v)| of.get(*k).is_some_and(|o| o != *v))
-                .map(|(k, _)| k.clone())
-                .collect(),
-        ),
-        newly_omitted: sorted(no.difference(&oo).cloned().collect()),
-        newly_truncated: sorted(nt.difference(&ot).cloned().collect()),
-        newly_failing: fails(new) && !fails(old),
-    })
 }
