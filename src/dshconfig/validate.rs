@@ -229,8 +229,8 @@ fn effective(
     let mut e = defaults(input, &ConfigOrigin::Default);
     let config = row.value.get("config");
     let map = match &config {
-        None => None,
-        Some(Node {
+        None
+        | Some(Node {
             value: Value::Null, ..
         }) => None,
         Some(

@@ -463,7 +463,8 @@ impl std::fmt::Display for crate::discovery::Unreadable {
 pub struct NotMounted {
     parts: [&'static str; 0],
     source: Option<crate::baseline::Source>,
-    not_mounted: NotMountedWhy,
+    #[serde(rename = "notMounted")]
+    why: NotMountedWhy,
 }
 
 #[derive(Debug, Serialize)]
@@ -488,7 +489,7 @@ impl NotMounted {
         NotMounted {
             parts: [],
             source: None,
-            not_mounted: NotMountedWhy {
+            why: NotMountedWhy {
                 file,
                 line,
                 reason,

@@ -214,11 +214,10 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         );
     }
     let base = match (f.status, profile) {
-        (Status::Loaded, _) => "",
+        (Status::Loaded, _) | (Status::Duplicate, Profile::Claude) => "",
         (Status::Empty, Profile::Claude) => {
             "nothing left after frontmatter, block comments and whitespace; its imports are not read"
         }
-        (Status::Duplicate, Profile::Claude) => "",
         (Status::Outside, _) => {
             "outside the cwd, and the project has not approved external imports; skipped"
         }

@@ -405,7 +405,10 @@ fn list_item(text: &str, line: &str, width: usize, next: usize) -> (String, usiz
         if !blank_line && nl.trim().is_empty() {
             blank_line = true;
         }
-        prev_line = no_tabs.get(indent..).unwrap_or("").to_owned();
+        no_tabs
+            .get(indent..)
+            .unwrap_or("")
+            .clone_into(&mut prev_line);
         q = n;
     }
     (contents, q)
