@@ -378,12 +378,7 @@ pub fn session_cwd(
         (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
         (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
     };
-    let problem = match std::fs::metadata(&cwd.value) {
-        Ok(meta) if meta.is_dir() => None,
-        Ok(_) => Some("not a directory".to_owned()),
-        Err(e) => Some(e.to_string()),
-    };
-    if let Some(problem) = problem {
+    if let Some((_, problem)) = cwd_problem(&cwd.value) {
         let shown = cwd.value.display();
         match (&cwd.origin, log) {
             (Origin::Log, Some(log)) => bail!(
@@ -395,6 +390,21 @@ pub fn session_cwd(
         }
     }
     Ok(cwd)
+}
+
+/// Why a cwd is unusable, in one line, with the error when it is one (a
+/// caller may accept a missing cwd); none for a directory. Every command's
+/// cwd, dsh's and the harness profiles', is checked here.
+#[must_use]
+pub fn cwd_problem(path: &Path) -> Option<(Option<std::io::Error>, String)> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some((None, "not a directory".to_owned())),
+        Err(e) => {
+            let line = e.to_string();
+            Some((Some(e), line))
+        }
+    }
 }
 
 /// The dsh home: the flag, else `DSH_HOME` (unless blank), else `~/.dsh`.

@@ -152,18 +152,16 @@ pub(crate) fn cwd(
         None => env.absolute(env.process_cwd()?)?,
     };
     let cwd = if physical { paths::physical(&cwd) } else { cwd };
-    let problem = match std::fs::metadata(&cwd) {
-        Ok(meta) if meta.is_dir() => return Ok((cwd, None)),
-        Err(e) if flag.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
+    let problem = match crate::settings::cwd_problem(&cwd) {
+        None => return Ok((cwd, None)),
+        Some((Some(e), problem)) if flag.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
             let warning = format!(
-                "--cwd {}: {}; showing what the harness would load there",
-                cwd.display(),
-                crate::discovery::os_error(&e)
+                "--cwd {}: {problem}; showing what the harness would load there",
+                cwd.display()
             );
             return Ok((cwd, Some(warning)));
         }
-        Ok(_) => "not a directory".to_owned(),
-        Err(e) => e.to_string(),
+        Some((_, problem)) => problem,
     };
     match flag {
         Some(_) => bail!("--cwd {}: {problem}", cwd.display()),
