@@ -2,7 +2,7 @@
 //! log compared with the files on disk now.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -16,6 +16,10 @@ use crate::log::Log;
 use crate::paths;
 use crate::render::{self, Fit, Item, Truncation};
 use crate::settings::{self, Settings};
+
+mod visible;
+
+pub use visible::VisibleScopes;
 
 /// What diff decided to send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -37,57 +41,6 @@ impl Decision {
             Decision::Baseline => "baseline",
             Decision::Replacement => "replacement",
         }
-    }
-}
-
-/// The visible state of a log: the last change per scope, in the order the
-/// scopes were first set.
-#[derive(Debug, Clone, Default)]
-pub struct VisibleScopes {
-    order: Vec<String>,
-    entries: HashMap<String, Change>,
-    /// The log line of the event that first set each visible scope.
-    first_line: HashMap<String, u64>,
-}
-
-impl VisibleScopes {
-    /// Folds the changes of every visible workspace event (SPEC 5.4).
-    #[must_use]
-    pub fn visible(log: &Log) -> Self {
-        let mut state = VisibleScopes::default();
-        for ev in log.workspace.iter().filter(|e| e.visible) {
-            for change in &ev.changes {
-                state
-                    .first_line
-                    .entry(change.scope.clone())
-                    .or_insert(ev.line);
-                state.set(change.clone());
-            }
-        }
-        state
-    }
-
-    pub fn set(&mut self, change: Change) {
-        if !self.entries.contains_key(&change.scope) {
-            self.order.push(change.scope.clone());
-        }
-        self.entries.insert(change.scope.clone(), change);
-    }
-
-    #[must_use]
-    pub fn get(&self, scope: &str) -> Option<&Change> {
-        self.entries.get(scope)
-    }
-
-    /// The visible, non-removed entry of a scope.
-    #[must_use]
-    pub fn loaded(&self, scope: &str) -> Option<&Change> {
-        self.get(scope).filter(|c| c.action != Action::Remove)
-    }
-
-    /// Scopes in first-set order, with their last change.
-    pub fn iter(&self) -> impl Iterator<Item = &Change> {
-        self.order.iter().filter_map(|s| self.entries.get(s))
     }
 }
 
@@ -376,7 +329,7 @@ fn outside_scopes(state: &VisibleScopes) -> Vec<OutsideScope> {
             let dir = discovery::scope_dir(&change.scope);
             let leaves = dir.starts_with('/') || dir.split('/').any(|c| c == "..");
             (leaves && seen.insert(dir)).then(|| OutsideScope {
-                line: state.first_line.get(&change.scope).copied().unwrap_or(0),
+                line: state.first_line(&change.scope).unwrap_or(0),
                 dir: dir.to_owned(),
             })
         })

@@ -30,7 +30,7 @@ pub enum Origin {
     Log,
     Default,
     /// dsh's configuration (CONFIG 11.6): `config:PATH`, `bundle:NAME` or
-    /// `preset:PATH`, as [`crate::dshconfig::Origin`] prints it.
+    /// `preset:PATH`, as [`crate::dshconfig::ConfigOrigin`] prints it.
     Config(String),
 }
 
@@ -57,10 +57,12 @@ impl Origin {
     /// (`config:PATH`, `preset:PATH`); what dsh ships (the schema default,
     /// an in-box bundle, a shipped preset) is `default`.
     #[must_use]
-    pub fn of_config(origin: &dshconfig::Origin) -> Self {
+    pub fn of_config(origin: &dshconfig::ConfigOrigin) -> Self {
         match origin {
-            dshconfig::Origin::Default | dshconfig::Origin::Bundle(_) => Origin::Default,
-            dshconfig::Origin::Preset(id) if dshconfig::builtin::preset(id).is_some() => {
+            dshconfig::ConfigOrigin::Default | dshconfig::ConfigOrigin::Bundle(_) => {
+                Origin::Default
+            }
+            dshconfig::ConfigOrigin::Preset(id) if dshconfig::builtin::preset(id).is_some() => {
                 Origin::Default
             }
             other => Origin::Config(other.to_string()),
@@ -274,18 +276,7 @@ impl Settings {
         let row = dsh.and_then(|(e, from)| (from == SettingsFrom::Config).then_some(e));
 
         let cwd = session_cwd(env, cwd, log)?;
-        let dsh_home = match (flags.dsh_home.is_some(), dsh) {
-            (false, Some((e, _)))
-                if e.dsh_home.origin != dshconfig::Origin::Default
-                    && e.dsh_home.expression.is_none() =>
-            {
-                Setting::new(
-                    e.dsh_home.value.clone(),
-                    Origin::of_config(&e.dsh_home.origin),
-                )
-            }
-            _ => resolve_dsh_home(env, flags)?,
-        };
+        let dsh_home = dsh_home_setting(env, flags, dsh)?;
 
         let max_bytes = pick(
             flags.max_bytes.map(MaxBytes),
@@ -304,19 +295,10 @@ impl Settings {
             logged.max_source_bytes,
             DEFAULT_MAX_SOURCE_BYTES,
         );
-        if max_source_bytes.value < 1 {
-            let got = max_source_bytes.value;
-            match (&max_source_bytes.origin, log) {
-                (Origin::Log, Some(log)) => bail!(
-                    "{}: the latest baseline identity records maxSourceBytes {got}, but it must be at least 1 (override it with --max-source-bytes)",
-                    log.name
-                ),
-                _ => bail!("--max-source-bytes must be at least 1, got {got}"),
-            }
-        }
+        at_least_one(&max_source_bytes, log)?;
         let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         let list = |flag: &Option<Vec<String>>,
-                    row: Option<&dshconfig::Setting<Vec<String>>>,
+                    row: Option<&dshconfig::RowSetting<Vec<String>>>,
                     logged: &Option<Vec<String>>,
                     default: &[&str]| {
             pick(
@@ -329,14 +311,7 @@ impl Settings {
         };
         let names = |s: Setting<Vec<String>>| Setting::new(NameList::filter(&s.value), s.origin);
 
-        let precedence = match (flags.precedence, log) {
-            (Some(p), _) => Setting::new(p, Origin::Flag),
-            // A log with no change entry infers nothing: the default applies.
-            (None, Some(log)) if log.last_change_scope.is_some() => {
-                Setting::new(infer_precedence(log.last_change_scope), Origin::Log)
-            }
-            (None, _) => Setting::new(Precedence::All, Origin::Default),
-        };
+        let precedence = precedence_setting(flags.precedence, log);
 
         Ok(Settings {
             cwd,
@@ -371,7 +346,7 @@ impl Settings {
 /// expression set it), else the log's, else the default.
 fn pick<T, C>(
     flag: Option<T>,
-    row: Option<&dshconfig::Setting<C>>,
+    row: Option<&dshconfig::RowSetting<C>>,
     convert: impl Fn(&C) -> T,
     logged: Option<T>,
     default: T,
@@ -403,12 +378,7 @@ pub fn session_cwd(
         (None, Some(logged)) => Setting::new(env.absolute(Path::new(logged))?, Origin::Log),
         (None, None) => Setting::new(env.absolute(env.process_cwd()?)?, Origin::Default),
     };
-    let problem = match std::fs::metadata(&cwd.value) {
-        Ok(meta) if meta.is_dir() => None,
-        Ok(_) => Some("not a directory".to_owned()),
-        Err(e) => Some(e.to_string()),
-    };
-    if let Some(problem) = problem {
+    if let Some((_, problem)) = cwd_problem(&cwd.value) {
         let shown = cwd.value.display();
         match (&cwd.origin, log) {
             (Origin::Log, Some(log)) => bail!(
@@ -420,6 +390,21 @@ pub fn session_cwd(
         }
     }
     Ok(cwd)
+}
+
+/// Why a cwd is unusable, in one line, with the error when it is one (a
+/// caller may accept a missing cwd); none for a directory. Every command's
+/// cwd, dsh's and the harness profiles', is checked here.
+#[must_use]
+pub fn cwd_problem(path: &Path) -> Option<(Option<std::io::Error>, String)> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some((None, "not a directory".to_owned())),
+        Err(e) => {
+            let line = e.to_string();
+            Some((Some(e), line))
+        }
+    }
 }
 
 /// The dsh home: the flag, else `DSH_HOME` (unless blank), else `~/.dsh`.
@@ -547,6 +532,56 @@ pub fn identity_diff(old: &str, new: &str) -> Option<String> {
                 .cloned()
         })
         .or_else(|| Some("(key order or spacing)".to_owned()))
+}
+
+/// `--dsh-home`, else the loaded row's `dshHome` when it set one (not by
+/// an expression), else `$DSH_HOME` or `~/.dsh`.
+fn dsh_home_setting(
+    env: &Env,
+    flags: &Overrides,
+    dsh: Option<(&dshconfig::Effective, SettingsFrom)>,
+) -> Result<Setting<PathBuf>> {
+    Ok(match (flags.dsh_home.is_some(), dsh) {
+        (false, Some((e, _)))
+            if e.dsh_home.origin != dshconfig::ConfigOrigin::Default
+                && e.dsh_home.expression.is_none() =>
+        {
+            Setting::new(
+                e.dsh_home.value.clone(),
+                Origin::of_config(&e.dsh_home.origin),
+            )
+        }
+        _ => resolve_dsh_home(env, flags)?,
+    })
+}
+
+/// Max-source-bytes must be at least 1, naming the log that recorded a
+/// smaller one.
+fn at_least_one(max_source_bytes: &Setting<i64>, log: Option<LogFacts<'_>>) -> Result<()> {
+    if max_source_bytes.value < 1 {
+        let got = max_source_bytes.value;
+        match (&max_source_bytes.origin, log) {
+            (Origin::Log, Some(log)) => bail!(
+                "{}: the latest baseline identity records maxSourceBytes {got}, but it must be at least 1 (override it with --max-source-bytes)",
+                log.name
+            ),
+            _ => bail!("--max-source-bytes must be at least 1, got {got}"),
+        }
+    }
+    Ok(())
+}
+
+/// `--precedence`, else inferred from the log's last change scope, else
+/// `all`.
+fn precedence_setting(flag: Option<Precedence>, log: Option<LogFacts<'_>>) -> Setting<Precedence> {
+    match (flag, log) {
+        (Some(p), _) => Setting::new(p, Origin::Flag),
+        // A log with no change entry infers nothing: the default applies.
+        (None, Some(log)) if log.last_change_scope.is_some() => {
+            Setting::new(infer_precedence(log.last_change_scope), Origin::Log)
+        }
+        (None, _) => Setting::new(Precedence::All, Origin::Default),
+    }
 }
 
 #[cfg(test)]

@@ -684,7 +684,6 @@ fn oversized_json_gives_size_and_cap() {
     let t = oversized_tree();
     let v = explain_json(&t, &OVERSIZED_ARGS);
     let p = "@T/proj";
-    let b = "@T/proj/a/b";
     assert_eq!(
         v["directories"][1]["candidates"],
         json!([
@@ -717,6 +716,15 @@ fn oversized_json_gives_size_and_cap() {
             {"key": ".\u{0}local", "tier": "local", "status": "absent"},
         ])
     );
+}
+
+/// Below an oversized base file, the local tier of the same directory
+/// still loads; the caps come from the flags.
+#[test]
+fn oversized_json_keeps_the_local_tier() {
+    let t = oversized_tree();
+    let v = explain_json(&t, &OVERSIZED_ARGS);
+    let b = "@T/proj/a/b";
     assert_eq!(
         v["directories"][3]["candidates"],
         json!([

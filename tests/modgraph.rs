@@ -68,7 +68,7 @@ fn modules(src: &Path) -> BTreeMap<String, Vec<PathBuf>> {
                 if name != "tests" {
                     walk(&path, out);
                 }
-            } else if name.ends_with(".rs") && name != "tests.rs" {
+            } else if path.extension().is_some_and(|e| e == "rs") && name != "tests.rs" {
                 out.push(path);
             }
         }

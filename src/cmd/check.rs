@@ -155,29 +155,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     }
     let chosen = harnesses(args)?;
     let base = ctx.env.absolute(ctx.env.process_cwd()?)?;
-    // dsh's budgets use the settings dsh's configuration gives a session
-    // (CONFIG 11.7); the other harnesses judge by dsh's root markers only.
-    let dsh = if chosen.dsh {
-        Some(super::dsh_config(
-            ctx.env,
-            &args.config,
-            &base,
-            None,
-            crate::settings::SettingsFrom::Config,
-            "default",
-        )?)
-    } else {
-        None
-    };
-    let settings = crate::settings::Settings::resolve_from(
-        ctx.env,
-        &args.config.overrides(),
-        None,
-        None,
-        dsh.as_ref()
-            .and_then(super::Dsh::effective)
-            .map(|e| (e, crate::settings::SettingsFrom::Config)),
-    )?;
+    let (dsh, settings) = resolve(ctx, args, chosen.dsh, &base)?;
     let top = input_top(&settings, &base, &args.paths);
     let others: Vec<Box<dyn Harness>> = chosen
         .others
@@ -221,7 +199,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
                 .flat_map(|h| h.config_names().iter().copied())
                 .collect();
             let revision = impact::check_revision(&opts, rev, &mirror_dir(), &config)?;
-            base_warnings = revision.warnings.clone();
+            base_warnings.clone_from(&revision.warnings);
             let now_opts = Request {
                 also: revision.candidate_dirs.clone(),
                 ..opts.clone()
@@ -240,27 +218,82 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
             (walk, now, None)
         }
     };
-    let impacts: Option<Vec<Impact>> = match (&args.base, &before) {
-        (Some(rev), Some(before)) => Some(
-            reports
-                .iter_mut()
-                .zip(before)
-                .map(|(now, before)| {
-                    impact::reanchor(before, now);
-                    impact::compare(rev, before, now)
-                })
-                .collect(),
-        ),
-        _ => None,
-    };
-    let mut warnings: Vec<String> = walk
-        .unmatched_excludes
+    let impacts = args
+        .base
+        .as_deref()
+        .zip(before.as_deref())
+        .map(|(rev, before)| impacts(rev, &mut reports, before));
+    let mut warnings = exclude_warnings(&walk);
+    warnings.extend(base_warnings);
+    output::warnings(ctx.err, ctx.quiet, &warnings)?;
+    present(ctx, args, &reports, impacts.as_deref(), &base)
+}
+
+/// `--base REV`: each report re-anchored on the revision's and compared
+/// with it.
+fn impacts(rev: &str, reports: &mut [Report], before: &[Report]) -> Vec<Impact> {
+    reports
+        .iter_mut()
+        .zip(before)
+        .map(|(now, before)| {
+            impact::reanchor(before, now);
+            impact::compare(rev, before, now)
+        })
+        .collect()
+}
+
+/// The walk's warnings: `--exclude` entries that matched nothing, then
+/// the ignore files refused or cut.
+fn exclude_warnings(walk: &Report) -> Vec<String> {
+    walk.unmatched_excludes
         .iter()
         .map(|x| format!("--exclude {x} matched no directory (a NAME, or a PATH relative to the checked tree)"))
         .chain(walk.ignore_warnings.iter().cloned())
-        .collect();
-    warnings.extend(base_warnings);
-    output::warnings(ctx.err, ctx.quiet, &warnings)?;
+        .collect()
+}
+
+/// dsh's configuration (when dsh is checked) and the settings: dsh's
+/// budgets use the settings dsh's configuration gives a session (CONFIG
+/// 11.7); the other harnesses judge by dsh's root markers only.
+fn resolve(
+    ctx: &Ctx<'_>,
+    args: &CheckArgs,
+    dsh: bool,
+    base: &Path,
+) -> Result<(Option<super::Dsh>, crate::settings::Settings)> {
+    let dsh = if dsh {
+        Some(super::dsh_config(
+            ctx.env,
+            &args.config,
+            base,
+            None,
+            crate::settings::SettingsFrom::Config,
+            "default",
+        )?)
+    } else {
+        None
+    };
+    let settings = crate::settings::Settings::resolve_from(
+        ctx.env,
+        &args.config.overrides(),
+        None,
+        None,
+        dsh.as_ref()
+            .and_then(super::Dsh::effective)
+            .map(|e| (e, crate::settings::SettingsFrom::Config)),
+    )?;
+    Ok((dsh, settings))
+}
+
+/// Prints the reports (with their impacts under `--base`) in the chosen
+/// format; 1 when one fails.
+fn present(
+    ctx: &mut Ctx<'_>,
+    args: &CheckArgs,
+    reports: &[Report],
+    impacts: Option<&[Impact]>,
+    base: &Path,
+) -> Result<u8> {
     let palette = Palette {
         on: ctx.stdout_color(),
     };
@@ -270,7 +303,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
             .enumerate()
             .map(|(i, report)| View {
                 report,
-                impact: impacts.as_ref().map(|v| &v[i]),
+                impact: impacts.map(|v| &v[i]),
                 summary: args.summary.then(|| summary::rows(&report.received)),
             })
             .collect(),
@@ -282,7 +315,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
         CheckFormat::Sarif => {
             let pairs: Vec<(&Report, Option<&Impact>)> =
                 views.0.iter().map(|v| (v.report, v.impact)).collect();
-            output::json(ctx.out, &sarif::log(&pairs, &base))?;
+            output::json(ctx.out, &sarif::log(&pairs, base))?;
         }
         CheckFormat::Markdown => ctx.out.write_all(markdown::render(&views).as_bytes())?,
     }
@@ -303,7 +336,6 @@ fn all_harnesses(
     home: Option<&Path>,
     alias: Option<(String, String)>,
 ) -> Result<(Report, Vec<Report>)> {
-    type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::Report>>>;
     let loaded: Vec<Loaded> = others.iter().map(|_| Mutex::default()).collect();
     let (tx, rx) = mpsc::channel::<(PathBuf, u32)>();
     let rx = Mutex::new(rx);
@@ -318,26 +350,7 @@ fn all_harnesses(
         let handles: Vec<_> = (0..if others.is_empty() { 0 } else { workers })
             .map(|_| {
                 let (rx, loaded) = (&rx, &loaded);
-                scope.spawn(move || {
-                    memo.run(|| {
-                        loop {
-                            let job = rx
-                                .lock()
-                                .map_err(|_| ())
-                                .and_then(|r| r.recv().map_err(|_| ()));
-                            let Ok((path, mask)) = job else { break };
-                            for (i, h) in others.iter().enumerate() {
-                                if mask & (1 << i) == 0 {
-                                    continue;
-                                }
-                                let report = crate::profile::check::load(h.as_ref(), &path);
-                                if let Ok(mut map) = loaded[i].lock() {
-                                    map.insert(path.clone(), report);
-                                }
-                            }
-                        }
-                    })
-                })
+                scope.spawn(move || load_sessions(memo, rx, others, loaded))
             })
             .collect();
         let streaming = Request {
@@ -375,17 +388,7 @@ fn all_harnesses(
             .enumerate()
             .map(|(i, (h, loaded))| {
                 scope.spawn(move || {
-                    let bit = 1 << i;
-                    let dirs: Vec<(PathBuf, bool)> = sessions
-                        .iter()
-                        .filter(|s| (s.mask | s.only) & bit != 0)
-                        .map(|s| (s.path.clone(), s.only & bit != 0))
-                        .collect();
-                    let mut pre = loaded
-                        .lock()
-                        .map(|mut m| std::mem::take(&mut *m))
-                        .unwrap_or_default();
-                    memo.run(|| crate::profile::check::check(h.as_ref(), &dirs, popts, &mut pre))
+                    harness_report(memo, h.as_ref(), 1 << i, sessions, loaded, popts)
                 })
             })
             .collect();
@@ -405,6 +408,59 @@ fn all_harnesses(
         reports.push(r?);
     }
     Ok((walk, reports))
+}
+/// What the load workers found of one harness, by session directory.
+type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::Report>>>;
+
+/// A load worker: takes the walk's finished session directories (each with
+/// the mask of the harnesses it holds files of) and loads them for those
+/// harnesses, until the walk ends.
+fn load_sessions(
+    memo: &std::sync::Arc<crate::profile::Memo>,
+    rx: &Mutex<mpsc::Receiver<(PathBuf, u32)>>,
+    others: &[Box<dyn Harness>],
+    loaded: &[Loaded],
+) {
+    memo.run(|| {
+        loop {
+            let job = rx
+                .lock()
+                .map_err(|_| ())
+                .and_then(|r| r.recv().map_err(|_| ()));
+            let Ok((path, mask)) = job else { break };
+            for (i, h) in others.iter().enumerate() {
+                if mask & (1 << i) == 0 {
+                    continue;
+                }
+                let report = crate::profile::check::load(h.as_ref(), &path);
+                if let Ok(mut map) = loaded[i].lock() {
+                    map.insert(path.clone(), report);
+                }
+            }
+        }
+    });
+}
+
+/// One harness's report (its mask bit `bit`) over the walk's session
+/// directories, from what the workers already loaded.
+fn harness_report(
+    memo: &std::sync::Arc<crate::profile::Memo>,
+    h: &dyn Harness,
+    bit: u32,
+    sessions: &[check::Session],
+    loaded: &Loaded,
+    popts: &crate::profile::check::Options<'_>,
+) -> Result<Report> {
+    let dirs: Vec<(PathBuf, bool)> = sessions
+        .iter()
+        .filter(|s| (s.mask | s.only) & bit != 0)
+        .map(|s| (s.path.clone(), s.only & bit != 0))
+        .collect();
+    let mut pre = loaded
+        .lock()
+        .map(|mut m| std::mem::take(&mut *m))
+        .unwrap_or_default();
+    memo.run(|| crate::profile::check::check(h, &dirs, popts, &mut pre))
 }
 
 /// The directory the other harnesses' inputs are resolved for (their
@@ -458,12 +514,12 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
                 }
             }
             other => {
-                let profile = crate::cmd::profile::profile_of(*other);
+                let profile = other.harness();
                 match profile.and_then(check_entry) {
                     Some(e) => push(e, &mut chosen),
                     None => bail!(
                         "--profile {} has no check: it is documented behaviour, not byte-exact (explain takes it)",
-                        crate::cmd::profile::name(*other)
+                        other.name()
                     ),
                 }
             }
@@ -488,7 +544,7 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
         }
     }
     for (flag, owner) in args.profiles.given() {
-        let owner = crate::cmd::profile::profile_of(owner);
+        let owner = owner.harness();
         if !chosen.others.iter().any(|e| Some(e.profile) == owner) {
             bail!(
                 "{flag} is a setting of --profile {}; it does not apply to --profile {label}",

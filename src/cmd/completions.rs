@@ -49,7 +49,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CompletionsArgs, cli: clap::Command)
     Ok(0)
 }
 
-/// The completion script for `shell`: clap_complete's, from the whole
+/// The completion script for `shell`: `clap_complete`'s, from the whole
 /// definition (every profile setting included), with `--session`
 /// completing dynamically where the shell can run a command for it.
 #[must_use]
@@ -64,10 +64,10 @@ pub fn script(shell: Shell, mut cli: clap::Command) -> Vec<u8> {
     }
 }
 
-/// What clap_complete writes for `--session` (a value with no hint), and
+/// What `clap_complete` writes for `--session` (a value with no hint), and
 /// what completes `latest` and the session ids of the current directory
 /// instead. The bash one needs nothing beyond bash itself (no
-/// bash-completion package). `None`: the shell keeps clap_complete's.
+/// bash-completion package). `None`: the shell keeps `clap_complete`'s.
 fn session_completion(shell: Shell) -> Option<(&'static str, &'static str)> {
     match shell {
         Shell::Bash => Some((

@@ -12,9 +12,8 @@ use crate::cli::{
     ConfigArgs, DIFF_PROFILES, Format, ProfileName, SessionArgs, format_parser, heading,
     profile_parser,
 };
-use crate::discovery;
 use crate::output;
-use crate::reconcile::{self, Decision, Request};
+use crate::reconcile::Decision;
 use crate::render::Truncation;
 
 /// Print the workspace message that enters a resumed session.
@@ -100,7 +99,7 @@ struct NotMounted {
     decision: Decision,
     reason: &'static str,
     #[serde(flatten)]
-    rest: super::render::NotMounted,
+    rest: crate::output::NotMounted,
 }
 
 #[derive(Serialize)]
@@ -118,31 +117,6 @@ struct Json<'a> {
     identity_matches: Option<bool>,
     identity_diff: Option<&'a str>,
     runtime: Option<crate::prompt::Runtime>,
-}
-
-/// What a resumed session of `log` would receive now, and the discovery
-/// warnings on the way (shared with `sessions --check-drift`).
-#[must_use]
-pub fn outcome(
-    settings: &crate::settings::Settings,
-    log: &crate::log::Log,
-    touches: &[PathBuf],
-    kind: &str,
-) -> (reconcile::Reconciliation, Vec<String>) {
-    let ws = discovery::discover(settings, false);
-    let mut warnings = output::ignored_entry_warnings(settings);
-    warnings.extend(output::discovery_warnings(
-        &ws,
-        settings.max_source_bytes.value,
-    ));
-    let outcome = reconcile::diff(&Request {
-        settings,
-        workspace: &ws,
-        log,
-        touches,
-        kind,
-    });
-    (outcome, warnings)
 }
 
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
@@ -164,7 +138,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
                 &NotMounted {
                     decision: Decision::None,
                     reason: "dsh mounts no agent-instructions loader",
-                    rest: super::render::NotMounted::new(&session.dsh.config),
+                    rest: crate::output::NotMounted::new(&session.dsh.config),
                 },
             )?;
         }
@@ -173,7 +147,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     let (log, settings) = (session.log, session.settings);
     let log = log.unwrap_or_default();
     let kind = from.kind();
-    let (outcome, warnings) = outcome(&settings, &log, &args.touch, &kind);
+    let (outcome, warnings) = super::reconcile_now(&settings, &log, &args.touch, &kind);
     output::warnings(ctx.err, ctx.quiet, &warnings)?;
     let outside = output::outside_scope_warnings(&log.name, &outcome.outside);
     output::warnings(ctx.err, ctx.quiet, &outside)?;

@@ -162,7 +162,12 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     if let Some(profiles) =
         super::profile::select(command, args.profile, &args.profiles, &dsh_only)?
     {
-        return super::profile::explain(ctx, args, profiles[0]);
+        let shown = super::profile::Shown {
+            profiles: &args.profiles,
+            cwd: args.session.cwd.as_deref(),
+            format: args.format,
+        };
+        return super::profile::explain(ctx, shown, profiles[0]);
     }
     let needs = if args.full {
         crate::log::Needs::EVERY_VERSION
@@ -189,29 +194,13 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         },
         settings_from_origin: dsh.settings_from_origin,
     };
-    report.dsh_config = Some(crate::dshconfig::report::Report::new(
+    report.dsh_config = Some(crate::dshconfig::report::ConfigReport::new(
         &dsh.config,
         choices,
         differs,
     ));
     report.prompt = report.prompt.map(output::prompt::with_warnings);
-    // A candidate that points at a secret is said on stderr too (SPEC 7).
-    let warnings: Vec<String> = report
-        .directories
-        .iter()
-        .flat_map(|d| &d.candidates)
-        .filter_map(|c| {
-            let link = c.symlink.as_ref()?;
-            let secret = link.secret.as_ref()?;
-            Some(output::secret_link_warning(
-                &c.display,
-                &link.target,
-                &secret.resolved,
-                crate::discovery::Place::from_name(secret.place),
-            ))
-        })
-        .collect();
-    output::warnings(ctx.err, ctx.quiet, &warnings)?;
+    output::warnings(ctx.err, ctx.quiet, &secret_warnings(&report))?;
     if let Some(session) = &report.session {
         let outside = output::outside_scope_warnings(&session.log, &session.outside_scopes);
         output::warnings(ctx.err, ctx.quiet, &outside)?;
@@ -229,4 +218,23 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
         }
     }
     Ok(0)
+}
+
+/// A candidate that points at a secret is said on stderr too (SPEC 7).
+fn secret_warnings(report: &explain::Explanation) -> Vec<String> {
+    report
+        .directories
+        .iter()
+        .flat_map(|d| &d.candidates)
+        .filter_map(|c| {
+            let link = c.symlink.as_ref()?;
+            let secret = link.secret.as_ref()?;
+            Some(output::secret_link_warning(
+                &c.display,
+                &link.target,
+                &secret.resolved,
+                crate::discovery::Place::from_name(secret.place),
+            ))
+        })
+        .collect()
 }

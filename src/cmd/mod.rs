@@ -342,6 +342,31 @@ fn locate(
     crate::sessions::find(scope, crate::sessions::Pick::parse(id)).map_err(anyhow::Error::msg)
 }
 
+/// What a resumed session of `log` would receive now, and the discovery
+/// warnings on the way (shared with `sessions --check-drift`).
+#[must_use]
+pub(crate) fn reconcile_now(
+    settings: &crate::settings::Settings,
+    log: &crate::log::Log,
+    touches: &[std::path::PathBuf],
+    kind: &str,
+) -> (crate::reconcile::Reconciliation, Vec<String>) {
+    let ws = crate::discovery::discover(settings, false);
+    let mut warnings = crate::output::ignored_entry_warnings(settings);
+    warnings.extend(crate::output::discovery_warnings(
+        &ws,
+        settings.max_source_bytes.value,
+    ));
+    let outcome = crate::reconcile::diff(&crate::reconcile::Request {
+        settings,
+        workspace: &ws,
+        log,
+        touches,
+        kind,
+    });
+    (outcome, warnings)
+}
+
 /// The source kind: the flag, else the current generation's (SPEC 1: never
 /// the log's, so an earlier-kind log is shown as the current dsh resumes it).
 #[must_use]

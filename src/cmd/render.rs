@@ -90,47 +90,6 @@ struct Json<'a> {
     baseline: Shape,
 }
 
-/// The JSON of a session that receives nothing because dsh mounts no
-/// loader (CONFIG 11.7): no parts, no source, and what decides it.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct NotMounted {
-    parts: [&'static str; 0],
-    source: Option<Source>,
-    not_mounted: NotMountedWhy,
-}
-
-#[derive(Serialize)]
-struct NotMountedWhy {
-    file: Option<String>,
-    line: Option<usize>,
-    reason: String,
-    profile: String,
-}
-
-impl NotMounted {
-    pub(crate) fn new(config: &crate::dshconfig::DshConfig) -> Self {
-        let (file, line, reason) = match &config.outcome {
-            crate::dshconfig::Outcome::NotMounted { file, line, reason } => (
-                Some(file.clone()).filter(|f| !f.is_empty()),
-                *line,
-                reason.clone(),
-            ),
-            _ => (None, None, String::new()),
-        };
-        NotMounted {
-            parts: [],
-            source: None,
-            not_mounted: NotMountedWhy {
-                file,
-                line,
-                reason,
-                profile: config.profile.clone(),
-            },
-        }
-    }
-}
-
 pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
     if let Some(p) = args.profiles.help_profile {
         return super::profile::help(ctx, "render", p);
@@ -141,7 +100,12 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         &args.profiles,
         &dsh_only(args),
     )? {
-        return super::profile::render(ctx, args, profiles[0]);
+        let shown = super::profile::Shown {
+            profiles: &args.profiles,
+            cwd: args.session.cwd.as_deref(),
+            format: args.format,
+        };
+        return super::profile::render(ctx, shown, args.check, profiles[0]);
     }
     let from = super::SessionSource::new(args.log.as_deref(), &args.session, &args.config)
         .resumed_by(args.source_kind.as_deref());
@@ -150,7 +114,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         return match args.format {
             Format::Text => Ok(0),
             Format::Json => {
-                output::json(ctx.out, &NotMounted::new(&session.dsh.config))?;
+                output::json(
+                    ctx.out,
+                    &crate::output::NotMounted::new(&session.dsh.config),
+                )?;
                 Ok(0)
             }
         };

@@ -250,36 +250,41 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, listed: &Listed) -> Row {
                 .checked_add(p.events)
         });
     if args.check_drift {
-        let cwd = if args.all { None } else { args.cwd.as_deref() };
-        // A stored session is the user's own: settings from dsh's configuration
-        // as it is now (CONFIG 11.6), as `--session` reads them.
-        let resolved =
-            crate::settings::session_cwd(ctx.env, cwd, Some((&log).into())).and_then(|c| {
-                let dsh = super::dsh_config(
-                    ctx.env,
-                    &args.config,
-                    &c.value,
-                    Some(&log),
-                    crate::settings::SettingsFrom::Config,
-                    "default",
-                )?;
-                crate::settings::Settings::resolve_from(
-                    ctx.env,
-                    &args.config.overrides(),
-                    cwd,
-                    Some((&log).into()),
-                    dsh.effective()
-                        .map(|e| (e, crate::settings::SettingsFrom::Config)),
-                )
-            });
-        match resolved {
-            Ok(settings) => {
-                let kind = super::source_kind(None);
-                let (outcome, _) = super::diff::outcome(&settings, &log, &[], &kind);
-                row.drift = Some(outcome.decision);
-            }
+        match drift(ctx, args, &log) {
+            Ok(decision) => row.drift = Some(decision),
             Err(e) => row.unreadable = Some(format!("{e:#}")),
         }
     }
     row
+}
+
+/// What `diff` would decide for a stored session now (`--check-drift`).
+fn drift(
+    ctx: &Ctx<'_>,
+    args: &SessionsArgs,
+    log: &crate::log::Log,
+) -> Result<crate::reconcile::Decision> {
+    let cwd = if args.all { None } else { args.cwd.as_deref() };
+    // A stored session is the user's own: settings from dsh's configuration
+    // as it is now (CONFIG 11.6), as `--session` reads them.
+    let c = crate::settings::session_cwd(ctx.env, cwd, Some(log.into()))?;
+    let dsh = super::dsh_config(
+        ctx.env,
+        &args.config,
+        &c.value,
+        Some(log),
+        crate::settings::SettingsFrom::Config,
+        "default",
+    )?;
+    let settings = crate::settings::Settings::resolve_from(
+        ctx.env,
+        &args.config.overrides(),
+        cwd,
+        Some(log.into()),
+        dsh.effective()
+            .map(|e| (e, crate::settings::SettingsFrom::Config)),
+    )?;
+    let kind = super::source_kind(None);
+    let (outcome, _) = super::reconcile_now(&settings, log, &[], &kind);
+    Ok(outcome.decision)
 }

@@ -6,7 +6,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{Absence, Probe, classify, probe_error};
+use super::probe::{classify, probe_error};
+use super::{Absence, Probe};
 use crate::settings::Settings;
 
 /// What the probe saw of a candidate that is a symlink (SPEC 7): the link

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::Origin;
+use super::ConfigOrigin;
 use super::yaml::{Node, Value};
 
 /// The three in-box bundles.
@@ -58,7 +58,7 @@ pub fn preset(id: &str) -> Option<&'static str> {
 /// YAML parser: every command reads them, and parsing is most of its cost.
 #[must_use]
 pub fn bundle_entries(name: &str) -> Option<Vec<Node>> {
-    let b = Build(Rc::new(Origin::Bundle(name.to_owned())));
+    let b = Build(Rc::new(ConfigOrigin::Bundle(name.to_owned())));
     match name {
         BASE => Some(vec![b.map(
             1,
@@ -117,7 +117,7 @@ pub fn bundle_entries(name: &str) -> Option<Vec<Node>> {
 /// A shipped preset's entries, as parsing [`preset`]'s text gives them.
 #[must_use]
 pub fn preset_entries(id: &str) -> Option<Vec<Node>> {
-    let b = Build(Rc::new(Origin::Preset(id.to_owned())));
+    let b = Build(Rc::new(ConfigOrigin::Preset(id.to_owned())));
     match id {
         "standard" | "code" | "cordis" => Some(vec![b.loader_row(1, 65536.0)]),
         "minimal" => Some(Vec::new()),
@@ -126,7 +126,7 @@ pub fn preset_entries(id: &str) -> Option<Vec<Node>> {
 }
 
 /// Builds nodes of one origin.
-struct Build(Rc<Origin>);
+struct Build(Rc<ConfigOrigin>);
 
 impl Build {
     fn node(&self, line: usize, value: Value) -> Node {
@@ -177,7 +177,7 @@ impl Build {
 mod tests {
     use super::*;
 
-    fn parsed(text: &str, origin: Origin) -> Vec<Node> {
+    fn parsed(text: &str, origin: ConfigOrigin) -> Vec<Node> {
         match super::super::yaml::parse(text, &Rc::new(origin)) {
             Ok(Some(Node {
                 value: Value::List(list),
@@ -195,7 +195,7 @@ mod tests {
             let text = bundle_layer(name).unwrap_or_default();
             assert_eq!(
                 bundle_entries(name),
-                Some(parsed(text, Origin::Bundle(name.to_owned()))),
+                Some(parsed(text, ConfigOrigin::Bundle(name.to_owned()))),
                 "{name}"
             );
         }
@@ -203,7 +203,7 @@ mod tests {
             let text = preset(id).unwrap_or_default();
             assert_eq!(
                 preset_entries(id),
-                Some(parsed(text, Origin::Preset(id.to_owned()))),
+                Some(parsed(text, ConfigOrigin::Preset(id.to_owned()))),
                 "{id}"
             );
         }

@@ -71,104 +71,128 @@ pub fn apply(patches: &[Node], warnings: &mut Vec<Warning>) -> Vec<Node> {
         let id = patch.value.get("id").filter(|n| n.value.truthy());
         let name = patch.value.get("name");
         if let Some(insert) = patch.value.get("insert").filter(|n| n.value.truthy()) {
-            let Value::List(rows) = &insert.value else {
-                warn(
-                    warnings,
-                    patch,
-                    "patch insert: `insert` is not a list; agentctx skips it (not modelled)"
-                        .to_owned(),
-                );
-                continue;
-            };
-            let rows = rows.borrow().clone();
-            if let Some(id) = &id {
-                let Some(target) = map.get(&id_key(&id.value)).cloned() else {
-                    warn(
-                        warnings,
-                        patch,
-                        format!("patch insert: entry {} not found", quoted(Some(id))),
-                    );
-                    continue;
-                };
-                if !target.value.get("group").is_some_and(|g| g.value.truthy()) {
-                    warn(
-                        warnings,
-                        patch,
-                        format!("patch insert: entry {} is not a group", quoted(Some(id))),
-                    );
-                    continue;
-                }
-                let list = match target.value.get("config") {
-                    Some(Node {
-                        value: Value::List(list),
-                        ..
-                    }) => list,
-                    _ => {
-                        let node = Node {
-                            value: Value::List(Default::default()),
-                            line: insert.line,
-                            origin: insert.origin.clone(),
-                        };
-                        set(&target, "config", node.clone());
-                        match node.value {
-                            Value::List(list) => list,
-                            _ => continue,
-                        }
-                    }
-                };
-                list.borrow_mut().extend(rows.iter().cloned());
-            } else {
-                data.extend(rows.iter().cloned());
-            }
-            index(&mut map, &rows);
-            continue;
+            insert_rows(patch, &insert, id.as_ref(), &mut data, &mut map, warnings);
+        } else {
+            update_row(patch, id, name, &map, warnings);
         }
-        let Some(id) = id else {
-            warn(
-                warnings,
-                patch,
-                "patch: id is required for non-insert patches".to_owned(),
-            );
-            continue;
-        };
+    }
+    data
+}
+
+/// An `insert` patch: its rows appended to the group `id` names, else to
+/// the top level; then indexed by id.
+fn insert_rows(
+    patch: &Node,
+    insert: &Node,
+    id: Option<&Node>,
+    data: &mut Vec<Node>,
+    map: &mut HashMap<String, Node>,
+    warnings: &mut Vec<Warning>,
+) {
+    let Value::List(rows) = &insert.value else {
+        warn(
+            warnings,
+            patch,
+            "patch insert: `insert` is not a list; agentctx skips it (not modelled)".to_owned(),
+        );
+        return;
+    };
+    let rows = rows.borrow().clone();
+    if let Some(id) = id {
         let Some(target) = map.get(&id_key(&id.value)).cloned() else {
             warn(
                 warnings,
                 patch,
-                format!("patch: entry {} not found", quoted(Some(&id))),
+                format!("patch insert: entry {} not found", quoted(Some(id))),
             );
-            continue;
+            return;
         };
-        if let Some(name) = name.filter(|n| n.value.truthy()) {
-            let current = target.value.get("name");
-            if current.as_ref().map(|n| &n.value) != Some(&name.value) {
-                warn(
-                    warnings,
-                    patch,
-                    format!(
-                        "patch: name mismatch for {} (expected {}, got {}), skipping",
-                        quoted(Some(&id)),
-                        quoted(current.as_ref()),
-                        quoted(Some(&name))
-                    ),
-                );
-                continue;
-            }
+        if !target.value.get("group").is_some_and(|g| g.value.truthy()) {
+            warn(
+                warnings,
+                patch,
+                format!("patch insert: entry {} is not a group", quoted(Some(id))),
+            );
+            return;
         }
-        let overrides: Vec<(String, Node)> = match &patch.value {
-            Value::Map(m) => m
-                .borrow()
-                .iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "id" | "insert" | "name"))
-                .cloned()
-                .collect(),
-            _ => Vec::new(),
+        let list = match target.value.get("config") {
+            Some(Node {
+                value: Value::List(list),
+                ..
+            }) => list,
+            _ => {
+                let node = Node {
+                    value: Value::List(std::rc::Rc::default()),
+                    line: insert.line,
+                    origin: insert.origin.clone(),
+                };
+                set(&target, "config", node.clone());
+                match node.value {
+                    Value::List(list) => list,
+                    _ => return,
+                }
+            }
         };
-        for (key, value) in overrides {
-            set(&target, &key, value);
+        list.borrow_mut().extend(rows.iter().cloned());
+    } else {
+        data.extend(rows.iter().cloned());
+    }
+    index(map, &rows);
+}
+
+/// A patch of the row `id` names: every key but `id`, `insert` and `name`
+/// replaced whole, unless `name` mismatches.
+fn update_row(
+    patch: &Node,
+    id: Option<Node>,
+    name: Option<Node>,
+    map: &HashMap<String, Node>,
+    warnings: &mut Vec<Warning>,
+) {
+    let Some(id) = id else {
+        warn(
+            warnings,
+            patch,
+            "patch: id is required for non-insert patches".to_owned(),
+        );
+        return;
+    };
+    let Some(target) = map.get(&id_key(&id.value)).cloned() else {
+        warn(
+            warnings,
+            patch,
+            format!("patch: entry {} not found", quoted(Some(&id))),
+        );
+        return;
+    };
+    if let Some(name) = name.filter(|n| n.value.truthy()) {
+        let current = target.value.get("name");
+        if current.as_ref().map(|n| &n.value) != Some(&name.value) {
+            warn(
+                warnings,
+                patch,
+                format!(
+                    "patch: name mismatch for {} (expected {}, got {}), skipping",
+                    quoted(Some(&id)),
+                    quoted(current.as_ref()),
+                    quoted(Some(&name))
+                ),
+            );
+            return;
         }
     }
-    data
+    let overrides: Vec<(String, Node)> = match &patch.value {
+        Value::Map(m) => m
+            .borrow()
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "id" | "insert" | "name"))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (key, value) in overrides {
+        set(&target, &key, value);
+    }
 }
 
 /// A row by id, top level or inside groups.

@@ -3,12 +3,12 @@
 
 use serde::Serialize;
 
-use super::{DshConfig, LayerKind, LayerStatus, Outcome, Setting};
+use super::{DshConfig, Effective, Layer, LayerKind, LayerStatus, Outcome, RowSetting};
 
 /// The `dshConfig` section.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Report {
+pub struct ConfigReport {
     pub profile: String,
     /// `flag`, `env` (`AGENTCTX_DSH_PROFILE`), `log` or `default`.
     pub profile_from: String,
@@ -79,34 +79,14 @@ pub struct Choices<'a> {
     pub settings_from_origin: &'static str,
 }
 
-impl Report {
+impl ConfigReport {
     /// The report of `config`; `differs_from_log` is the caller's comparison.
     #[must_use]
     pub fn new(config: &DshConfig, choices: Choices<'_>, differs_from_log: Option<String>) -> Self {
-        let web = config.profile == "web";
         let layers = config
             .layers
             .iter()
-            .map(|l| LayerReport {
-                layer: match &l.kind {
-                    LayerKind::Bundle(name) => format!("bundle {name}"),
-                    LayerKind::Profile => "profile".to_owned(),
-                    LayerKind::Home => "home".to_owned(),
-                    LayerKind::Patch => "patch".to_owned(),
-                    LayerKind::Preset(id) => format!("preset {id}"),
-                },
-                file: l.origin.file(),
-                status: match l.status {
-                    LayerStatus::Read if web && config.not_for_web.contains(&l.origin) => {
-                        "does not apply to web"
-                    }
-                    LayerStatus::Read => "read",
-                    LayerStatus::Absent => "absent",
-                    LayerStatus::BuiltIn => "built in",
-                    LayerStatus::Ignored => "ignored",
-                    LayerStatus::Error => "error",
-                },
-            })
+            .map(|l| layer_report(config, l))
             .collect();
         let (outcome, file, line, message) = match &config.outcome {
             Outcome::Loaded(_) => ("loaded", None, None, None),
@@ -123,45 +103,10 @@ impl Report {
             } => ("refused", Some(file.clone()), *line, Some(message.clone())),
         };
         let (row, ignored_keys) = match &config.outcome {
-            Outcome::Loaded(e) => (
-                vec![
-                    key("maxBytes", &e.max_bytes, |v| number(*v), |v| js(*v)),
-                    key(
-                        "maxSourceBytes",
-                        &e.max_source_bytes,
-                        |v| number(*v),
-                        |v| js(*v),
-                    ),
-                    key(
-                        "projectRootMarkers",
-                        &e.project_root_markers,
-                        list,
-                        text_list,
-                    ),
-                    key(
-                        "instructionFileCandidates",
-                        &e.instruction_file_candidates,
-                        list,
-                        text_list,
-                    ),
-                    key(
-                        "localInstructionFileCandidates",
-                        &e.local_instruction_file_candidates,
-                        list,
-                        text_list,
-                    ),
-                    key(
-                        "dshHome",
-                        &e.dsh_home,
-                        |v| serde_json::json!(v.to_string_lossy()),
-                        |v| v.to_string_lossy().into_owned(),
-                    ),
-                ],
-                e.ignored.clone(),
-            ),
+            Outcome::Loaded(e) => (row_keys(e), e.ignored.clone()),
             _ => (Vec::new(), Vec::new()),
         };
-        Report {
+        ConfigReport {
             profile: config.profile.clone(),
             profile_from: choices.profile_from.to_owned(),
             preset: config.preset.as_ref().map(|(id, _)| id.clone()),
@@ -194,9 +139,71 @@ impl Report {
     }
 }
 
+/// One layer as the report shows it.
+fn layer_report(config: &DshConfig, l: &Layer) -> LayerReport {
+    let web = config.profile == "web";
+    LayerReport {
+        layer: match &l.kind {
+            LayerKind::Bundle(name) => format!("bundle {name}"),
+            LayerKind::Profile => "profile".to_owned(),
+            LayerKind::Home => "home".to_owned(),
+            LayerKind::Patch => "patch".to_owned(),
+            LayerKind::Preset(id) => format!("preset {id}"),
+        },
+        file: l.origin.file(),
+        status: match l.status {
+            LayerStatus::Read if web && config.not_for_web.contains(&l.origin) => {
+                "does not apply to web"
+            }
+            LayerStatus::Read => "read",
+            LayerStatus::Absent => "absent",
+            LayerStatus::BuiltIn => "built in",
+            LayerStatus::Ignored => "ignored",
+            LayerStatus::Error => "error",
+        },
+    }
+}
+
+/// The loader row's settings, each with its origin.
+fn row_keys(e: &Effective) -> Vec<KeyReport> {
+    vec![
+        key("maxBytes", &e.max_bytes, |v| number(*v), |v| js(*v)),
+        key(
+            "maxSourceBytes",
+            &e.max_source_bytes,
+            |v| number(*v),
+            |v| js(*v),
+        ),
+        key(
+            "projectRootMarkers",
+            &e.project_root_markers,
+            list,
+            text_list,
+        ),
+        key(
+            "instructionFileCandidates",
+            &e.instruction_file_candidates,
+            list,
+            text_list,
+        ),
+        key(
+            "localInstructionFileCandidates",
+            &e.local_instruction_file_candidates,
+            list,
+            text_list,
+        ),
+        key(
+            "dshHome",
+            &e.dsh_home,
+            |v| serde_json::json!(v.to_string_lossy()),
+            |v| v.to_string_lossy().into_owned(),
+        ),
+    ]
+}
+
 fn key<T>(
     name: &'static str,
-    s: &Setting<T>,
+    s: &RowSetting<T>,
     value: impl Fn(&T) -> serde_json::Value,
     text: impl Fn(&T) -> String,
 ) -> KeyReport {
@@ -207,8 +214,8 @@ fn key<T>(
         origin: s.origin.to_string(),
         // A line of what agentctx builds in names nothing a user can open.
         line: s.line.filter(|_| match &s.origin {
-            super::Origin::Bundle(_) => false,
-            super::Origin::Preset(id) => super::builtin::preset(id).is_none(),
+            super::ConfigOrigin::Bundle(_) => false,
+            super::ConfigOrigin::Preset(id) => super::builtin::preset(id).is_none(),
             _ => true,
         }),
         expression: s.expression.clone(),

@@ -1,6 +1,8 @@
 //! Unit tests for every rule of CONFIG.md 11.2-11.5. Messages marked
 //! "real dsh" are what dsh rc.8 printed for the same layer (realdsh cases
 //! `c24-*`, `stderr_line` after the loader prefix, and `dumped_row`).
+// Settings read from YAML are exact JS numbers: compared bit for bit.
+#![allow(clippy::float_cmp)]
 
 use super::yaml::resolve_plain;
 use super::*;
@@ -114,7 +116,7 @@ fn no_layers_headless_loads_the_base_bundle_row() {
         e.max_bytes.origin.to_string(),
         "bundle:@deepseek-ai/dsh-base"
     );
-    assert_eq!(e.max_source_bytes.origin, Origin::Default);
+    assert_eq!(e.max_source_bytes.origin, ConfigOrigin::Default);
     assert_eq!(e.user_global_display, "~/.dsh/AGENTS.md");
     let statuses: Vec<(LayerKind, LayerStatus)> = c
         .layers
@@ -157,12 +159,12 @@ fn layers_apply_in_order_and_config_is_replaced_whole() {
     let c = read(&input);
     let e = loaded(&c);
     assert_eq!(e.max_bytes.value, 900.0);
-    assert_eq!(e.max_bytes.origin, Origin::Config(patch));
+    assert_eq!(e.max_bytes.origin, ConfigOrigin::Config(patch));
     assert_eq!(
         e.instruction_file_candidates,
-        Setting {
+        RowSetting {
             value: vec!["AGENTS.md".to_owned(), "CLAUDE.md".to_owned()],
-            origin: Origin::Default,
+            origin: ConfigOrigin::Default,
             line: None,
             expression: None
         }
@@ -191,92 +193,95 @@ fn a_patch_setting_only_max_source_bytes_drops_max_bytes() {
     );
 }
 
+/// Every validation failure (the config lines after the row, the line and
+/// real dsh's wording: c24-* cases).
+const VALIDATION_FAILURES: [(&str, usize, &str); 16] = [
+    (
+        "  config:\n    maxBytes: '65536'\n",
+        3,
+        "invalid config: - $.maxBytes expected number but got 65536 (at maxBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    maxSourceBytes: 0\n",
+        4,
+        "invalid config: - $.maxSourceBytes expected number >= 1 but got 0 (at maxSourceBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    maxSourceBytes: 1.5\n",
+        4,
+        "invalid config: - $.maxSourceBytes expected number multiple of 1 but got 1.5 (at maxSourceBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    maxSourceBytes: .inf\n",
+        4,
+        "invalid config: - $.maxSourceBytes expected number multiple of 1 but got Infinity (at maxSourceBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    instructionFileCandidates: AGENTS.md\n",
+        4,
+        "invalid config: - $.instructionFileCandidates expected array but got AGENTS.md (at instructionFileCandidates)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    instructionFileCandidates: [AGENTS.md, 5]\n",
+        4,
+        "invalid config: - $.instructionFileCandidates[1] expected string but got 5 (at instructionFileCandidates.1)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    projectRootMarkers: {a: 1}\n",
+        4,
+        "invalid config: - $.projectRootMarkers expected array but got [object Object] (at projectRootMarkers)",
+    ),
+    (
+        "  config:\n    maxBytes: 1000\n    dshHome: 5\n",
+        4,
+        "invalid config: - $.dshHome expected string but got 5 (at dshHome)",
+    ),
+    (
+        "  config:\n    dshHome: 5\n    maxSourceBytes: 0\n",
+        3,
+        "invalid config: - $.dshHome expected string but got 5 (at dshHome)",
+    ),
+    (
+        "  config: null\n",
+        2,
+        "invalid config: - $.maxBytes missing required value (at maxBytes)",
+    ),
+    (
+        "  config: abc\n",
+        2,
+        "invalid config: - expected object but got abc",
+    ),
+    (
+        "  config: [1]\n",
+        2,
+        "invalid config: - expected object but got 1",
+    ),
+    (
+        "  config:\n    maxBytes: 65_536\n",
+        3,
+        "invalid config: - $.maxBytes expected number but got 65_536 (at maxBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: yes\n",
+        3,
+        "invalid config: - $.maxBytes expected number but got yes (at maxBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: True\n",
+        3,
+        "invalid config: - $.maxBytes expected number but got true (at maxBytes)",
+    ),
+    (
+        "  config:\n    maxBytes: ~\n",
+        3,
+        "invalid config: - $.maxBytes missing required value (at maxBytes)",
+    ),
+];
+
 /// Every validation failure, with real dsh's wording (c24-* cases).
 #[test]
 fn validation_failures_use_dshs_own_wording() {
-    let cases = [
-        (
-            "  config:\n    maxBytes: '65536'\n",
-            3,
-            "invalid config: - $.maxBytes expected number but got 65536 (at maxBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    maxSourceBytes: 0\n",
-            4,
-            "invalid config: - $.maxSourceBytes expected number >= 1 but got 0 (at maxSourceBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    maxSourceBytes: 1.5\n",
-            4,
-            "invalid config: - $.maxSourceBytes expected number multiple of 1 but got 1.5 (at maxSourceBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    maxSourceBytes: .inf\n",
-            4,
-            "invalid config: - $.maxSourceBytes expected number multiple of 1 but got Infinity (at maxSourceBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    instructionFileCandidates: AGENTS.md\n",
-            4,
-            "invalid config: - $.instructionFileCandidates expected array but got AGENTS.md (at instructionFileCandidates)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    instructionFileCandidates: [AGENTS.md, 5]\n",
-            4,
-            "invalid config: - $.instructionFileCandidates[1] expected string but got 5 (at instructionFileCandidates.1)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    projectRootMarkers: {a: 1}\n",
-            4,
-            "invalid config: - $.projectRootMarkers expected array but got [object Object] (at projectRootMarkers)",
-        ),
-        (
-            "  config:\n    maxBytes: 1000\n    dshHome: 5\n",
-            4,
-            "invalid config: - $.dshHome expected string but got 5 (at dshHome)",
-        ),
-        (
-            "  config:\n    dshHome: 5\n    maxSourceBytes: 0\n",
-            3,
-            "invalid config: - $.dshHome expected string but got 5 (at dshHome)",
-        ),
-        (
-            "  config: null\n",
-            2,
-            "invalid config: - $.maxBytes missing required value (at maxBytes)",
-        ),
-        (
-            "  config: abc\n",
-            2,
-            "invalid config: - expected object but got abc",
-        ),
-        (
-            "  config: [1]\n",
-            2,
-            "invalid config: - expected object but got 1",
-        ),
-        (
-            "  config:\n    maxBytes: 65_536\n",
-            3,
-            "invalid config: - $.maxBytes expected number but got 65_536 (at maxBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: yes\n",
-            3,
-            "invalid config: - $.maxBytes expected number but got yes (at maxBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: True\n",
-            3,
-            "invalid config: - $.maxBytes expected number but got true (at maxBytes)",
-        ),
-        (
-            "  config:\n    maxBytes: ~\n",
-            3,
-            "invalid config: - $.maxBytes missing required value (at maxBytes)",
-        ),
-    ];
-    for (text, line, message) in cases {
+    for (text, line, message) in VALIDATION_FAILURES {
         let f = Fixture::new();
         let p = f.home_layer(&format!("{ROW}{text}"));
         assert_eq!(
@@ -307,7 +312,7 @@ fn numbers_and_a_patch_without_config_load() {
     let c = f.read();
     assert_eq!(
         loaded(&c).max_bytes.origin,
-        Origin::Bundle(builtin::BASE.to_owned())
+        ConfigOrigin::Bundle(builtin::BASE.to_owned())
     );
 }
 
@@ -351,9 +356,9 @@ fn an_expression_is_a_warning_and_never_evaluated() {
     let e = loaded(&c);
     assert_eq!(
         e.max_bytes,
-        Setting {
+        RowSetting {
             value: 0.0,
-            origin: Origin::Config(p.clone()),
+            origin: ConfigOrigin::Config(p.clone()),
             line: Some(3),
             expression: Some("500 + 200".to_owned())
         }
@@ -468,7 +473,11 @@ fn fifos_devices_and_huge_layers_are_refused_without_reading() {
         format!("failed to read patches {}: not a regular file", p.display())
     );
     std::fs::remove_file(&p).unwrap();
-    std::fs::write(&p, vec![b'#'; (MAX_LAYER_BYTES + 1) as usize]).unwrap();
+    std::fs::write(
+        &p,
+        vec![b'#'; usize::try_from(MAX_LAYER_BYTES + 1).unwrap()],
+    )
+    .unwrap();
     assert_eq!(
         refused(&f.read()).2,
         format!(
@@ -595,10 +604,10 @@ fn web_reads_the_preset_not_the_layers() {
     );
     assert_eq!(
         loaded(&c).max_bytes.origin,
-        Origin::Preset("standard".to_owned())
+        ConfigOrigin::Preset("standard".to_owned())
     );
     assert_eq!(loaded(&c).max_bytes.value, 65536.0);
-    assert_eq!(c.not_for_web, vec![Origin::Config(home)]);
+    assert_eq!(c.not_for_web, vec![ConfigOrigin::Config(home)]);
 
     let mut input = f.input("web");
     input.preset = Some("minimal".to_owned());
@@ -609,7 +618,7 @@ fn web_reads_the_preset_not_the_layers() {
     let c = read(&input);
     assert_eq!(
         loaded(&c).max_bytes.origin,
-        Origin::Preset(preset.display().to_string())
+        ConfigOrigin::Preset(preset.display().to_string())
     );
     assert_eq!(loaded(&c).max_bytes.value, 4000.0);
 

@@ -8,14 +8,14 @@ use std::path::PathBuf;
 
 use super::patch::Found;
 use super::yaml::{Node, Value};
-use super::{Input, Origin, Outcome, Warning, expand_home};
+use super::{ConfigOrigin, Input, Outcome, Warning, expand_home};
 
 /// One effective setting: its value (the schema default when absent or set
 /// by an expression), where it came from, and the expression if any.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Setting<T> {
+pub struct RowSetting<T> {
     pub value: T,
-    pub origin: Origin,
+    pub origin: ConfigOrigin,
     pub line: Option<usize>,
     /// A `!!js` value: never evaluated; `value` is then the default.
     pub expression: Option<String>,
@@ -24,14 +24,14 @@ pub struct Setting<T> {
 /// The loaded row's effective settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Effective {
-    pub max_bytes: Setting<f64>,
-    pub max_source_bytes: Setting<f64>,
-    pub project_root_markers: Setting<Vec<String>>,
+    pub max_bytes: RowSetting<f64>,
+    pub max_source_bytes: RowSetting<f64>,
+    pub project_root_markers: RowSetting<Vec<String>>,
     /// Filtered as SPEC 1 (no `''`, `.`, `..`, nothing with `/` or `\`).
-    pub instruction_file_candidates: Setting<Vec<String>>,
-    pub local_instruction_file_candidates: Setting<Vec<String>>,
+    pub instruction_file_candidates: RowSetting<Vec<String>>,
+    pub local_instruction_file_candidates: RowSetting<Vec<String>>,
     /// The resolved dsh home the user-global `AGENTS.md` is read from.
-    pub dsh_home: Setting<PathBuf>,
+    pub dsh_home: RowSetting<PathBuf>,
     /// `~/.dsh/AGENTS.md` when the home is `<home>/.dsh`, else `$DSH_HOME/AGENTS.md`.
     pub user_global_display: String,
     /// Keys dsh ignores (`precedence`, typos).
@@ -99,9 +99,9 @@ pub fn outcome(found: &[Found], input: &Input, warnings: &mut Vec<Warning>, web:
     }
 }
 
-fn defaults(input: &Input, origin: &Origin) -> Effective {
+fn defaults(input: &Input, origin: &ConfigOrigin) -> Effective {
     let home = super::dsh_home(input);
-    let setting = |value| Setting {
+    let setting = |value| RowSetting {
         value,
         origin: origin.clone(),
         line: None,
@@ -110,32 +110,32 @@ fn defaults(input: &Input, origin: &Origin) -> Effective {
     let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     Effective {
         max_bytes: setting(0.0).map_default(),
-        max_source_bytes: Setting::default_of(1_048_576.0),
-        project_root_markers: Setting::default_of(strings(&[".git"])),
-        instruction_file_candidates: Setting::default_of(strings(&["AGENTS.md", "CLAUDE.md"])),
-        local_instruction_file_candidates: Setting::default_of(strings(&[
+        max_source_bytes: RowSetting::default_of(1_048_576.0),
+        project_root_markers: RowSetting::default_of(strings(&[".git"])),
+        instruction_file_candidates: RowSetting::default_of(strings(&["AGENTS.md", "CLAUDE.md"])),
+        local_instruction_file_candidates: RowSetting::default_of(strings(&[
             "AGENTS.local.md",
             "CLAUDE.local.md",
         ])),
         user_global_display: display(&home, input),
-        dsh_home: Setting::default_of(home),
+        dsh_home: RowSetting::default_of(home),
         ignored: Vec::new(),
     }
 }
 
-impl<T> Setting<T> {
+impl<T> RowSetting<T> {
     fn default_of(value: T) -> Self {
-        Setting {
+        RowSetting {
             value,
-            origin: Origin::Default,
+            origin: ConfigOrigin::Default,
             line: None,
             expression: None,
         }
     }
 
     fn map_default(self) -> Self {
-        Setting {
-            origin: Origin::Default,
+        RowSetting {
+            origin: ConfigOrigin::Default,
             ..self
         }
     }
@@ -150,8 +150,8 @@ fn display(home: &std::path::Path, input: &Input) -> String {
     }
 }
 
-fn from<T>(node: &Node, value: T) -> Setting<T> {
-    Setting {
+fn from<T>(node: &Node, value: T) -> RowSetting<T> {
+    RowSetting {
         value,
         origin: (*node.origin).clone(),
         line: Some(node.line),
@@ -161,10 +161,10 @@ fn from<T>(node: &Node, value: T) -> Setting<T> {
 
 fn expression<T>(
     node: &Node,
-    default: Setting<T>,
+    default: RowSetting<T>,
     key: &str,
     warnings: &mut Vec<Warning>,
-) -> Setting<T> {
+) -> RowSetting<T> {
     let text = match &node.value {
         Value::Expr(e) => e.clone(),
         _ => "a list holding an expression".to_owned(),
@@ -174,7 +174,7 @@ fn expression<T>(
         line: Some(node.line),
         message: format!("{key} is set by an expression ({text}): agentctx does not evaluate it"),
     });
-    Setting {
+    RowSetting {
         origin: (*node.origin).clone(),
         line: Some(node.line),
         expression: Some(text),
@@ -226,11 +226,11 @@ fn effective(
     warnings: &mut Vec<Warning>,
     web: bool,
 ) -> Result<Effective, Fail> {
-    let mut e = defaults(input, &Origin::Default);
+    let mut e = defaults(input, &ConfigOrigin::Default);
     let config = row.value.get("config");
     let map = match &config {
-        None => None,
-        Some(Node {
+        None
+        | Some(Node {
             value: Value::Null, ..
         }) => None,
         Some(
@@ -272,34 +272,22 @@ fn effective(
             "missing required value",
         ));
     };
+    read_keys(&map, &mut e, input, web, warnings)?;
+    Ok(e)
+}
+
+/// Reads every key of the row's `config` mapping into `e` (after its
+/// defaults), refusing as dsh does; unknown keys are ignored with a warning.
+fn read_keys(
+    map: &Node,
+    e: &mut Effective,
+    input: &Input,
+    web: bool,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Fail> {
     let get = |key: &str| map.value.get(key).filter(|n| n.value != Value::Null);
-    // dshHome
     if let Some(node) = get("dshHome") {
-        match &node.value {
-            Value::Expr(_) => {
-                e.dsh_home = expression(&node, e.dsh_home.clone(), "dshHome", warnings)
-            }
-            Value::String(s) => {
-                if web && !s.starts_with('~') && !std::path::Path::new(s).is_absolute() {
-                    warnings.push(Warning {
-                        file: node.origin.file(),
-                        line: Some(node.line),
-                        message: format!("dshHome {s:?} is relative to the dsh web process's cwd, which agentctx cannot know: the session cwd is assumed"),
-                    });
-                }
-                let home = expand_home(s, input);
-                e.user_global_display = display(&home, input);
-                e.dsh_home = from(&node, home);
-            }
-            v => {
-                return Err(refuse(
-                    &node,
-                    "dshHome",
-                    "dshHome",
-                    &format!("expected string but got {}", v.js_string()),
-                ));
-            }
-        }
+        dsh_home_key(&node, e, input, web, warnings)?;
     }
     // projectRootMarkers
     if let Some(node) = get("projectRootMarkers") {
@@ -316,70 +304,10 @@ fn effective(
         }
     }
     // maxBytes: required, any number.
-    match get("maxBytes") {
-        None => {
-            return Err(refuse(
-                &map,
-                "maxBytes",
-                "maxBytes",
-                "missing required value",
-            ));
-        }
-        Some(node) => match node.value {
-            Value::Expr(_) => {
-                e.max_bytes = expression(&node, e.max_bytes.clone(), "maxBytes", warnings)
-            }
-            Value::Number(n) => e.max_bytes = from(&node, n),
-            ref v => {
-                return Err(refuse(
-                    &node,
-                    "maxBytes",
-                    "maxBytes",
-                    &format!("expected number but got {}", v.js_string()),
-                ));
-            }
-        },
-    }
+    max_bytes_key(get("maxBytes"), map, e, warnings)?;
     // maxSourceBytes: a number, >= 1, a multiple of 1 from 1.
     if let Some(node) = get("maxSourceBytes") {
-        match node.value {
-            Value::Expr(_) => {
-                e.max_source_bytes = expression(
-                    &node,
-                    e.max_source_bytes.clone(),
-                    "maxSourceBytes",
-                    warnings,
-                )
-            }
-            Value::Number(n) => {
-                let show = crate::jsnum::to_string(n);
-                if n < 1.0 {
-                    return Err(refuse(
-                        &node,
-                        "maxSourceBytes",
-                        "maxSourceBytes",
-                        &format!("expected number >= 1 but got {show}"),
-                    ));
-                }
-                if (n - 1.0) % 1.0 != 0.0 {
-                    return Err(refuse(
-                        &node,
-                        "maxSourceBytes",
-                        "maxSourceBytes",
-                        &format!("expected number multiple of 1 but got {show}"),
-                    ));
-                }
-                e.max_source_bytes = from(&node, n);
-            }
-            ref v => {
-                return Err(refuse(
-                    &node,
-                    "maxSourceBytes",
-                    "maxSourceBytes",
-                    &format!("expected number but got {}", v.js_string()),
-                ));
-            }
-        }
+        max_source_bytes_key(&node, e, warnings)?;
     }
     for (key, slot) in [
         (
@@ -417,5 +345,118 @@ fn effective(
             }
         }
     }
-    Ok(e)
+    Ok(())
+}
+
+/// `dshHome`: a string (expanded; relative under web is warned), or an
+/// expression.
+fn dsh_home_key(
+    node: &Node,
+    e: &mut Effective,
+    input: &Input,
+    web: bool,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Fail> {
+    match &node.value {
+        Value::Expr(_) => e.dsh_home = expression(node, e.dsh_home.clone(), "dshHome", warnings),
+        Value::String(s) => {
+            if web && !s.starts_with('~') && !std::path::Path::new(s).is_absolute() {
+                warnings.push(Warning {
+                    file: node.origin.file(),
+                    line: Some(node.line),
+                    message: format!("dshHome {s:?} is relative to the dsh web process's cwd, which agentctx cannot know: the session cwd is assumed"),
+                });
+            }
+            let home = expand_home(s, input);
+            e.user_global_display = display(&home, input);
+            e.dsh_home = from(node, home);
+        }
+        v => {
+            return Err(refuse(
+                node,
+                "dshHome",
+                "dshHome",
+                &format!("expected string but got {}", v.js_string()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `maxBytes`: required, any number, or an expression.
+fn max_bytes_key(
+    node: Option<Node>,
+    map: &Node,
+    e: &mut Effective,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Fail> {
+    match node {
+        None => {
+            return Err(refuse(
+                map,
+                "maxBytes",
+                "maxBytes",
+                "missing required value",
+            ));
+        }
+        Some(node) => match node.value {
+            Value::Expr(_) => {
+                e.max_bytes = expression(&node, e.max_bytes.clone(), "maxBytes", warnings);
+            }
+            Value::Number(n) => e.max_bytes = from(&node, n),
+            ref v => {
+                return Err(refuse(
+                    &node,
+                    "maxBytes",
+                    "maxBytes",
+                    &format!("expected number but got {}", v.js_string()),
+                ));
+            }
+        },
+    }
+    Ok(())
+}
+
+/// `maxSourceBytes`: a number >= 1 and a multiple of 1 from 1, or an
+/// expression.
+fn max_source_bytes_key(
+    node: &Node,
+    e: &mut Effective,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Fail> {
+    match node.value {
+        Value::Expr(_) => {
+            e.max_source_bytes =
+                expression(node, e.max_source_bytes.clone(), "maxSourceBytes", warnings);
+        }
+        Value::Number(n) => {
+            let show = crate::jsnum::to_string(n);
+            if n < 1.0 {
+                return Err(refuse(
+                    node,
+                    "maxSourceBytes",
+                    "maxSourceBytes",
+                    &format!("expected number >= 1 but got {show}"),
+                ));
+            }
+            if (n - 1.0) % 1.0 != 0.0 {
+                return Err(refuse(
+                    node,
+                    "maxSourceBytes",
+                    "maxSourceBytes",
+                    &format!("expected number multiple of 1 but got {show}"),
+                ));
+            }
+            e.max_source_bytes = from(node, n);
+        }
+        ref v => {
+            return Err(refuse(
+                node,
+                "maxSourceBytes",
+                "maxSourceBytes",
+                &format!("expected number but got {}", v.js_string()),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 
-use super::Origin;
+use super::ConfigOrigin;
 
 /// One YAML node: its value, the line it starts on (1-based) and the layer
 /// it came from.
@@ -21,7 +21,7 @@ use super::Origin;
 pub struct Node {
     pub value: Value,
     pub line: usize,
-    pub origin: Rc<Origin>,
+    pub origin: Rc<ConfigOrigin>,
 }
 
 /// A mapping: keys in file order (js-yaml builds a plain object).
@@ -116,7 +116,7 @@ pub struct YamlError {
 /// # Errors
 /// Invalid YAML, more than one document, a duplicate key, an unknown tag or
 /// a tag whose value does not resolve.
-pub fn parse(text: &str, origin: &Rc<Origin>) -> Result<Option<Node>, YamlError> {
+pub fn parse(text: &str, origin: &Rc<ConfigOrigin>) -> Result<Option<Node>, YamlError> {
     let mut builder = Builder {
         origin: Rc::clone(origin),
         anchors: HashMap::new(),
@@ -141,7 +141,7 @@ enum Open {
 }
 
 struct Builder {
-    origin: Rc<Origin>,
+    origin: Rc<ConfigOrigin>,
     anchors: HashMap<usize, Node>,
     stack: Vec<Open>,
     root: Option<Node>,

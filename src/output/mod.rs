@@ -31,6 +31,7 @@ fn is_unsafe(c: char) -> bool {
 /// command broken ([`break_commands`]), so that no name can repaint a
 /// terminal or act as a command in a CI log. For everything printed to
 /// people: text output, warnings, errors.
+#[must_use]
 pub fn escape(text: &str) -> Cow<'_, str> {
     match escape_controls(text) {
         Cow::Borrowed(safe) => break_commands(safe),
@@ -70,6 +71,7 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 /// text holds no line break (controls are escaped first), so a name can
 /// start a line only where it starts; escaping its own start covers every
 /// place it is shown.
+#[must_use]
 pub fn break_commands(text: &str) -> Cow<'_, str> {
     let rest = text.trim_start();
     let leading = rest.starts_with("::");
@@ -355,7 +357,7 @@ pub fn differs_from_log(log: &str, what: &str) -> String {
 /// The warning for a layer that patches the loader row while dsh web's
 /// preset decides (CONFIG 11.5).
 #[must_use]
-pub fn not_for_web(origin: &crate::dshconfig::Origin) -> String {
+pub fn not_for_web(origin: &crate::dshconfig::ConfigOrigin) -> String {
     format!(
         "{}: its agent-instructions patch applies to dsh --profile headless and custom profiles, not to dsh web, whose agent preset decides (pass --dsh-profile headless, or set AGENTCTX_DSH_PROFILE)",
         origin.file()
@@ -450,6 +452,49 @@ impl std::fmt::Display for crate::discovery::Unreadable {
                 f.write_str(&not_text(NotText::InvalidUtf8, *offset, *cut))
             }
             Unreadable::Error(error) => f.write_str(error),
+        }
+    }
+}
+
+/// The JSON of a session that receives nothing because dsh mounts no
+/// loader (CONFIG 11.7): no parts, no source, and what decides it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotMounted {
+    parts: [&'static str; 0],
+    source: Option<crate::baseline::Source>,
+    #[serde(rename = "notMounted")]
+    why: NotMountedWhy,
+}
+
+#[derive(Debug, Serialize)]
+struct NotMountedWhy {
+    file: Option<String>,
+    line: Option<usize>,
+    reason: String,
+    profile: String,
+}
+
+impl NotMounted {
+    #[must_use]
+    pub fn new(config: &crate::dshconfig::DshConfig) -> Self {
+        let (file, line, reason) = match &config.outcome {
+            crate::dshconfig::Outcome::NotMounted { file, line, reason } => (
+                Some(file.clone()).filter(|f| !f.is_empty()),
+                *line,
+                reason.clone(),
+            ),
+            _ => (None, None, String::new()),
+        };
+        NotMounted {
+            parts: [],
+            source: None,
+            why: NotMountedWhy {
+                file,
+                line,
+                reason,
+                profile: config.profile.clone(),
+            },
         }
     }
 }

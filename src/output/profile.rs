@@ -74,27 +74,7 @@ pub(crate) fn text(report: &Report, cwd: &Path, palette: Palette) -> String {
         label(report)
     );
     let _ = writeln!(out, "cwd: {}", escape(&cwd.to_string_lossy()));
-    out.push('\n');
-    out.push_str(&palette.paint(Tone::Heading, "Settings:"));
-    out.push('\n');
-    let width = report
-        .settings
-        .0
-        .iter()
-        .map(|(n, _)| n.len())
-        .max()
-        .unwrap_or(0);
-    for (name, setting) in &report.settings.0 {
-        let _ = writeln!(
-            out,
-            "  {name:<width$}  {}  ({})",
-            escape(&match &setting.value {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            }),
-            escape(&setting.origin.to_string())
-        );
-    }
+    settings(report, palette, &mut out);
     out.push('\n');
     if report.files.is_empty() {
         let _ = writeln!(out, "{} none", palette.paint(Tone::Heading, "Files:"));
@@ -106,25 +86,7 @@ pub(crate) fn text(report: &Report, cwd: &Path, palette: Palette) -> String {
         );
     }
     for f in &report.files {
-        let _ = write!(out, "  {} {}", status(palette, f.status), escape(&f.path));
-        if let Some(tier) = f.tier {
-            let _ = write!(out, " [{}]", format!("{tier:?}").to_lowercase());
-        }
-        if let Some(memory) = f.memory {
-            let _ = write!(out, " [{}]", format!("{memory:?}").to_lowercase());
-        }
-        let _ = writeln!(out, "  ({})", size(f));
-        let mut why = why(report.profile, f);
-        if let Some(by) = &f.imported_by {
-            why = if why.is_empty() {
-                format!("import of {by}")
-            } else {
-                format!("{why} (import of {by})")
-            };
-        }
-        if !why.is_empty() {
-            let _ = writeln!(out, "{:18}{}", "", escape(&why));
-        }
+        file_line(report, palette, f, &mut out);
     }
     out.push('\n');
     parts(report, palette, &mut out);
@@ -148,6 +110,54 @@ pub(crate) fn text(report: &Report, cwd: &Path, palette: Palette) -> String {
         }
     }
     out
+}
+
+/// The settings section: each setting with its origin.
+fn settings(report: &Report, palette: Palette, out: &mut String) {
+    out.push('\n');
+    out.push_str(&palette.paint(Tone::Heading, "Settings:"));
+    out.push('\n');
+    let width = report
+        .settings
+        .0
+        .iter()
+        .map(|(n, _)| n.len())
+        .max()
+        .unwrap_or(0);
+    for (name, setting) in &report.settings.0 {
+        let _ = writeln!(
+            out,
+            "  {name:<width$}  {}  ({})",
+            escape(&match &setting.value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }),
+            escape(&setting.origin.to_string())
+        );
+    }
+}
+
+/// One file of the files section, with why it loads.
+fn file_line(report: &Report, palette: Palette, f: &FileEntry, out: &mut String) {
+    let _ = write!(out, "  {} {}", status(palette, f.status), escape(&f.path));
+    if let Some(tier) = f.tier {
+        let _ = write!(out, " [{}]", format!("{tier:?}").to_lowercase());
+    }
+    if let Some(memory) = f.memory {
+        let _ = write!(out, " [{}]", format!("{memory:?}").to_lowercase());
+    }
+    let _ = writeln!(out, "  ({})", size(f));
+    let mut why = why(report.profile, f);
+    if let Some(by) = &f.imported_by {
+        why = if why.is_empty() {
+            format!("import of {by}")
+        } else {
+            format!("{why} (import of {by})")
+        };
+    }
+    if !why.is_empty() {
+        let _ = writeln!(out, "{:18}{}", "", escape(&why));
+    }
 }
 
 fn parts(report: &Report, palette: Palette, out: &mut String) {
@@ -204,11 +214,10 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         );
     }
     let base = match (f.status, profile) {
-        (Status::Loaded, _) => "",
+        (Status::Loaded, _) | (Status::Duplicate, Profile::Claude) => "",
         (Status::Empty, Profile::Claude) => {
             "nothing left after frontmatter, block comments and whitespace; its imports are not read"
         }
-        (Status::Duplicate, Profile::Claude) => "",
         (Status::Outside, _) => {
             "outside the cwd, and the project has not approved external imports; skipped"
         }

@@ -1,6 +1,7 @@
 //! The wording of `agentctx sessions`: one row per stored session, as a
 //! table (the columns dsh's web sidebar shows) or JSON (every fact).
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -186,10 +187,11 @@ pub fn none_hint(
     }
     let mut line = format!("no dsh session of {cwd} under {root}");
     if hidden > 0 {
-        line.push_str(&format!(
+        let _ = write!(
+            line,
             "; {hidden} blank or subagent session{} hidden",
             if hidden == 1 { " is" } else { "s are" }
-        ));
+        );
     }
     if !below.is_empty() {
         let shown: Vec<String> = below
@@ -197,11 +199,12 @@ pub fn none_hint(
             .take(5)
             .map(|(dir, n)| format!("{dir} ({n})"))
             .collect();
-        line.push_str(&format!(
+        let _ = write!(
+            line,
             "; subdirectories with sessions: {}{} (list one with --cwd DIR)",
             shown.join(", "),
             if below.len() > 5 { ", ..." } else { "" }
-        ));
+        );
     }
     line.push_str("; `agentctx sessions --all` lists every session of every project");
     line

@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 
 use super::Ctx;
-use super::explain::ExplainArgs;
-use super::render::RenderArgs;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::paths;
@@ -46,7 +44,7 @@ pub(crate) fn select(
             if let Some((flag, owner)) = given.first() {
                 bail!(
                     "{flag} is a setting of --profile {}; it does not apply to dsh{}",
-                    name(*owner),
+                    owner.name(),
                     instead(flag, ProfileName::Dsh)
                 );
             }
@@ -59,7 +57,7 @@ pub(crate) fn select(
         ProfileName::Copilot => vec![Profile::Copilot],
         ProfileName::All => Profile::EXACT.to_vec(),
     };
-    let label = name(chosen);
+    let label = chosen.name();
     if chosen == ProfileName::All && command != Command::Check {
         bail!("--profile all works with check only");
     }
@@ -83,7 +81,7 @@ pub(crate) fn select(
         if let Some((flag, owner)) = given.iter().find(|(_, owner)| *owner != chosen) {
             bail!(
                 "{flag} is a setting of --profile {}; it does not apply to --profile {label}",
-                name(*owner)
+                owner.name()
             );
         }
     }
@@ -129,18 +127,6 @@ fn instead(flag: &str, profile: ProfileName) -> &'static str {
     }
 }
 
-/// The profile a `--profile` name stands for (none for dsh and all).
-pub(crate) fn profile_of(p: ProfileName) -> Option<Profile> {
-    match p {
-        ProfileName::Codex => Some(Profile::Codex),
-        ProfileName::Gemini => Some(Profile::Gemini),
-        ProfileName::Opencode => Some(Profile::Opencode),
-        ProfileName::Claude => Some(Profile::Claude),
-        ProfileName::Copilot => Some(Profile::Copilot),
-        ProfileName::Dsh | ProfileName::All => None,
-    }
-}
-
 /// [`instead`] for a dsh flag given to check with the harnesses `others`
 /// (the counterpart of the only one, when there is one).
 pub(crate) fn instead_for(flag: &str, others: &[&check::Entry]) -> &'static str {
@@ -148,26 +134,7 @@ pub(crate) fn instead_for(flag: &str, others: &[&check::Entry]) -> &'static str 
         [one] => one.profile,
         _ => return "",
     };
-    let name = match one {
-        Profile::Codex => ProfileName::Codex,
-        Profile::Gemini => ProfileName::Gemini,
-        Profile::Opencode => ProfileName::Opencode,
-        Profile::Claude => ProfileName::Claude,
-        Profile::Copilot => ProfileName::Copilot,
-    };
-    instead(flag, name)
-}
-
-pub(crate) fn name(p: ProfileName) -> &'static str {
-    match p {
-        ProfileName::Dsh => "dsh",
-        ProfileName::Codex => "codex",
-        ProfileName::Gemini => "gemini",
-        ProfileName::Opencode => "opencode",
-        ProfileName::Claude => "claude",
-        ProfileName::Copilot => "copilot",
-        ProfileName::All => "all",
-    }
+    instead(flag, one.into())
 }
 
 /// The cwd a profile looks at (10.1): `--cwd` (lexically normalised against
@@ -185,18 +152,16 @@ pub(crate) fn cwd(
         None => env.absolute(env.process_cwd()?)?,
     };
     let cwd = if physical { paths::physical(&cwd) } else { cwd };
-    let problem = match std::fs::metadata(&cwd) {
-        Ok(meta) if meta.is_dir() => return Ok((cwd, None)),
-        Err(e) if flag.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
+    let problem = match crate::settings::cwd_problem(&cwd) {
+        None => return Ok((cwd, None)),
+        Some((Some(e), problem)) if flag.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
             let warning = format!(
-                "--cwd {}: {}; showing what the harness would load there",
-                cwd.display(),
-                crate::discovery::os_error(&e)
+                "--cwd {}: {problem}; showing what the harness would load there",
+                cwd.display()
             );
             return Ok((cwd, Some(warning)));
         }
-        Ok(_) => "not a directory".to_owned(),
-        Err(e) => e.to_string(),
+        Some((_, problem)) => problem,
     };
     match flag {
         Some(_) => bail!("--cwd {}: {problem}", cwd.display()),
@@ -404,14 +369,24 @@ fn load(
     Ok((cwd, report))
 }
 
-/// `render --profile P`: the message bytes, or the report's JSON.
-pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> Result<u8> {
-    let (_, report) = load(
-        ctx.env,
-        &args.profiles,
-        profile,
-        args.session.cwd.as_deref(),
-    )?;
+/// What `render` and `explain` pass for `--profile P`: the profile
+/// flags, `--cwd` and `--format`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shown<'a> {
+    pub profiles: &'a ProfileArgs,
+    pub cwd: Option<&'a Path>,
+    pub format: Format,
+}
+
+/// `render --profile P`: the message bytes, or the report's JSON; with
+/// `check`, 1 when a file was cut.
+pub(crate) fn render(
+    ctx: &mut Ctx<'_>,
+    args: Shown<'_>,
+    check: bool,
+    profile: Profile,
+) -> Result<u8> {
+    let (_, report) = load(ctx.env, args.profiles, profile, args.cwd)?;
     crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
     let secrets = profile::check::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
@@ -428,17 +403,12 @@ pub(crate) fn render(ctx: &mut Ctx<'_>, args: &RenderArgs, profile: Profile) -> 
             profile::Status::Truncated | profile::Status::OverBudget
         )
     });
-    Ok(u8::from(args.check && cut))
+    Ok(u8::from(check && cut))
 }
 
 /// `explain --profile P`: the report as text or JSON.
-pub(crate) fn explain(ctx: &mut Ctx<'_>, args: &ExplainArgs, profile: Profile) -> Result<u8> {
-    let (cwd, report) = load(
-        ctx.env,
-        &args.profiles,
-        profile,
-        args.session.cwd.as_deref(),
-    )?;
+pub(crate) fn explain(ctx: &mut Ctx<'_>, args: Shown<'_>, profile: Profile) -> Result<u8> {
+    let (cwd, report) = load(ctx.env, args.profiles, profile, args.cwd)?;
     let secrets = profile::check::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
     match args.format {

@@ -89,7 +89,7 @@ fn unlink(text: &str) -> String {
 
 /// `text` as a Markdown code span: a fence of one backtick more than the
 /// longest run of backticks inside, and a space inside each fence when the
-/// text starts or ends with a backtick or a space (CommonMark strips one
+/// text starts or ends with a backtick or a space (`CommonMark` strips one
 /// each side), so any text reads back exactly. Nothing in a code span is
 /// markup, a link or a mention. The text is escaped for people first.
 fn code_span(text: &str) -> String {

@@ -4,10 +4,10 @@
 //! outcome, and where the settings came from.
 
 use super::{Tone, Writer, cell, width};
-use crate::dshconfig::report::Report;
+use crate::dshconfig::report::ConfigReport;
 use crate::output::escape;
 
-pub(super) fn section(w: &mut Writer, r: &Report) {
+pub(super) fn section(w: &mut Writer, r: &ConfigReport) {
     w.out.push('\n');
     w.heading("dsh configuration");
     let from = |what: &str| match what {
@@ -70,7 +70,7 @@ pub(super) fn section(w: &mut Writer, r: &Report) {
     outcome_rows(w, r, &widths);
 }
 
-fn layers(w: &mut Writer, r: &Report) {
+fn layers(w: &mut Writer, r: &ConfigReport) {
     w.line(2, &[cell("layers", Tone::Plain)]);
     let layer_width = r.layers.iter().map(|l| width(&l.layer)).max().unwrap_or(0);
     let file_width = r
@@ -118,7 +118,7 @@ fn layers(w: &mut Writer, r: &Report) {
     }
 }
 
-fn outcome_rows(w: &mut Writer, r: &Report, widths: &[usize]) {
+fn outcome_rows(w: &mut Writer, r: &ConfigReport, widths: &[usize]) {
     if !r.ignored_keys.is_empty() {
         let keys: Vec<String> = r
             .ignored_keys
@@ -137,28 +137,7 @@ fn outcome_rows(w: &mut Writer, r: &Report, widths: &[usize]) {
             widths,
         );
     }
-    let (tone, outcome) = match r.outcome {
-        "loaded" => (Tone::Good, "loaded".to_owned()),
-        other => {
-            let at = match (&r.file, r.line) {
-                (Some(file), Some(line)) => format!(" at {}:{line}", escape(file)),
-                (Some(file), None) => format!(" at {}", escape(file)),
-                _ => String::new(),
-            };
-            let message = r.message.as_deref().map(escape).unwrap_or_default();
-            let tone = if other == "refused" {
-                Tone::Bad
-            } else {
-                Tone::Warn
-            };
-            let what = if other == "refused" {
-                "dsh would refuse to start"
-            } else {
-                "a session receives no agent instructions"
-            };
-            (tone, format!("{other}{at}: {message} ({what})"))
-        }
-    };
+    let (tone, outcome) = outcome(r);
     w.row(
         2,
         &[cell("outcome", Tone::Plain), cell(outcome, tone)],
@@ -206,6 +185,32 @@ fn outcome_rows(w: &mut Writer, r: &Report, widths: &[usize]) {
             2,
             &[cell(format!("warning: {}", escape(warning)), Tone::Warn)],
         );
+    }
+}
+
+/// What dsh does with its configuration, as a tone and a line.
+fn outcome(r: &ConfigReport) -> (Tone, String) {
+    match r.outcome {
+        "loaded" => (Tone::Good, "loaded".to_owned()),
+        other => {
+            let at = match (&r.file, r.line) {
+                (Some(file), Some(line)) => format!(" at {}:{line}", escape(file)),
+                (Some(file), None) => format!(" at {}", escape(file)),
+                _ => String::new(),
+            };
+            let message = r.message.as_deref().map(escape).unwrap_or_default();
+            let tone = if other == "refused" {
+                Tone::Bad
+            } else {
+                Tone::Warn
+            };
+            let what = if other == "refused" {
+                "dsh would refuse to start"
+            } else {
+                "a session receives no agent instructions"
+            };
+            (tone, format!("{other}{at}: {message} ({what})"))
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use super::{PART_LINES, Tone, Writer, cell, list, short, width};
+use super::files::short;
+use super::{PART_LINES, Tone, Writer, cell, list, width};
 use crate::baseline::Change;
 use crate::explain::{PartRole, SessionReport};
 use crate::log::seq_text;
@@ -21,6 +22,11 @@ fn changes(list: &[Change]) -> String {
         .join(", ")
 }
 
+/// One `key  value` row of the session section.
+fn kv(w: &mut Writer, key: &str, value: String, tone: Tone) {
+    w.row(2, &[cell(key, Tone::Plain), cell(value, tone)], &[16]);
+}
+
 pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
     w.out.push('\n');
     w.row(
@@ -31,10 +37,6 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         ],
         &[],
     );
-    let widths = [16];
-    let kv = |w: &mut Writer, key: &str, value: String, tone: Tone| {
-        w.row(2, &[cell(key, Tone::Plain), cell(value, tone)], &widths);
-    };
     kv(
         w,
         "header cwd",
@@ -59,6 +61,23 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
         ),
         Tone::Plain,
     );
+    storage_rows(w, s);
+    if s.invalid_changes > 0 {
+        kv(
+            w,
+            "invalid changes",
+            format!("{} skipped", s.invalid_changes),
+            Tone::Warn,
+        );
+    }
+    baseline_rows(w, s);
+    visible_scopes(w, s);
+    shadowed(w, s);
+    what_diff_sends(w, s, full);
+}
+
+/// How the log is stored: its zstd frames and packed rows.
+fn storage_rows(w: &mut Writer, s: &SessionReport) {
     if let Some(frames) = s.frames {
         kv(
             w,
@@ -94,26 +113,10 @@ pub(super) fn session_view(w: &mut Writer, s: &SessionReport, full: bool) {
             Tone::Plain,
         );
     }
-    if s.invalid_changes > 0 {
-        kv(
-            w,
-            "invalid changes",
-            format!("{} skipped", s.invalid_changes),
-            Tone::Warn,
-        );
-    }
-    baseline_rows(w, s);
-    visible_scopes(w, s);
-    shadowed(w, s);
-    what_diff_sends(w, s, full);
 }
 
 /// The source kind and the visible baseline.
 fn baseline_rows(w: &mut Writer, s: &SessionReport) {
-    let widths = [16];
-    let kv = |w: &mut Writer, key: &str, value: String, tone: Tone| {
-        w.row(2, &[cell(key, Tone::Plain), cell(value, tone)], &widths);
-    };
     let kind = match crate::settings::kind_generation(&s.source_kind) {
         Some(generation) => format!("{}  ({generation})", s.source_kind),
         None => escape(&s.source_kind).into_owned(),
