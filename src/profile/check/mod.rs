@@ -445,7 +445,7 @@ mod tests {
             .iter()
             .map(|e| (e.new)(&env, &args, &top).unwrap())
             .collect();
-        let opts = crate::check::Options {
+        let opts = crate::check::Request {
             settings: &settings,
             targets: vec![crate::check::Target {
                 path: top.clone(),
