@@ -2,8 +2,9 @@
 //!
 //! The algorithm, in the same three stages as discovery:
 //!
-//! 1. **Walk** (`walk`). Walk each target once with walkdir, sorted by file
-//!    name, never into `.git`, nor into directories named by `--exclude` or
+//! 1. **Walk** (`walk`). Walk each target once with check's own walk
+//!    (each listing read whole on entering), sorted by file name, never
+//!    into `.git`, nor into directories named by `--exclude` or
 //!    ignored by `.gitignore` / `.agentctxignore` rules. Each directory
 //!    becomes a node that remembers which configured names (candidates and
 //!    plain root markers) its listing holds; nothing is stat-ed during the
