@@ -428,7 +428,7 @@ fn substitute_files(text: &str, config: &Path, home: &Path) -> Result<String> {
         let after = &rest[i..];
         match after[6..].find('}') {
             Some(end) if end > 0 => {
-                matches.push(after[..6 + end + 1].to_owned());
+                matches.push(after[..=6 + end].to_owned());
                 rest = &after[6 + end + 1..];
             }
             _ => rest = &after[6..],

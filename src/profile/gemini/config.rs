@@ -219,8 +219,9 @@ fn import_format(ctx: &settings::Context, s: &mut ProfileSettings) -> Result<()>
 /// `auto`); returns whether it gets the modern header.
 fn model(input: &Input, ctx: &settings::Context, s: &mut ProfileSettings) -> Result<bool> {
     let (model, origin) = match (&input.model, &ctx.model) {
-        (Some((m, origin)), _) => (m.clone(), origin.clone()),
-        (None, Some((Value::String(m), origin))) => (m.clone(), origin.clone()),
+        (Some((m, origin)), _) | (None, Some((Value::String(m), origin))) => {
+            (m.clone(), origin.clone())
+        }
         (None, Some((v, origin))) if !v.is_null() => bail!(
             "{}: model.name must be a string, got {v}",
             origin_path(origin)

@@ -345,13 +345,13 @@ impl<'a> Loader<'a> {
             let dir = path.parent().unwrap_or(Path::new("/"));
             let mut notes = std::mem::take(&mut report.notes);
             let mut expander = imports::Expander::new(path, self.markers, &mut notes);
-            let expanded = expander.expand(&text, dir, 0, &mut HashSet::new());
+            let body = expander.expand(&text, dir, 0, &mut HashSet::new());
             // Past the cap agentctx stops expanding: no longer gemini's text.
             if expander.capped {
                 report.exact = false;
             }
             report.notes = notes;
-            let t = js_trim(&expanded);
+            let t = js_trim(&body);
             let status = match (t.is_empty(), tier) {
                 (true, _) => Status::Empty,
                 (false, Tier::Jit) => Status::Jit,
