@@ -79,7 +79,7 @@ impl Serialize for MaxBytes {
     }
 }
 
-/// `Number.prototype.toString()` (ECMAScript Number::toString, radix 10):
+/// `Number.prototype.toString()` (ECMAScript `Number::toString`, radix 10):
 /// the shortest digits that read back as `x`, in plain notation for
 /// exponents from -6 to 20 and in exponent notation (`1e+21`) beyond.
 #[must_use]

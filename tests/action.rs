@@ -117,17 +117,13 @@ struct Run {
     outputs: BTreeMap<String, String>,
 }
 
-/// Runs the composite steps of `action.yml` in `workspace` with `inputs`
-/// (the rest their defaults) and the `github` context `github`.
-fn run_action(
-    workspace: &Path,
-    temp: &Path,
+/// The expression context before the first step: every input (its
+/// default unless `inputs` sets it) and the `github` values.
+fn context(
+    action: &Value,
     inputs: &[(&str, &str)],
     github: &[(&str, &str)],
-) -> Run {
-    let action_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let action = yaml(&fs::read_to_string(action_dir.join("action.yml")).unwrap());
-    assert_eq!(action["runs"]["using"], "composite");
+) -> BTreeMap<String, String> {
     let mut ctx: BTreeMap<String, String> = BTreeMap::new();
     for (name, spec) in action["inputs"].as_object().unwrap() {
         let default = spec["default"].as_str().unwrap_or_default();
@@ -140,6 +136,50 @@ fn run_action(
     for (k, v) in github {
         ctx.insert(format!("github.{k}"), (*v).to_owned());
     }
+    ctx
+}
+
+/// A step's `bash` as the runner starts it: a clean environment with the
+/// runner's variables.
+fn bash(
+    script: &Path,
+    workspace: &Path,
+    temp: &Path,
+    action_dir: &Path,
+    output: &Path,
+    summary: &Path,
+) -> Command {
+    let mut cmd = Command::new("bash");
+    cmd.args(["--noprofile", "--norc", "-eo", "pipefail"])
+        .arg(script)
+        .current_dir(workspace)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", temp.join("home"))
+        .env("GITHUB_ACTION_PATH", action_dir)
+        .env("GITHUB_WORKSPACE", workspace)
+        .env("GITHUB_OUTPUT", output)
+        .env("GITHUB_STEP_SUMMARY", summary)
+        .env("RUNNER_TEMP", temp)
+        .env("RUNNER_OS", "Linux")
+        .env("RUNNER_ARCH", "X64")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1");
+    cmd
+}
+
+/// Runs the composite steps of `action.yml` in `workspace` with `inputs`
+/// (the rest their defaults) and the `github` context `github`.
+fn run_action(
+    workspace: &Path,
+    temp: &Path,
+    inputs: &[(&str, &str)],
+    github: &[(&str, &str)],
+) -> Run {
+    let action_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let action = yaml(&fs::read_to_string(action_dir.join("action.yml")).unwrap());
+    assert_eq!(action["runs"]["using"], "composite");
+    let mut ctx = context(&action, inputs, github);
     let summary = temp.join("summary.md");
     fs::write(&summary, "").unwrap();
     let mut run = Run {
@@ -175,22 +215,7 @@ fn run_action(
         fs::write(&script, step["run"].as_str().unwrap()).unwrap();
         let output = temp.join(format!("output{i}"));
         fs::write(&output, "").unwrap();
-        let mut cmd = Command::new("bash");
-        cmd.args(["--noprofile", "--norc", "-eo", "pipefail"])
-            .arg(&script)
-            .current_dir(workspace)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", temp.join("home"))
-            .env("GITHUB_ACTION_PATH", &action_dir)
-            .env("GITHUB_WORKSPACE", workspace)
-            .env("GITHUB_OUTPUT", &output)
-            .env("GITHUB_STEP_SUMMARY", &summary)
-            .env("RUNNER_TEMP", temp)
-            .env("RUNNER_OS", "Linux")
-            .env("RUNNER_ARCH", "X64")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1");
+        let mut cmd = bash(&script, workspace, temp, &action_dir, &output, &summary);
         for (k, v) in step["env"].as_object().into_iter().flatten() {
             cmd.env(k, interpolate(v.as_str().unwrap(), &ctx));
         }

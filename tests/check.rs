@@ -152,88 +152,7 @@ fn json_output_pins_every_finding() {
             &json!(2)
         ]
     );
-    assert_eq!(
-        got["findings"],
-        json!([
-            {
-                "bytes": 21,
-                "dir": ".",
-                "directories": [
-                    "packages/big"
-                ],
-                "excess": 271,
-                "file": "AGENTS.md",
-                "hint": "cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271",
-                "keptBytes": 0,
-                "kind": "overBudget",
-                "maxBytes": 1000,
-                "message": "over budget: cut from 21 to 0 bytes for sessions in 1 directory (packages/big)",
-                "omittedIn": 1,
-                "rule": "AGX001",
-                "severity": "error",
-                "title": "Instruction budget exceeded",
-                "truncatedIn": 0,
-                "wholeBytes": 1271,
-                "worst": "packages/big"
-            },
-            {
-                "dir": "packages/app",
-                "file": "packages/app/CLAUDE.md",
-                "hint": "delete packages/app/CLAUDE.md, or make it a symlink to packages/app/AGENTS.md (or a pointer: @AGENTS.md)",
-                "kind": "drift",
-                "message": "drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file",
-                "rule": "AGX004",
-                "severity": "warning",
-                "title": "Instruction files drift",
-                "winner": "packages/app/AGENTS.md"
-            },
-            {
-                "bytes": 901,
-                "dir": "packages/big",
-                "directories": [
-                    "packages/big"
-                ],
-                "excess": 271,
-                "file": "packages/big/AGENTS.md",
-                "hint": "cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271",
-                "keptBytes": 567,
-                "kind": "overBudget",
-                "maxBytes": 1000,
-                "message": "over budget: cut from 901 to 567 bytes for sessions in 1 directory (packages/big)",
-                "omittedIn": 0,
-                "rule": "AGX001",
-                "severity": "error",
-                "title": "Instruction budget exceeded",
-                "truncatedIn": 1,
-                "wholeBytes": 1271,
-                "worst": "packages/big"
-            },
-            {
-                "bytes": 2000,
-                "dir": "packages/huge",
-                "file": "packages/huge/AGENTS.md",
-                "hint": "cut 500 bytes from packages/huge/AGENTS.md, or raise max-source-bytes (now 1,500) to 2,000",
-                "kind": "oversized",
-                "maxSourceBytes": 1500,
-                "message": "too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it",
-                "rule": "AGX002",
-                "severity": "error",
-                "title": "Instruction file too large"
-            },
-            {
-                "dir": "packages/shared",
-                "file": "packages/shared/AGENTS.md",
-                "hint": "copy the instructions into the project, or point the link at a file inside its project root (.), so that every checkout gets the same text",
-                "kind": "symlinkLeavesTree",
-                "message": "symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)",
-                "projectRoot": ".",
-                "rule": "AGX006",
-                "severity": "warning",
-                "target": "../../../outside/AGENTS.md",
-                "title": "Symlink leaves the project"
-            }
-        ])
-    );
+    assert_eq!(got["findings"], mono_findings());
     let dirs = strings_at(&got["directories"], "dir");
     // docs holds no candidate; .git and node_modules are never entered.
     assert_eq!(
@@ -249,6 +168,89 @@ fn json_output_pins_every_finding() {
             "vendor/lib/src"
         ]
     );
+}
+
+/// The monorepo's findings, as `check --format json` lists them.
+fn mono_findings() -> Value {
+    json!([
+        {
+            "bytes": 21,
+            "dir": ".",
+            "directories": [
+                "packages/big"
+            ],
+            "excess": 271,
+            "file": "AGENTS.md",
+            "hint": "cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271",
+            "keptBytes": 0,
+            "kind": "overBudget",
+            "maxBytes": 1000,
+            "message": "over budget: cut from 21 to 0 bytes for sessions in 1 directory (packages/big)",
+            "omittedIn": 1,
+            "rule": "AGX001",
+            "severity": "error",
+            "title": "Instruction budget exceeded",
+            "truncatedIn": 0,
+            "wholeBytes": 1271,
+            "worst": "packages/big"
+        },
+        {
+            "dir": "packages/app",
+            "file": "packages/app/CLAUDE.md",
+            "hint": "delete packages/app/CLAUDE.md, or make it a symlink to packages/app/AGENTS.md (or a pointer: @AGENTS.md)",
+            "kind": "drift",
+            "message": "drift: differs from packages/app/AGENTS.md, which wins, so sessions never see this file",
+            "rule": "AGX004",
+            "severity": "warning",
+            "title": "Instruction files drift",
+            "winner": "packages/app/AGENTS.md"
+        },
+        {
+            "bytes": 901,
+            "dir": "packages/big",
+            "directories": [
+                "packages/big"
+            ],
+            "excess": 271,
+            "file": "packages/big/AGENTS.md",
+            "hint": "cut 271 bytes from what a session in packages/big loads (the largest excess), or raise max-bytes (now 1,000) to 1,271",
+            "keptBytes": 567,
+            "kind": "overBudget",
+            "maxBytes": 1000,
+            "message": "over budget: cut from 901 to 567 bytes for sessions in 1 directory (packages/big)",
+            "omittedIn": 0,
+            "rule": "AGX001",
+            "severity": "error",
+            "title": "Instruction budget exceeded",
+            "truncatedIn": 1,
+            "wholeBytes": 1271,
+            "worst": "packages/big"
+        },
+        {
+            "bytes": 2000,
+            "dir": "packages/huge",
+            "file": "packages/huge/AGENTS.md",
+            "hint": "cut 500 bytes from packages/huge/AGENTS.md, or raise max-source-bytes (now 1,500) to 2,000",
+            "kind": "oversized",
+            "maxSourceBytes": 1500,
+            "message": "too large: 2000 bytes, over max-source-bytes 1500, so sessions do not load it",
+            "rule": "AGX002",
+            "severity": "error",
+            "title": "Instruction file too large"
+        },
+        {
+            "dir": "packages/shared",
+            "file": "packages/shared/AGENTS.md",
+            "hint": "copy the instructions into the project, or point the link at a file inside its project root (.), so that every checkout gets the same text",
+            "kind": "symlinkLeavesTree",
+            "message": "symlink leaves the project: points to ../../../outside/AGENTS.md, which resolves outside its project root (.)",
+            "projectRoot": ".",
+            "rule": "AGX006",
+            "severity": "warning",
+            "target": "../../../outside/AGENTS.md",
+            "title": "Symlink leaves the project"
+        }
+    ])
 }
 
 /// The fields of `render --format json` that check's directory entries repeat.

@@ -343,6 +343,23 @@ fn sarif_is_one_run_with_harness_scoped_rules_and_validates() {
         want.extend(theirs.iter().map(|r| format!("{r}/{h}")));
     }
     assert_eq!(ids, want);
+    assert_sarif_results(run, &ids);
+    assert_eq!(
+        rules[19],
+        json!({
+            "id": "AGX001/codex", "name": "overBudget/codex",
+            "shortDescription": {"text": "Instruction budget exceeded (codex)"},
+            "fullDescription": {"text": "Sessions started in the directories the finding names lose bytes of this file: the byte budget (dsh's max-bytes, codex's project_doc_max_bytes) omits or truncates it."},
+            "help": {"text": "Cut the bytes the finding names from what those sessions load (move detail into files read on demand), or raise the budget to the size the finding names."},
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"tags": ["codex"]}
+        })
+    );
+}
+
+/// The SARIF run's results: rule, level, file, the rule its index names,
+/// message.
+fn assert_sarif_results(run: &Value, ids: &[&str]) {
     let results: Vec<Value> = run["results"]
         .as_array()
         .unwrap()
@@ -396,17 +413,6 @@ fn sarif_is_one_run_with_harness_scoped_rules_and_validates() {
                 "not loaded: sub/CLAUDE.md holds AGENTS.md back (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)\nFix: merge what it says into sub/CLAUDE.md, or make sub/CLAUDE.md a pointer to it (@AGENTS.md)"
             ]),
         ]
-    );
-    assert_eq!(
-        rules[19],
-        json!({
-            "id": "AGX001/codex", "name": "overBudget/codex",
-            "shortDescription": {"text": "Instruction budget exceeded (codex)"},
-            "fullDescription": {"text": "Sessions started in the directories the finding names lose bytes of this file: the byte budget (dsh's max-bytes, codex's project_doc_max_bytes) omits or truncates it."},
-            "help": {"text": "Cut the bytes the finding names from what those sessions load (move detail into files read on demand), or raise the budget to the size the finding names."},
-            "defaultConfiguration": {"level": "error"},
-            "properties": {"tags": ["codex"]}
-        })
     );
 }
 
@@ -504,8 +510,12 @@ claude: checked 2 of 4 directories; largest baseline: 394 bytes in .; 0 errors, 
     );
     // Nothing in the repository was written.
     assert_eq!(git(&t.path("r"), &["status", "--porcelain"]), "");
-    // The pre-commit mode: file arguments, for every harness.
-    let (out, _, code) = out_of(&t, &mut check_all(&t, &["sub/CLAUDE.md", "GEMINI.md"]));
+    assert_file_arguments_work(&t);
+}
+
+/// The pre-commit mode: file arguments, for every harness.
+fn assert_file_arguments_work(t: &Tree) {
+    let (out, _, code) = out_of(t, &mut check_all(t, &["sub/CLAUDE.md", "GEMINI.md"]));
     assert_eq!(
         (out.as_str(), code),
         (

@@ -323,12 +323,6 @@ fn dsh_only_flags_with_another_profile_are_bad_usage() {
         )
     );
     assert_eq!(
-        agentctx(&t, &["render", "--touch", "src/x.rs"]),
-        usage(
-            "--touch is a setting of --profile gemini; it does not apply to dsh; for dsh, `agentctx diff --log FILE --touch PATH` shows what a read or edit of PATH adds to a resumed session"
-        )
-    );
-    assert_eq!(
         agentctx(
             &t,
             &["render", "--profile", "gemini", "--root-markers", "x"]
@@ -345,6 +339,18 @@ fn dsh_only_flags_with_another_profile_are_bad_usage() {
         agentctx(&t, &["check", "--profile", "codex", "--precedence", "all"]),
         usage("--precedence is a dsh setting; it does not apply to --profile codex")
     );
+}
+
+#[test]
+fn a_profile_flag_without_its_profile_is_bad_usage() {
+    let t = Tree::new();
+    t.dir("home").dir("w");
+    assert_eq!(
+        agentctx(&t, &["render", "--touch", "src/x.rs"]),
+        usage(
+            "--touch is a setting of --profile gemini; it does not apply to dsh; for dsh, `agentctx diff --log FILE --touch PATH` shows what a read or edit of PATH adds to a resumed session"
+        )
+    );
     // With dsh among them, dsh's settings apply; a profile's flag needs its profile.
     assert_eq!(
         agentctx(
@@ -355,6 +361,25 @@ fn dsh_only_flags_with_another_profile_are_bad_usage() {
             "--instructions is a setting of --profile opencode; it does not apply to --profile dsh,gemini"
         )
     );
+    assert_eq!(
+        agentctx(&t, &["render", "--codex-home", "x"]),
+        usage("--codex-home is a setting of --profile codex; it does not apply to dsh")
+    );
+    assert_eq!(
+        agentctx(
+            &t,
+            &["render", "--profile", "gemini", "--instructions", "a.md"]
+        ),
+        usage(
+            "--instructions is a setting of --profile opencode; it does not apply to --profile gemini"
+        )
+    );
+}
+
+#[test]
+fn a_profile_the_subcommand_does_not_take_is_bad_usage() {
+    let t = Tree::new();
+    t.dir("home").dir("w");
     assert_eq!(
         agentctx(&t, &["check", "--profile", "copilot"]),
         usage(
@@ -382,19 +407,6 @@ fn dsh_only_flags_with_another_profile_are_bad_usage() {
     assert_eq!(
         agentctx(&t, &["explain", "--profile", "all"]),
         usage("--profile all works with check only")
-    );
-    assert_eq!(
-        agentctx(&t, &["render", "--codex-home", "x"]),
-        usage("--codex-home is a setting of --profile codex; it does not apply to dsh")
-    );
-    assert_eq!(
-        agentctx(
-            &t,
-            &["render", "--profile", "gemini", "--instructions", "a.md"]
-        ),
-        usage(
-            "--instructions is a setting of --profile opencode; it does not apply to --profile gemini"
-        )
     );
 }
 

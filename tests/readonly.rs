@@ -94,80 +94,81 @@ fn fixture() -> Tree {
     t
 }
 
+/// Every subcommand run on the fixture: (arguments, the exit codes allowed).
+const RUNS: &[(&[&str], &[i32])] = &[
+    (&["render"], &[0]),
+    (&["render", "--format", "json", "--cwd", "pkg/deep"], &[0]),
+    (
+        &[
+            "render",
+            "--check",
+            "--cwd",
+            "pkg/big",
+            "--max-bytes",
+            "600",
+        ],
+        &[1],
+    ),
+    (
+        &["render", "--log", "session.jsonl", "--precedence", "all"],
+        &[0],
+    ),
+    (&["diff", "--log", "session.jsonl"], &[0]),
+    (
+        &[
+            "diff",
+            "--log",
+            "session.jsonl",
+            "--format",
+            "json",
+            "--strict",
+        ],
+        &[0],
+    ),
+    (
+        &[
+            "diff",
+            "--log",
+            "session.jsonl",
+            "--touch",
+            "pkg/deep/x.rs",
+            "--exit-code",
+        ],
+        &[1],
+    ),
+    (
+        &[
+            "diff",
+            "--log",
+            "session.jsonl",
+            "--runtime",
+            "harness:source=x",
+        ],
+        &[0],
+    ),
+    (&["explain"], &[0, 1, 2]),
+    (&["explain", "--log", "session.jsonl", "--full"], &[0, 1, 2]),
+    (
+        &["explain", "--format", "json", "--cwd", "pkg/deep"],
+        &[0, 1, 2],
+    ),
+    (&["check"], &[0, 1, 2]),
+    (
+        &["check", "--format", "json", "--include-user-global"],
+        &[0, 1, 2],
+    ),
+    (
+        &["check", "pkg", "--format", "github", "--deny-warnings"],
+        &[0, 1, 2],
+    ),
+    (&["completions", "bash"], &[0]),
+];
+
 #[test]
 fn no_subcommand_writes_anything() {
     let t = fixture();
     let before = snapshot(t.root());
-    // (arguments, the exit codes allowed)
-    let runs: &[(&[&str], &[i32])] = &[
-        (&["render"], &[0]),
-        (&["render", "--format", "json", "--cwd", "pkg/deep"], &[0]),
-        (
-            &[
-                "render",
-                "--check",
-                "--cwd",
-                "pkg/big",
-                "--max-bytes",
-                "600",
-            ],
-            &[1],
-        ),
-        (
-            &["render", "--log", "session.jsonl", "--precedence", "all"],
-            &[0],
-        ),
-        (&["diff", "--log", "session.jsonl"], &[0]),
-        (
-            &[
-                "diff",
-                "--log",
-                "session.jsonl",
-                "--format",
-                "json",
-                "--strict",
-            ],
-            &[0],
-        ),
-        (
-            &[
-                "diff",
-                "--log",
-                "session.jsonl",
-                "--touch",
-                "pkg/deep/x.rs",
-                "--exit-code",
-            ],
-            &[1],
-        ),
-        (
-            &[
-                "diff",
-                "--log",
-                "session.jsonl",
-                "--runtime",
-                "harness:source=x",
-            ],
-            &[0],
-        ),
-        (&["explain"], &[0, 1, 2]),
-        (&["explain", "--log", "session.jsonl", "--full"], &[0, 1, 2]),
-        (
-            &["explain", "--format", "json", "--cwd", "pkg/deep"],
-            &[0, 1, 2],
-        ),
-        (&["check"], &[0, 1, 2]),
-        (
-            &["check", "--format", "json", "--include-user-global"],
-            &[0, 1, 2],
-        ),
-        (
-            &["check", "pkg", "--format", "github", "--deny-warnings"],
-            &[0, 1, 2],
-        ),
-        (&["completions", "bash"], &[0]),
-    ];
-    for (args, codes) in runs {
+    for (args, codes) in RUNS {
         let out = common::bounded::run(t.cmd().args(*args));
         assert!(
             codes.contains(&out.code),

@@ -514,21 +514,18 @@ impl Checker<'_> {
         if mask | only == 0 {
             return;
         }
-        match self.session_at.get(&node.path) {
-            Some(&i) => {
-                let s = &mut self.sessions[i];
-                s.mask |= mask;
-                s.only = (s.only | only) & !s.mask;
-            }
-            None => {
-                self.session_at
-                    .insert(node.path.clone(), self.sessions.len());
-                self.sessions.push(Session {
-                    path: node.path.clone(),
-                    mask,
-                    only,
-                });
-            }
+        if let Some(&i) = self.session_at.get(&node.path) {
+            let s = &mut self.sessions[i];
+            s.mask |= mask;
+            s.only = (s.only | only) & !s.mask;
+        } else {
+            self.session_at
+                .insert(node.path.clone(), self.sessions.len());
+            self.sessions.push(Session {
+                path: node.path.clone(),
+                mask,
+                only,
+            });
         }
     }
 }

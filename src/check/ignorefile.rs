@@ -238,6 +238,8 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 #[cfg(test)]
 mod tests {
+    use std::fmt::Write as _;
+
     use super::*;
     use pretty_assertions::assert_eq;
 
@@ -272,7 +274,7 @@ mod tests {
     fn patterns_past_the_cap_are_dropped_with_a_warning() {
         let mut text = String::new();
         for i in 0..MAX_PATTERNS + 3 {
-            text.push_str(&format!("d{i}\n# comment\n\n"));
+            let _ = write!(text, "d{i}\n# comment\n\n");
         }
         let dir = Path::new("/r");
         let loaded = parse(

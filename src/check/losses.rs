@@ -126,20 +126,20 @@ impl Checker<'_> {
             whole: plan.whole,
             excess,
         });
-        let loss = |pos: usize| &view.at(pos).2.loss;
+        let loss_at = |pos: usize| &view.at(pos).2.loss;
         {
-            let mut top = loss(lost - 1).borrow_mut();
+            let mut top = loss_at(lost - 1).borrow_mut();
             top.pending += 1;
             top.pending_worst = max_worst(top.pending_worst, Some((excess, idx)));
         }
         if let Some((_, included)) = plan.truncated {
-            let mut last = loss(n - 1).borrow_mut();
-            if last.truncated == 0 {
-                last.kept_min = included;
+            let mut deepest = loss_at(n - 1).borrow_mut();
+            if deepest.truncated == 0 {
+                deepest.kept_min = included;
             }
-            last.truncated += 1;
-            last.kept_max = last.kept_max.max(included);
-            last.kept_min = last.kept_min.min(included);
+            deepest.truncated += 1;
+            deepest.kept_max = deepest.kept_max.max(included);
+            deepest.kept_min = deepest.kept_min.min(included);
         }
         // The positions still short of names are a suffix of [0, lost):
         // every cut fills a prefix, and a broader position was in the
@@ -148,14 +148,14 @@ impl Checker<'_> {
         let mut hi = lost;
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if loss(mid).borrow().first.len() >= NAMED {
+            if loss_at(mid).borrow().first.len() >= NAMED {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
         for pos in lo..lost {
-            loss(pos).borrow_mut().first.push(idx);
+            loss_at(pos).borrow_mut().first.push(idx);
         }
         (lost - lo) as u64 + u64::from(lost.checked_ilog2().unwrap_or(0))
     }
@@ -196,32 +196,29 @@ impl Checker<'_> {
         let mut merged: Vec<Lost> = Vec::new();
         let mut at: HashMap<String, usize> = HashMap::new();
         for l in std::mem::take(&mut self.lost) {
-            match at.get(&l.file) {
-                Some(&i) => {
-                    let m = &mut merged[i];
-                    m.count += l.count;
-                    if l.truncated > 0 {
-                        m.kept_min = if m.truncated == 0 {
-                            l.kept_min
-                        } else {
-                            m.kept_min.min(l.kept_min)
-                        };
-                        m.kept_max = m.kept_max.max(l.kept_max);
-                    }
-                    m.truncated += l.truncated;
-                    if l.worst.0 > m.worst.0 {
-                        m.worst = l.worst;
-                    }
-                    m.first.extend(l.first);
-                    m.first.sort_unstable();
-                    m.first.dedup();
-                    m.first.truncate(budget::NAMED);
-                    m.spans.extend(l.spans.iter().map(|&(a, b)| (a, b)));
+            if let Some(&i) = at.get(&l.file) {
+                let m = &mut merged[i];
+                m.count += l.count;
+                if l.truncated > 0 {
+                    m.kept_min = if m.truncated == 0 {
+                        l.kept_min
+                    } else {
+                        m.kept_min.min(l.kept_min)
+                    };
+                    m.kept_max = m.kept_max.max(l.kept_max);
                 }
-                None => {
-                    at.insert(l.file.clone(), merged.len());
-                    merged.push(l);
+                m.truncated += l.truncated;
+                if l.worst.0 > m.worst.0 {
+                    m.worst = l.worst;
                 }
+                m.first.extend(l.first);
+                m.first.sort_unstable();
+                m.first.dedup();
+                m.first.truncate(budget::NAMED);
+                m.spans.extend(l.spans.iter().map(|&(a, b)| (a, b)));
+            } else {
+                at.insert(l.file.clone(), merged.len());
+                merged.push(l);
             }
         }
         let max = self.opts.settings.max_bytes.value;

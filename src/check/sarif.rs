@@ -171,6 +171,11 @@ mod tests {
 
     /// One finding of every kind, so the schema sees every rule and shape.
     fn every_kind() -> Vec<Detail> {
+        [budgets_and_links(), contents(), harness_kinds()].concat()
+    }
+
+    /// Budgets, secrets, drift and symlinks.
+    fn budgets_and_links() -> Vec<Detail> {
         vec![
             Detail::OverBudget {
                 bytes: 10,
@@ -208,6 +213,12 @@ mod tests {
             Detail::DanglingSymlink {
                 target: "gone".into(),
             },
+        ]
+    }
+
+    /// What a file holds, or why it could not be read.
+    fn contents() -> Vec<Detail> {
+        vec![
             Detail::InvalidUtf8 { offset: 3 },
             Detail::Binary { offset: 100 },
             Detail::SystemReminder { line: 3 },
@@ -224,6 +235,13 @@ mod tests {
             Detail::UnreadableDir {
                 error: "denied".into(),
             },
+        ]
+    }
+
+    /// Near budget, loads twice, and what the harness profiles and dsh's
+    /// configuration report.
+    fn harness_kinds() -> Vec<Detail> {
+        vec![
             Detail::NearBudget {
                 bytes: 9,
                 max_bytes: crate::jsnum::MaxBytes(10.0),

@@ -77,12 +77,11 @@ impl Names {
         let mut harness_masks: Vec<u32> = Vec::new();
         for (i, names) in harness_names.iter().enumerate() {
             for name in names {
-                match all[markers_end..].iter().position(|n| n == name) {
-                    Some(at) => harness_masks[at] |= 1 << i,
-                    None => {
-                        all.push(name.clone());
-                        harness_masks.push(1 << i);
-                    }
+                if let Some(at) = all[markers_end..].iter().position(|n| n == name) {
+                    harness_masks[at] |= 1 << i;
+                } else {
+                    all.push(name.clone());
+                    harness_masks.push(1 << i);
                 }
             }
         }

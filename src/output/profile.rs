@@ -214,7 +214,7 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         );
     }
     let base = match (f.status, profile) {
-        (Status::Loaded, _) | (Status::Duplicate, Profile::Claude) => "",
+        (Status::Loaded | Status::Conditional, _) | (Status::Duplicate, Profile::Claude) => "",
         (Status::Empty, Profile::Claude) => {
             "nothing left after frontmatter, block comments and whitespace; its imports are not read"
         }
@@ -224,7 +224,6 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         (Status::TooDeep, _) => "deeper than four levels of imports; skipped",
         (Status::TooLarge, _) => "over 4 MiB; skipped",
         (Status::NotText, _) => "not a text file by its extension; skipped",
-        (Status::Conditional, _) => "",
         (Status::HeldBack, _) => "AGENTS.md blocked by a CLAUDE.md",
         (Status::Truncated, Profile::Codex) => "codex cuts it silently to the bytes left",
         (Status::Truncated, _) => "cut",

@@ -144,40 +144,7 @@ fn walk(dir: &Path, alts: &[Vec<Seg>]) -> Vec<PathBuf> {
         if live.is_empty() {
             continue;
         }
-        let listed = live
-            .iter()
-            .any(|(a, i)| !matches!(alts[*a][*i], Seg::Literal(_)));
-        // (name, type by lstat)
-        let mut entries: Vec<(String, Option<FileType>)> = Vec::new();
-        if listed {
-            if let Ok(rd) = crate::bounded::read_dir(&here) {
-                let mut names: Vec<(String, Option<FileType>)> = rd
-                    .filter_map(Result::ok)
-                    .map(|e| {
-                        (
-                            e.file_name().to_string_lossy().into_owned(),
-                            e.file_type().ok(),
-                        )
-                    })
-                    .collect();
-                names.reverse();
-                entries = names;
-            }
-        }
-        // Literal names a listing does not hold (`.`, `..`), or every
-        // literal when nothing needs a listing: looked up directly.
-        for (a, i) in &live {
-            if let Seg::Literal(name) = &alts[*a][*i] {
-                if (!listed || name == "." || name == "..")
-                    && !entries.iter().any(|(n, _)| n == name)
-                {
-                    if let Ok(meta) = crate::bounded::symlink_metadata(here.join(name)) {
-                        entries.push((name.clone(), Some(meta.file_type())));
-                    }
-                }
-            }
-        }
-        for (name, ftype) in entries {
+        for (name, ftype) in entries(&here, alts, &live) {
             let path = here.join(&name);
             let mut by_seg: Vec<State> = Vec::new();
             let mut by_star: Vec<State> = Vec::new();
@@ -226,6 +193,44 @@ fn walk(dir: &Path, alts: &[Vec<Seg>]) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// The entries of `here` the live states look at, each with its type by
+/// `lstat`: the listing (reversed) when a state needs one, and literal names
+/// looked up directly.
+fn entries(here: &Path, alts: &[Vec<Seg>], live: &[State]) -> Vec<(String, Option<FileType>)> {
+    let listed = live
+        .iter()
+        .any(|(a, i)| !matches!(alts[*a][*i], Seg::Literal(_)));
+    // (name, type by lstat)
+    let mut entries: Vec<(String, Option<FileType>)> = Vec::new();
+    if listed {
+        if let Ok(rd) = crate::bounded::read_dir(here) {
+            let mut names: Vec<(String, Option<FileType>)> = rd
+                .filter_map(Result::ok)
+                .map(|e| {
+                    (
+                        e.file_name().to_string_lossy().into_owned(),
+                        e.file_type().ok(),
+                    )
+                })
+                .collect();
+            names.reverse();
+            entries = names;
+        }
+    }
+    // Literal names a listing does not hold (`.`, `..`), or every
+    // literal when nothing needs a listing: looked up directly.
+    for (a, i) in live {
+        if let Seg::Literal(name) = &alts[*a][*i] {
+            if (!listed || name == "." || name == "..") && !entries.iter().any(|(n, _)| n == name) {
+                if let Ok(meta) = crate::bounded::symlink_metadata(here.join(name)) {
+                    entries.push((name.clone(), Some(meta.file_type())));
+                }
+            }
+        }
+    }
+    entries
 }
 
 fn seg_matches(seg: &Seg, name: &str) -> bool {

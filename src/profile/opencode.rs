@@ -89,32 +89,7 @@ pub fn load(input: &Input) -> Result<Report> {
     let mut exact = true;
     let (instructions, origin) = instructions(input, &tree, &mut warnings, &mut exact)?;
     let global_dir = input.global_dir();
-    let mut settings = ProfileSettings::default();
-    let global_origin = input
-        .config_dir
-        .as_ref()
-        .map_or(input.xdg_dir_origin.clone(), |(_, o)| o.clone());
-    settings.push(
-        "config_dir",
-        Setting::new(super::show(global_dir), global_origin),
-    );
-    settings.push(
-        "xdg_config_dir",
-        Setting::new(super::show(&input.xdg_dir), input.xdg_dir_origin.clone()),
-    );
-    settings.push(
-        "disable_claude_code_prompt",
-        Setting::new(input.disable_claude, input.disable_claude_origin.clone()),
-    );
-    settings.push(
-        "disable_project_config",
-        Setting::new(input.disable_project, input.disable_project_origin.clone()),
-    );
-    settings.push(
-        "worktree",
-        Setting::new(super::show(&tree), Origin::Derived),
-    );
-    settings.push("instructions", Setting::new(instructions.clone(), origin));
+    let settings = settings(input, &tree, &instructions, origin);
     let mut report = Report::new(Profile::Opencode, settings);
     report.warnings = warnings;
     report.exact = exact;
@@ -148,8 +123,64 @@ pub fn load(input: &Input) -> Result<Report> {
             add(p, &mut paths);
         }
     }
+    let items = read_items(&paths, &mut report);
+    // Rule 8: opencode appends each fetched URL's item after the files;
+    // agentctx never fetches, so its part is the real one without them.
+    for url in urls {
+        report.warnings.push(url_warning(&url));
+        report
+            .files
+            .push(FileEntry::new(url, None, Status::UrlNotFetched));
+        report.exact = false;
+    }
+    if !items.is_empty() {
+        report.parts.push(Part {
+            kind: "system".to_owned(),
+            text: items.join("\n"),
+        });
+    }
+    Ok(report)
+}
+
+/// The settings `load` reports, each with its origin.
+fn settings(
+    input: &Input,
+    tree: &Path,
+    instructions: &[String],
+    origin: Origin,
+) -> ProfileSettings {
+    let global_dir = input.global_dir();
+    let mut settings = ProfileSettings::default();
+    let global_origin = input
+        .config_dir
+        .as_ref()
+        .map_or(input.xdg_dir_origin.clone(), |(_, o)| o.clone());
+    settings.push(
+        "config_dir",
+        Setting::new(super::show(global_dir), global_origin),
+    );
+    settings.push(
+        "xdg_config_dir",
+        Setting::new(super::show(&input.xdg_dir), input.xdg_dir_origin.clone()),
+    );
+    settings.push(
+        "disable_claude_code_prompt",
+        Setting::new(input.disable_claude, input.disable_claude_origin.clone()),
+    );
+    settings.push(
+        "disable_project_config",
+        Setting::new(input.disable_project, input.disable_project_origin.clone()),
+    );
+    settings.push("worktree", Setting::new(super::show(tree), Origin::Derived));
+    settings.push("instructions", Setting::new(instructions.to_vec(), origin));
+    settings
+}
+
+/// Reads each of `paths` into its `Instructions from:` item (empty files
+/// listed, no item), listing every file in `report`.
+fn read_items(paths: &[PathBuf], report: &mut Report) -> Vec<String> {
     let mut items = Vec::new();
-    for path in &paths {
+    for path in paths {
         let shown = super::show(path);
         let size = super::file_size(path);
         match read(path) {
@@ -172,22 +203,7 @@ pub fn load(input: &Input) -> Result<Report> {
             }
         }
     }
-    // Rule 8: opencode appends each fetched URL's item after the files;
-    // agentctx never fetches, so its part is the real one without them.
-    for url in urls {
-        report.warnings.push(url_warning(&url));
-        report
-            .files
-            .push(FileEntry::new(url, None, Status::UrlNotFetched));
-        report.exact = false;
-    }
-    if !items.is_empty() {
-        report.parts.push(Part {
-            kind: "system".to_owned(),
-            text: items.join("\n"),
-        });
-    }
-    Ok(report)
+    items
 }
 
 /// Rule 4: the first name with a match anywhere in the chain wins for the
@@ -412,7 +428,7 @@ fn substitute_files(text: &str, config: &Path, home: &Path) -> Result<String> {
         let after = &rest[i..];
         match after[6..].find('}') {
             Some(end) if end > 0 => {
-                matches.push(after[..6 + end + 1].to_owned());
+                matches.push(after[..=6 + end].to_owned());
                 rest = &after[6 + end + 1..];
             }
             _ => rest = &after[6..],

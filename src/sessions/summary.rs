@@ -100,13 +100,11 @@ pub fn read(path: &Path, encoding: Encoding, cap: u64) -> io::Result<Option<Summ
         let whole = if n == 0 {
             end
         } else {
-            match memchr::memrchr(b'\n', &buf[len..end]) {
-                Some(i) => len + i + 1,
-                None => {
-                    len = end;
-                    continue;
-                }
-            }
+            let Some(i) = memchr::memrchr(b'\n', &buf[len..end]) else {
+                len = end;
+                continue;
+            };
+            len + i + 1
         };
         let lines = &buf[..whole];
         // Each line once, in order; a hit inside the line just folded is

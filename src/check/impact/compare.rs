@@ -139,18 +139,17 @@ fn grown_cause(
 fn merge_causes(moved: Vec<(String, Finding)>, mut keep: Vec<Finding>) -> Vec<Finding> {
     let mut merged: Vec<Finding> = Vec::new();
     for (cause, f) in moved {
-        match merged.iter_mut().find(|m| m.file == cause) {
-            Some(m) => merge_cause(m, &f),
-            None => {
-                let mut f = f;
-                f.dir = match cause.rsplit_once('/') {
-                    Some((d, _)) if !d.is_empty() => d.to_owned(),
-                    _ => ".".to_owned(),
-                };
-                f.file = cause;
-                f.message = pushed_message(&f);
-                merged.push(f);
-            }
+        if let Some(m) = merged.iter_mut().find(|m| m.file == cause) {
+            merge_cause(m, &f);
+        } else {
+            let mut f = f;
+            f.dir = match cause.rsplit_once('/') {
+                Some((d, _)) if !d.is_empty() => d.to_owned(),
+                _ => ".".to_owned(),
+            };
+            f.file = cause;
+            f.message = pushed_message(&f);
+            merged.push(f);
         }
     }
     for m in &mut merged {

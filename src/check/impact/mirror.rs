@@ -515,7 +515,7 @@ fn make_dirs(root: &Path, rel: &[u8], target: bool) -> std::result::Result<(), S
                 return Err("below a symlink or file of the same tree, skipped".to_owned());
             }
             Err(_) => {
-                fs::create_dir(&dir).map_err(|e| format!("not mirrored: {}", os_error(&e)))?
+                fs::create_dir(&dir).map_err(|e| format!("not mirrored: {}", os_error(&e)))?;
             }
         }
     }

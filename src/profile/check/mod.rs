@@ -6,6 +6,7 @@
 //! (`cmd::profile::check` lists them).
 
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -112,11 +113,11 @@ pub(super) struct CutFacts {
 /// # Errors
 ///
 /// The first error of [`Harness::load`].
-pub fn check(
+pub fn check<S: BuildHasher>(
     h: &dyn Harness,
     dirs: &[(PathBuf, bool)],
     opts: &Options<'_>,
-    pre: &mut HashMap<PathBuf, Result<Report>>,
+    pre: &mut HashMap<PathBuf, Result<Report>, S>,
 ) -> Result<check::Report> {
     let profile = h.profile();
     let shower = Shower::new(opts.base, opts.home);

@@ -333,26 +333,25 @@ impl<'a> Expander<'a> {
             self.note(token, ImportProblem::Cycle);
             return format!("<!-- File already processed: {token} -->");
         }
-        let read = match self.reads.get(&full) {
-            Some(read) => read.clone(),
-            None => {
-                let read = read_import(&full);
-                // Said once per file read, however often it is imported.
-                if read.is_ok() {
-                    if let Some((real, place)) = super::super::secret_of(&full) {
-                        self.notes.push(Note {
-                            path: self.file.clone(),
-                            kind: NoteKind::Secret {
-                                real,
-                                place,
-                                via: Via::Import(token.to_owned()),
-                            },
-                        });
-                    }
+        let read = if let Some(read) = self.reads.get(&full) {
+            read.clone()
+        } else {
+            let read = read_import(&full);
+            // Said once per file read, however often it is imported.
+            if read.is_ok() {
+                if let Some((real, place)) = super::super::secret_of(&full) {
+                    self.notes.push(Note {
+                        path: self.file.clone(),
+                        kind: NoteKind::Secret {
+                            real,
+                            place,
+                            via: Via::Import(token.to_owned()),
+                        },
+                    });
                 }
-                self.reads.insert(full.clone(), read.clone());
-                read
             }
+            self.reads.insert(full.clone(), read.clone());
+            read
         };
         match read {
             Err(message) => {

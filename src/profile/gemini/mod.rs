@@ -2,6 +2,7 @@
 //! the marker ceiling, identity dedup, the UTF-16 sort, imports, the two
 //! memory blocks and just-in-time context for touched paths.
 
+mod config;
 pub mod imports;
 pub mod settings;
 
@@ -9,15 +10,13 @@ use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
-use serde_json::Value;
+use anyhow::Result;
 
-use super::{
-    FileEntry, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting, Status,
-    Tier, Vars, Why,
-};
+use super::{FileEntry, Note, NoteKind, Origin, Part, Profile, Report, Status, Tier, Vars, Why};
 use crate::paths;
 use crate::text::js_trim;
+pub use config::modern_model;
+use config::{Config, resolve};
 
 pub const DEFAULT_NAME: &str = "GEMINI.md";
 
@@ -135,211 +134,6 @@ fn identity(path: &Path) -> Option<(u64, u64)> {
     crate::bounded::metadata(path)
         .ok()
         .map(|m| (m.dev(), m.ino()))
-}
-
-/// The resolved gemini settings.
-#[derive(Debug, Clone)]
-struct Config {
-    names: Vec<String>,
-    markers: Vec<String>,
-    /// The model gets the modern header (rule 8).
-    modern: bool,
-}
-
-fn string_list(v: &Value, key: &str, origin: &Origin) -> Result<Vec<String>> {
-    let list: Option<Vec<String>> = match v {
-        Value::String(s) => Some(vec![s.clone()]),
-        Value::Array(items) => items
-            .iter()
-            .map(|x| x.as_str().map(str::to_owned))
-            .collect(),
-        _ => None,
-    };
-    match list {
-        Some(list) => Ok(list),
-        None => bail!(
-            "{}: {key} must be a string or a list of strings, got {v}",
-            origin_path(origin)
-        ),
-    }
-}
-
-fn origin_path(origin: &Origin) -> String {
-    match origin {
-        Origin::Settings(p) | Origin::Config(p) => p.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// The settings files in merge order (10.1), a system or system-defaults
-/// file that exists but is not secure ([`settings::is_secure`]) left out
-/// with a warning.
-fn settings_files(input: &Input, workspace: &Path, warnings: &mut Vec<String>) -> Vec<PathBuf> {
-    let defaults = input.system_defaults.clone().unwrap_or_else(|| {
-        input
-            .system_settings
-            .parent()
-            .unwrap_or(Path::new("/"))
-            .join("system-defaults.json")
-    });
-    let mut system = |path: PathBuf, what: &str| {
-        let exists = crate::bounded::symlink_metadata(&path).is_ok();
-        if exists && !settings::is_secure(&path) {
-            warnings.push(format!(
-                "{}: not read: gemini reads a {what} file only when it and every directory above it are owned by root and not writable by group or others",
-                super::show(&path)
-            ));
-            return None;
-        }
-        Some(path)
-    };
-    let defaults = system(defaults, "system defaults");
-    let system_file = system(input.system_settings.clone(), "system settings");
-    let user_dir = input.gh.join(".gemini");
-    let mut files: Vec<PathBuf> = defaults.into_iter().collect();
-    files.push(user_dir.join("settings.json"));
-    let ws_dir = workspace.join(".gemini");
-    let real = |p: &Path| crate::bounded::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    if input.trusted && real(&ws_dir) != real(&user_dir) {
-        files.push(ws_dir.join("settings.json"));
-    }
-    files.extend(system_file);
-    files
-}
-
-/// [G-model]: the model a name resolves to, and whether that model gets
-/// the modern memory header (a gemini-3 model, or one not named
-/// `gemini-*`).
-#[must_use]
-pub fn modern_model(name: &str) -> bool {
-    let resolved = match name {
-        "auto" | "pro" | "auto-gemini-3" => "gemini-3-pro-preview",
-        "auto-gemini-2.5" => "gemini-2.5-pro",
-        "flash" => "gemini-3-flash-preview",
-        "flash-lite" => "gemini-3.1-flash-lite",
-        other => other,
-    };
-    match resolved.strip_prefix("gemini-3") {
-        Some(rest) => rest.is_empty() || rest.starts_with(['.', '-']),
-        None => !resolved.starts_with("gemini-"),
-    }
-}
-
-fn resolve(
-    input: &Input,
-    workspace: &Path,
-    warnings: &mut Vec<String>,
-) -> Result<(Config, ProfileSettings)> {
-    let files = settings_files(input, workspace, warnings);
-    let ctx = settings::read(&files, &input.vars)?;
-    let mut s = ProfileSettings::default();
-    s.push(
-        "gemini_home",
-        Setting::new(super::show(&input.gh), input.gh_origin.clone()),
-    );
-    s.push(
-        "workspace",
-        Setting::new(super::show(workspace), Origin::Derived),
-    );
-    s.push(
-        "trusted",
-        Setting::new(
-            input.trusted,
-            if input.trusted {
-                Origin::Default
-            } else {
-                Origin::Flag
-            },
-        ),
-    );
-    let raw_names = match (&input.file_name, &ctx.file_name) {
-        (Some(flag), _) => {
-            s.push("context.fileName", Setting::new(flag.clone(), Origin::Flag));
-            flag.clone()
-        }
-        (None, Some((Value::Null, _)) | None) => {
-            s.push(
-                "context.fileName",
-                Setting::new(Value::Null, Origin::Default),
-            );
-            Vec::new()
-        }
-        (None, Some((v, origin))) => {
-            let list = string_list(v, "context.fileName", origin)?;
-            s.push("context.fileName", Setting::new(v.clone(), origin.clone()));
-            list
-        }
-    };
-    let names = names(&raw_names);
-    s.push("names", Setting::new(names.clone(), Origin::Derived));
-    let markers = match (&input.markers, &ctx.markers) {
-        (Some(flag), _) => {
-            s.push(
-                "context.memoryBoundaryMarkers",
-                Setting::new(flag.clone(), Origin::Flag),
-            );
-            flag.clone()
-        }
-        (None, Some((v, origin))) if !v.is_null() => {
-            let list = match v {
-                Value::Array(_) => string_list(v, "context.memoryBoundaryMarkers", origin)?,
-                _ => bail!(
-                    "{}: context.memoryBoundaryMarkers must be a list of strings, got {v}",
-                    origin_path(origin)
-                ),
-            };
-            s.push(
-                "context.memoryBoundaryMarkers",
-                Setting::new(list.clone(), origin.clone()),
-            );
-            list
-        }
-        _ => {
-            let list = vec![".git".to_owned()];
-            s.push(
-                "context.memoryBoundaryMarkers",
-                Setting::new(list.clone(), Origin::Default),
-            );
-            list
-        }
-    };
-    match &ctx.import_format {
-        Some((Value::String(f), origin)) if f == "flat" => bail!(
-            "{}: context.importFormat \"flat\" is not supported (only \"tree\")",
-            origin_path(origin)
-        ),
-        Some((v, origin)) if !v.is_null() => {
-            s.push(
-                "context.importFormat",
-                Setting::new(v.clone(), origin.clone()),
-            );
-        }
-        _ => s.push(
-            "context.importFormat",
-            Setting::new("tree", Origin::Default),
-        ),
-    }
-    let (model, origin) = match (&input.model, &ctx.model) {
-        (Some((m, origin)), _) => (m.clone(), origin.clone()),
-        (None, Some((Value::String(m), origin))) => (m.clone(), origin.clone()),
-        (None, Some((v, origin))) if !v.is_null() => bail!(
-            "{}: model.name must be a string, got {v}",
-            origin_path(origin)
-        ),
-        _ => ("auto".to_owned(), Origin::Default),
-    };
-    let model = js_trim(&model).to_owned();
-    let modern = modern_model(&model);
-    s.push("model", Setting::new(model, origin));
-    s.push("modern", Setting::new(modern, Origin::Derived));
-    Ok((
-        Config {
-            names,
-            markers,
-            modern,
-        },
-        s,
-    ))
 }
 
 /// The workspace: `input.cwd` with links resolved (missing components
@@ -551,13 +345,13 @@ impl<'a> Loader<'a> {
             let dir = path.parent().unwrap_or(Path::new("/"));
             let mut notes = std::mem::take(&mut report.notes);
             let mut expander = imports::Expander::new(path, self.markers, &mut notes);
-            let expanded = expander.expand(&text, dir, 0, &mut HashSet::new());
+            let body = expander.expand(&text, dir, 0, &mut HashSet::new());
             // Past the cap agentctx stops expanding: no longer gemini's text.
             if expander.capped {
                 report.exact = false;
             }
             report.notes = notes;
-            let t = js_trim(&expanded);
+            let t = js_trim(&body);
             let status = match (t.is_empty(), tier) {
                 (true, _) => Status::Empty,
                 (false, Tier::Jit) => Status::Jit,
