@@ -150,7 +150,6 @@ impl<R: LogSource> Lines<'_, R> {
             mut eof,
             mut offset,
         } = at;
-        let markers = self.markers;
         let mut hot: Vec<usize> = Vec::new();
         // `buf[..searched]` is known to hold no newline: searching only the new
         // bytes keeps a long line arriving in small pipe reads linear.
@@ -197,18 +196,7 @@ impl<R: LogSource> Lines<'_, R> {
                 fold.apply(part)?;
             }
             if complete > 0 {
-                let (parts, ()) = chunk::read(
-                    &self.buf,
-                    complete,
-                    markers,
-                    mode,
-                    helper.as_deref_mut(),
-                    || {},
-                );
-                for part in parts {
-                    fold.apply(part)?;
-                }
-                Shared::make_mut(&mut self.buf).copy_within(complete..len, 0);
+                self.in_place(complete, len, mode, helper.as_deref_mut(), fold)?;
                 len -= complete;
                 offset += complete as u64;
                 must_parse = opts.strict;
@@ -248,6 +236,25 @@ impl<R: LogSource> Lines<'_, R> {
 }
 
 impl<R: LogSource> Lines<'_, R> {
+    /// Reads and folds the lines of `buf[..complete]` on this thread (and
+    /// the helper, when there is one), then moves the rest of the bytes,
+    /// `buf[complete..len]`, to the front.
+    fn in_place(
+        &mut self,
+        complete: usize,
+        len: usize,
+        mode: chunk::Mode,
+        helper: Option<&mut chunk::Helper>,
+        fold: &mut Fold,
+    ) -> Result<(), LogError> {
+        let (parts, ()) = chunk::read(&self.buf, complete, self.markers, mode, helper, || {});
+        for part in parts {
+            fold.apply(part)?;
+        }
+        Shared::make_mut(&mut self.buf).copy_within(complete..len, 0);
+        Ok(())
+    }
+
     /// Reads the lines of `buf[..complete]` (`complete, len, offset`: the
     /// whole lines, the bytes, the stream offset of `buf[0]`), the later
     /// ones on the helper, while this thread folds `pending` and reads the
