@@ -77,7 +77,11 @@ pub fn load(path: &Path, size: u64, max_source: u64) -> Load {
 #[must_use]
 pub fn decode(bytes: Vec<u8>, size: u64, max_source: u64) -> Load {
     let sample = &bytes[..bytes.len().min(BINARY_SAMPLE_BYTES)];
-    if let Some(at) = memchr::memchr(0, sample) {
+    // `contains` is core's word-at-a-time search, which probes no CPU
+    // features: the memchr crate's first call runs `cpuid` (slow in a VM),
+    // and a render whose files are text never needs it.
+    if sample.contains(&0) {
+        let at = sample.iter().position(|&b| b == 0).unwrap_or(0);
         return Load::Unreadable(Unreadable::Binary { offset: at as u64 });
     }
     let bom = bytes.starts_with(BOM);
