@@ -410,7 +410,7 @@ fn all_harnesses(
     Ok((walk, reports))
 }
 /// What the load workers found of one harness, by session directory.
-type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::Report>>>;
+type Loaded = Mutex<HashMap<PathBuf, Result<crate::profile::HarnessReport>>>;
 
 /// A load worker: takes the walk's finished session directories (each with
 /// the mask of the harnesses it holds files of) and loads them for those

@@ -1,5 +1,5 @@
 //! Presentation of profile reports (`render`/`explain --profile`): their
-//! JSON document and the explain text, built from the same `Report`; no
+//! JSON document and the explain text, built from the same `HarnessReport`; no
 //! filesystem calls here.
 
 use std::fmt::Write as _;
@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::output::palette::{Palette, Tone};
 use crate::output::{escape, plural};
-use crate::profile::{FileEntry, Profile, ProfileSettings, Report, Status, Why};
+use crate::profile::{FileEntry, HarnessReport, Profile, ProfileSettings, Status, Why};
 
 /// The JSON document of a profile report.
 #[derive(Debug, Serialize)]
@@ -25,7 +25,7 @@ pub(crate) struct Json<'a> {
 }
 
 /// The JSON of one report.
-pub(crate) fn json(report: &Report) -> Json<'_> {
+pub(crate) fn json(report: &HarnessReport) -> Json<'_> {
     Json {
         profile: report.profile,
         exact: report.exact,
@@ -38,7 +38,7 @@ pub(crate) fn json(report: &Report) -> Json<'_> {
 }
 
 /// The label of a profile's fidelity.
-pub(crate) fn label(report: &Report) -> &'static str {
+pub(crate) fn label(report: &HarnessReport) -> &'static str {
     if report.profile.is_listing() {
         "documented behaviour, not byte-exact"
     } else if report.exact {
@@ -64,7 +64,7 @@ fn status(palette: Palette, status: Status) -> String {
 }
 
 /// The explain text of one report.
-pub(crate) fn text(report: &Report, cwd: &Path, palette: Palette) -> String {
+pub(crate) fn text(report: &HarnessReport, cwd: &Path, palette: Palette) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -113,7 +113,7 @@ pub(crate) fn text(report: &Report, cwd: &Path, palette: Palette) -> String {
 }
 
 /// The settings section: each setting with its origin.
-fn settings(report: &Report, palette: Palette, out: &mut String) {
+fn settings(report: &HarnessReport, palette: Palette, out: &mut String) {
     out.push('\n');
     out.push_str(&palette.paint(Tone::Heading, "Settings:"));
     out.push('\n');
@@ -138,7 +138,7 @@ fn settings(report: &Report, palette: Palette, out: &mut String) {
 }
 
 /// One file of the files section, with why it loads.
-fn file_line(report: &Report, palette: Palette, f: &FileEntry, out: &mut String) {
+fn file_line(report: &HarnessReport, palette: Palette, f: &FileEntry, out: &mut String) {
     let _ = write!(out, "  {} {}", status(palette, f.status), escape(&f.path));
     if let Some(tier) = f.tier {
         let _ = write!(out, " [{}]", format!("{tier:?}").to_lowercase());
@@ -160,7 +160,7 @@ fn file_line(report: &Report, palette: Palette, f: &FileEntry, out: &mut String)
     }
 }
 
-fn parts(report: &Report, palette: Palette, out: &mut String) {
+fn parts(report: &HarnessReport, palette: Palette, out: &mut String) {
     let instead = if report.profile.is_listing() {
         Some("not modelled (the files above are what the documentation says loads)")
     } else if report.parts.is_empty() {

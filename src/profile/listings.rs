@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{FileEntry, Origin, Profile, ProfileSettings, Report, Setting, Status, Why};
+use super::{
+    FileEntry, HarnessReport, HarnessSetting, Profile, ProfileSettings, Status, ValueOrigin, Why,
+};
 
 /// The inputs of a listing.
 #[derive(Debug, Clone)]
@@ -12,7 +14,7 @@ pub struct Input {
     /// Absolute, lexically normalised.
     pub cwd: PathBuf,
     pub home: PathBuf,
-    pub home_origin: Origin,
+    pub home_origin: ValueOrigin,
 }
 
 /// Every `*.md` file (or `*{suffix}`) under `dir`, sorted by path, links followed.
@@ -33,7 +35,7 @@ fn settings(input: &Input) -> ProfileSettings {
     let mut s = ProfileSettings::default();
     s.push(
         "home",
-        Setting::new(super::show(&input.home), input.home_origin.clone()),
+        HarnessSetting::new(super::show(&input.home), input.home_origin.clone()),
     );
     s
 }
@@ -52,11 +54,14 @@ fn repo_root(cwd: &Path) -> &Path {
 /// the path-specific files sorted by path: those for every file sent,
 /// the others `on-demand`. Blank files are `empty`.
 #[must_use]
-pub fn copilot(input: &Input) -> Report {
+pub fn copilot(input: &Input) -> HarnessReport {
     let root = repo_root(&input.cwd).to_path_buf();
     let mut settings = settings(input);
-    settings.push("root", Setting::new(super::show(&root), Origin::Derived));
-    let mut report = Report::new(Profile::Copilot, settings);
+    settings.push(
+        "root",
+        HarnessSetting::new(super::show(&root), ValueOrigin::Derived),
+    );
+    let mut report = HarnessReport::new(Profile::Copilot, settings);
     report.exact = false;
     let mut named: Vec<(PathBuf, &'static str)> = vec![
         (
@@ -104,7 +109,7 @@ pub fn copilot(input: &Input) -> Report {
 }
 
 /// One listed file, if it is a regular file (links followed).
-fn push_copilot(report: &mut Report, path: &Path, rule: &'static str, sent: bool) {
+fn push_copilot(report: &mut HarnessReport, path: &Path, rule: &'static str, sent: bool) {
     let Some(size) = super::file_size(path) else {
         return;
     };

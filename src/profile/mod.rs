@@ -3,7 +3,7 @@
 //!
 //! Each profile takes plain inputs (paths, flag values, the environment
 //! variables it reads, already looked up by the CLI layer), walks the
-//! filesystem and returns a [`Report`]: the parts the harness sends, every
+//! filesystem and returns a [`HarnessReport`]: the parts the harness sends, every
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
@@ -202,7 +202,7 @@ impl FileEntry {
 
 /// Where a setting's value came from (SPEC 10.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub enum ValueOrigin {
     Flag,
     Env(String),
     Config(String),
@@ -211,20 +211,20 @@ pub enum Origin {
     Derived,
 }
 
-impl fmt::Display for Origin {
+impl fmt::Display for ValueOrigin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Origin::Flag => f.write_str("flag"),
-            Origin::Env(name) => write!(f, "env:{name}"),
-            Origin::Config(path) => write!(f, "config:{path}"),
-            Origin::Settings(path) => write!(f, "settings:{path}"),
-            Origin::Default => f.write_str("default"),
-            Origin::Derived => f.write_str("derived"),
+            ValueOrigin::Flag => f.write_str("flag"),
+            ValueOrigin::Env(name) => write!(f, "env:{name}"),
+            ValueOrigin::Config(path) => write!(f, "config:{path}"),
+            ValueOrigin::Settings(path) => write!(f, "settings:{path}"),
+            ValueOrigin::Default => f.write_str("default"),
+            ValueOrigin::Derived => f.write_str("derived"),
         }
     }
 }
 
-impl Serialize for Origin {
+impl Serialize for ValueOrigin {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
     }
@@ -232,14 +232,14 @@ impl Serialize for Origin {
 
 /// A setting's value (as JSON, the form every profile's values share) and origin.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Setting {
+pub struct HarnessSetting {
     pub value: serde_json::Value,
-    pub origin: Origin,
+    pub origin: ValueOrigin,
 }
 
-impl Setting {
-    pub fn new(value: impl Into<serde_json::Value>, origin: Origin) -> Self {
-        Setting {
+impl HarnessSetting {
+    pub fn new(value: impl Into<serde_json::Value>, origin: ValueOrigin) -> Self {
+        HarnessSetting {
             value: value.into(),
             origin,
         }
@@ -249,10 +249,10 @@ impl Setting {
 /// A profile's settings in the order it resolves them, each with its origin
 /// (not the dsh `crate::settings::Settings`).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct ProfileSettings(pub Vec<(String, Setting)>);
+pub struct ProfileSettings(pub Vec<(String, HarnessSetting)>);
 
 impl ProfileSettings {
-    pub fn push(&mut self, name: &str, setting: Setting) {
+    pub fn push(&mut self, name: &str, setting: HarnessSetting) {
         self.0.push((name.to_owned(), setting));
     }
 }
@@ -339,7 +339,7 @@ pub enum ImportProblem {
 
 /// What one profile loads for one cwd.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Report {
+pub struct HarnessReport {
     pub profile: Profile,
     pub exact: bool,
     pub parts: Vec<Part>,
@@ -349,11 +349,11 @@ pub struct Report {
     pub notes: Vec<Note>,
 }
 
-impl Report {
+impl HarnessReport {
     /// An empty report: nothing loaded, no warnings.
     #[must_use]
     pub fn new(profile: Profile, settings: ProfileSettings) -> Self {
-        Report {
+        HarnessReport {
             profile,
             exact: !profile.is_listing(),
             parts: Vec::new(),

@@ -8,8 +8,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::{
-    FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting,
-    Status, Vars, Why, glob,
+    FileEntry, HarnessReport, HarnessSetting, Kind, Note, NoteKind, Part, Profile, ProfileSettings,
+    Status, ValueOrigin, Vars, Why, glob,
 };
 use crate::discovery::js_trim;
 
@@ -21,13 +21,13 @@ pub struct Input {
     pub home: PathBuf,
     /// X: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`.
     pub xdg_dir: PathBuf,
-    pub xdg_dir_origin: Origin,
+    pub xdg_dir_origin: ValueOrigin,
     /// `OPENCODE_CONFIG_DIR` (or `--opencode-config-dir`), when set.
-    pub config_dir: Option<(PathBuf, Origin)>,
+    pub config_dir: Option<(PathBuf, ValueOrigin)>,
     pub disable_claude: bool,
-    pub disable_claude_origin: Origin,
+    pub disable_claude_origin: ValueOrigin,
     pub disable_project: bool,
-    pub disable_project_origin: Origin,
+    pub disable_project_origin: ValueOrigin,
     /// `--instructions`, replacing the config files'.
     pub instructions: Option<Vec<String>>,
     /// `$OPENCODE_CONFIG`, absolute.
@@ -83,14 +83,14 @@ fn exists(path: &Path) -> Option<bool> {
 ///
 /// A config file that exists but cannot be read or parsed, or whose
 /// `instructions` is not a list of strings.
-pub fn load(input: &Input) -> Result<Report> {
+pub fn load(input: &Input) -> Result<HarnessReport> {
     let tree = worktree(&input.cwd);
     let mut warnings = Vec::new();
     let mut exact = true;
     let (instructions, origin) = instructions(input, &tree, &mut warnings, &mut exact)?;
     let global_dir = input.global_dir();
     let settings = settings(input, &tree, &instructions, origin);
-    let mut report = Report::new(Profile::Opencode, settings);
+    let mut report = HarnessReport::new(Profile::Opencode, settings);
     report.warnings = warnings;
     report.exact = exact;
 
@@ -147,7 +147,7 @@ fn settings(
     input: &Input,
     tree: &Path,
     instructions: &[String],
-    origin: Origin,
+    origin: ValueOrigin,
 ) -> ProfileSettings {
     let global_dir = input.global_dir();
     let mut settings = ProfileSettings::default();
@@ -157,28 +157,34 @@ fn settings(
         .map_or(input.xdg_dir_origin.clone(), |(_, o)| o.clone());
     settings.push(
         "config_dir",
-        Setting::new(super::show(global_dir), global_origin),
+        HarnessSetting::new(super::show(global_dir), global_origin),
     );
     settings.push(
         "xdg_config_dir",
-        Setting::new(super::show(&input.xdg_dir), input.xdg_dir_origin.clone()),
+        HarnessSetting::new(super::show(&input.xdg_dir), input.xdg_dir_origin.clone()),
     );
     settings.push(
         "disable_claude_code_prompt",
-        Setting::new(input.disable_claude, input.disable_claude_origin.clone()),
+        HarnessSetting::new(input.disable_claude, input.disable_claude_origin.clone()),
     );
     settings.push(
         "disable_project_config",
-        Setting::new(input.disable_project, input.disable_project_origin.clone()),
+        HarnessSetting::new(input.disable_project, input.disable_project_origin.clone()),
     );
-    settings.push("worktree", Setting::new(super::show(tree), Origin::Derived));
-    settings.push("instructions", Setting::new(instructions.to_vec(), origin));
+    settings.push(
+        "worktree",
+        HarnessSetting::new(super::show(tree), ValueOrigin::Derived),
+    );
+    settings.push(
+        "instructions",
+        HarnessSetting::new(instructions.to_vec(), origin),
+    );
     settings
 }
 
 /// Reads each of `paths` into its `Instructions from:` item (empty files
 /// listed, no item), listing every file in `report`.
-fn read_items(paths: &[PathBuf], report: &mut Report) -> Vec<String> {
+fn read_items(paths: &[PathBuf], report: &mut HarnessReport) -> Vec<String> {
     let mut items = Vec::new();
     for path in paths {
         let shown = super::show(path);
@@ -208,7 +214,7 @@ fn read_items(paths: &[PathBuf], report: &mut Report) -> Vec<String> {
 
 /// Rule 4: the first name with a match anywhere in the chain wins for the
 /// whole chain; later names' matches are noted (a CLAUDE.md ignored).
-fn project(input: &Input, tree: &Path, report: &mut Report) -> Vec<PathBuf> {
+fn project(input: &Input, tree: &Path, report: &mut HarnessReport) -> Vec<PathBuf> {
     let mut names = vec!["AGENTS.md"];
     if !input.disable_claude {
         names.push("CLAUDE.md");
@@ -253,7 +259,7 @@ fn resolve_entry(
     input: &Input,
     tree: &Path,
     entry: &str,
-    report: &mut Report,
+    report: &mut HarnessReport,
     urls: &mut Vec<String>,
 ) -> Vec<PathBuf> {
     if entry.starts_with("https://") || entry.starts_with("http://") {
@@ -355,9 +361,9 @@ fn instructions(
     tree: &Path,
     warnings: &mut Vec<String>,
     exact: &mut bool,
-) -> Result<(Vec<String>, Origin)> {
+) -> Result<(Vec<String>, ValueOrigin)> {
     if let Some(flag) = &input.instructions {
-        return Ok((flag.clone(), Origin::Flag));
+        return Ok((flag.clone(), ValueOrigin::Flag));
     }
     if input.config_content {
         *exact = false;
@@ -380,8 +386,8 @@ fn instructions(
     }
     let out = super::first_occurrences(entries);
     let origin = match from.len() {
-        0 => Origin::Default,
-        _ => Origin::Config(from.join(",")),
+        0 => ValueOrigin::Default,
+        _ => ValueOrigin::Config(from.join(",")),
     };
     Ok((out, origin))
 }

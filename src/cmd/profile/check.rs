@@ -10,7 +10,7 @@ use anyhow::Result;
 use crate::cli::ProfileArgs;
 use crate::env::Env;
 use crate::profile::check::Harness;
-use crate::profile::{FileEntry, Profile, Report, Tier, claude, codex, gemini, opencode};
+use crate::profile::{FileEntry, HarnessReport, Profile, Tier, claude, codex, gemini, opencode};
 
 /// A harness of `check` besides dsh.
 pub(crate) struct Entry {
@@ -90,7 +90,7 @@ impl Harness for Codex {
     fn budget_setting(&self) -> Option<&'static str> {
         Some("project_doc_max_bytes")
     }
-    fn load(&self, dir: &Path) -> Result<Report> {
+    fn load(&self, dir: &Path) -> Result<HarnessReport> {
         codex::load(&codex::Input {
             cwd: dir.to_path_buf(),
             ..self.input.clone()
@@ -124,7 +124,7 @@ impl Harness for Gemini {
     fn is_global(&self, _: &str, entry: &FileEntry) -> bool {
         entry.tier == Some(Tier::Global)
     }
-    fn load(&self, dir: &Path) -> Result<Report> {
+    fn load(&self, dir: &Path) -> Result<HarnessReport> {
         gemini::load(&gemini::Input {
             cwd: dir.to_path_buf(),
             ..self.input.clone()
@@ -171,7 +171,7 @@ impl Harness for Opencode {
     fn is_global(&self, path: &str, _: &FileEntry) -> bool {
         self.globals.iter().any(|g| Path::new(path).starts_with(g))
     }
-    fn load(&self, dir: &Path) -> Result<Report> {
+    fn load(&self, dir: &Path) -> Result<HarnessReport> {
         opencode::load(&opencode::Input {
             cwd: dir.to_path_buf(),
             ..self.input.clone()
@@ -214,7 +214,7 @@ impl Harness for Claude {
             Some(claude::MemoryType::User | claude::MemoryType::Managed)
         )
     }
-    fn load(&self, dir: &Path) -> Result<Report> {
+    fn load(&self, dir: &Path) -> Result<HarnessReport> {
         Ok(claude::load(&claude::Input {
             cwd: dir.to_path_buf(),
             ..self.input.clone()

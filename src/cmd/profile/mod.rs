@@ -12,7 +12,9 @@ use super::Ctx;
 use crate::cli::{Format, ProfileArgs, ProfileName, split_list};
 use crate::env::Env;
 use crate::paths;
-use crate::profile::{self, Origin, Profile, Report, claude, codex, gemini, listings, opencode};
+use crate::profile::{
+    self, HarnessReport, Profile, ValueOrigin, claude, codex, gemini, listings, opencode,
+};
 
 /// The command a profile runs under, for the usage rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,11 +184,14 @@ fn dir_setting(
     flag: Option<&Path>,
     var: &str,
     default: impl FnOnce() -> Result<PathBuf>,
-) -> Result<(PathBuf, Origin)> {
+) -> Result<(PathBuf, ValueOrigin)> {
     Ok(match (flag, env.vars.nonempty(var)) {
-        (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
-        (None, Some(v)) => (env.absolute(Path::new(v))?, Origin::Env(var.to_owned())),
-        (None, None) => (default()?, Origin::Default),
+        (Some(flag), _) => (env.absolute(flag)?, ValueOrigin::Flag),
+        (None, Some(v)) => (
+            env.absolute(Path::new(v))?,
+            ValueOrigin::Env(var.to_owned()),
+        ),
+        (None, None) => (default()?, ValueOrigin::Default),
     })
 }
 
@@ -212,13 +217,15 @@ pub(crate) fn codex_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<c
 
 /// Whether an opencode switch is on: the flag, else the variable equal to
 /// `1` or, lower-cased, `true`.
-fn switch(env: &Env, flag: bool, var: &str) -> (bool, Origin) {
+fn switch(env: &Env, flag: bool, var: &str) -> (bool, ValueOrigin) {
     if flag {
-        return (true, Origin::Flag);
+        return (true, ValueOrigin::Flag);
     }
     match env.vars.get(var) {
-        Some(v) if v == "1" || v.to_lowercase() == "true" => (true, Origin::Env(var.to_owned())),
-        _ => (false, Origin::Default),
+        Some(v) if v == "1" || v.to_lowercase() == "true" => {
+            (true, ValueOrigin::Env(var.to_owned()))
+        }
+        _ => (false, ValueOrigin::Default),
     }
 }
 
@@ -228,18 +235,18 @@ pub(crate) fn opencode_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Resul
     let (xdg_dir, xdg_dir_origin) = match env.vars.nonempty("XDG_CONFIG_HOME") {
         Some(xdg) => (
             env.absolute(Path::new(xdg))?.join("opencode"),
-            Origin::Env("XDG_CONFIG_HOME".to_owned()),
+            ValueOrigin::Env("XDG_CONFIG_HOME".to_owned()),
         ),
-        None => (home.join(".config/opencode"), Origin::Default),
+        None => (home.join(".config/opencode"), ValueOrigin::Default),
     };
     let config_dir = match (
         &args.opencode_config_dir,
         env.vars.nonempty("OPENCODE_CONFIG_DIR"),
     ) {
-        (Some(flag), _) => Some((env.absolute(flag)?, Origin::Flag)),
+        (Some(flag), _) => Some((env.absolute(flag)?, ValueOrigin::Flag)),
         (None, Some(dir)) => Some((
             env.absolute(Path::new(dir))?,
-            Origin::Env("OPENCODE_CONFIG_DIR".to_owned()),
+            ValueOrigin::Env("OPENCODE_CONFIG_DIR".to_owned()),
         )),
         (None, None) => None,
     };
@@ -295,8 +302,8 @@ pub(crate) fn gemini_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<
         markers: args.memory_boundary_markers.as_deref().map(split_list),
         touches: args.touch.clone(),
         model: match (&args.model, env.vars.nonempty("GEMINI_MODEL")) {
-            (Some(m), _) => Some((m.clone(), Origin::Flag)),
-            (None, Some(m)) => Some((m.to_owned(), Origin::Env("GEMINI_MODEL".to_owned()))),
+            (Some(m), _) => Some((m.clone(), ValueOrigin::Flag)),
+            (None, Some(m)) => Some((m.to_owned(), ValueOrigin::Env("GEMINI_MODEL".to_owned()))),
             (None, None) => None,
         },
         vars: env.vars.clone(),
@@ -310,12 +317,12 @@ pub(crate) fn claude_input(env: &Env, args: &ProfileArgs, cwd: &Path) -> Result<
     // resolves it against its cwd (real agent: `cl-src-config-dir-empty-project`).
     let (config_dir, config_dir_origin) =
         match (&args.claude_config_dir, env.vars.get("CLAUDE_CONFIG_DIR")) {
-            (Some(flag), _) => (env.absolute(flag)?, Origin::Flag),
+            (Some(flag), _) => (env.absolute(flag)?, ValueOrigin::Flag),
             (None, Some(v)) => (
                 PathBuf::from(v),
-                Origin::Env("CLAUDE_CONFIG_DIR".to_owned()),
+                ValueOrigin::Env("CLAUDE_CONFIG_DIR".to_owned()),
             ),
-            (None, None) => (home.join(".claude"), Origin::Default),
+            (None, None) => (home.join(".claude"), ValueOrigin::Default),
         };
     Ok(claude::Input {
         cwd: cwd.to_path_buf(),
@@ -335,14 +342,14 @@ fn listing_input(env: &Env, cwd: &Path) -> Result<listings::Input> {
         cwd: cwd.to_path_buf(),
         home: home(env)?,
         home_origin: match env.vars.nonempty("HOME") {
-            Some(_) => Origin::Env("HOME".to_owned()),
-            None => Origin::Default,
+            Some(_) => ValueOrigin::Env("HOME".to_owned()),
+            None => ValueOrigin::Default,
         },
     })
 }
 
 /// What `profile` loads for `cwd`.
-fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result<Report> {
+fn report(env: &Env, args: &ProfileArgs, profile: Profile, cwd: &Path) -> Result<HarnessReport> {
     match profile {
         Profile::Codex => codex::load(&codex_input(env, args, cwd)?),
         Profile::Gemini => gemini::load(&gemini_input(env, args, cwd)?),
@@ -358,7 +365,7 @@ fn load(
     args: &ProfileArgs,
     profile: Profile,
     cwd_flag: Option<&Path>,
-) -> Result<(PathBuf, Report)> {
+) -> Result<(PathBuf, HarnessReport)> {
     // `codex -C DIR` keeps DIR as written; every other launch (and `cd DIR
     // && codex`) sees the real path.
     let physical = !(args.cwd_as_given && profile == Profile::Codex);

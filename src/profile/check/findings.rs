@@ -11,12 +11,17 @@ use super::secrets::secret_words;
 use super::show::Shower;
 use super::{CutFacts, Harness, Raw};
 use crate::check::{Detail, Severity, budget};
-use crate::profile::{FileEntry, ImportProblem, NoteKind, Profile, Report, Status, Via, Why};
+use crate::profile::{
+    FileEntry, HarnessReport, ImportProblem, NoteKind, Profile, Status, Via, Why,
+};
 
 /// The findings of one report as `explain --profile` lists them: the
 /// file as the harness writes it, the severity, the message.
 #[must_use]
-pub fn explain_findings(h_profile: Profile, report: &Report) -> Vec<(Severity, String, String)> {
+pub fn explain_findings(
+    h_profile: Profile,
+    report: &HarnessReport,
+) -> Vec<(Severity, String, String)> {
     let shower = Shower {
         absolute: true,
         base: PathBuf::from("/"),
@@ -56,7 +61,7 @@ impl Harness for Plain {
     fn is_global(&self, _: &str, _: &FileEntry) -> bool {
         false
     }
-    fn load(&self, _: &Path) -> Result<Report> {
+    fn load(&self, _: &Path) -> Result<HarnessReport> {
         anyhow::bail!("not loadable")
     }
 }
@@ -65,7 +70,7 @@ impl Harness for Plain {
 /// with its file shown.
 pub(super) fn findings_of(
     h: &dyn Harness,
-    report: &Report,
+    report: &HarnessReport,
     shower: &Shower,
     links: &mut dyn MaybeLinks,
     include_global: bool,
@@ -396,7 +401,7 @@ fn file_finding(profile: Profile, f: &FileEntry, file: String, shower: &Shower) 
 /// Whether an AGENTS.md Claude Code holds back loses nothing: the same
 /// file also loads (a CLAUDE.md imports it), or the CLAUDE.md beside it is
 /// it under another name (a symlink, the same text, a pointer).
-fn claude_mirrored(report: &Report, f: &FileEntry) -> bool {
+fn claude_mirrored(report: &HarnessReport, f: &FileEntry) -> bool {
     if f.status != Status::HeldBack {
         return false;
     }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{FileEntry, Profile, Report, Status};
+use super::{FileEntry, HarnessReport, Profile, Status};
 use crate::check::budget::Excess;
 use crate::check::{self, Detail, Finding, Found, Largest, Severity};
 use crate::jsnum::MaxBytes;
@@ -44,7 +44,7 @@ pub trait Harness: Sync {
     /// # Errors
     ///
     /// The harness's inputs are unusable (as its loader says).
-    fn load(&self, dir: &Path) -> Result<Report>;
+    fn load(&self, dir: &Path) -> Result<HarnessReport>;
 }
 
 /// How to check one harness.
@@ -117,7 +117,7 @@ pub fn check<S: BuildHasher>(
     h: &dyn Harness,
     dirs: &[(PathBuf, bool)],
     opts: &Options<'_>,
-    pre: &mut HashMap<PathBuf, Result<Report>, S>,
+    pre: &mut HashMap<PathBuf, Result<HarnessReport>, S>,
 ) -> Result<check::Report> {
     let profile = h.profile();
     let shower = Shower::new(opts.base, opts.home);
@@ -293,7 +293,7 @@ impl Gathered {
 /// `--warn-at`: a session near its budget, on the last project file it loads.
 fn near_budget(
     h: &dyn Harness,
-    report: &Report,
+    report: &HarnessReport,
     shower: &Shower,
     (percent, max, project): (u32, u64, usize),
     shown_dir: &str,
@@ -317,7 +317,7 @@ fn near_budget(
 /// # Errors
 ///
 /// As [`Harness::load`].
-pub fn load(h: &dyn Harness, dir: &Path) -> Result<Report> {
+pub fn load(h: &dyn Harness, dir: &Path) -> Result<HarnessReport> {
     let mut report = h.load(dir)?;
     mark_secrets(&mut report);
     Ok(report)
@@ -334,7 +334,7 @@ pub(super) fn group_index(groups: &[String], dir: &str) -> usize {
 }
 
 /// A whole-number setting of a report (`project_doc_max_bytes`).
-fn setting_u64(report: &Report, name: &str) -> Option<u64> {
+fn setting_u64(report: &HarnessReport, name: &str) -> Option<u64> {
     report
         .settings
         .0
@@ -345,7 +345,7 @@ fn setting_u64(report: &Report, name: &str) -> Option<u64> {
 
 /// Bytes of the project files that count against the budget: those it
 /// loads, cuts or drops for the budget, by size (not the global ones).
-fn project_bytes(h: &dyn Harness, report: &Report) -> usize {
+fn project_bytes(h: &dyn Harness, report: &HarnessReport) -> usize {
     report
         .files
         .iter()

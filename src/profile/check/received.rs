@@ -9,12 +9,12 @@ use super::{CutFacts, Harness, dir_of, group_index};
 use crate::check::budget::{self, Excess, Lost, Radius};
 use crate::check::{Detail, Finding, Received, ReceivedFile};
 use crate::jsnum::MaxBytes;
-use crate::profile::{Report, Status};
+use crate::profile::{HarnessReport, Status};
 use crate::text::sha1_hex;
 
 /// The text a harness sends for one session (its parts, each after its
 /// kind), with `alias` applied, and its bytes.
-pub(super) fn sent(report: &Report, alias: Option<&(String, String)>) -> (String, usize) {
+pub(super) fn sent(report: &HarnessReport, alias: Option<&(String, String)>) -> (String, usize) {
     let mut text = String::new();
     let mut bytes = 0;
     for p in &report.parts {
@@ -35,7 +35,7 @@ pub(super) fn sent(report: &Report, alias: Option<&(String, String)>) -> (String
 /// shares.
 pub(super) fn received_of(
     h: &dyn Harness,
-    report: &Report,
+    report: &HarnessReport,
     shower: &Shower,
     shown_dir: &str,
     budget: Option<u64>,

@@ -4,14 +4,14 @@
 use std::path::Path;
 
 use crate::discovery::Place;
-use crate::profile::{Note, NoteKind, Profile, Report, Via};
+use crate::profile::{HarnessReport, Note, NoteKind, Profile, Via};
 
 /// Notes every secret the report's harness reads ([`NoteKind::Secret`]):
 /// each file it sends (a candidate, a global file, an `instructions`
 /// entry, a `context.fileName`), judged by its real path, and each
 /// `instructions` glob, judged by its own text. Gemini's imports are noted
 /// as they are read. The one classifier is `discovery::secret_place`.
-pub fn mark_secrets(report: &mut Report) {
+pub fn mark_secrets(report: &mut HarnessReport) {
     let mut found = Vec::new();
     for f in report.files.iter().filter(|f| f.included) {
         if let Some((real, place)) = crate::profile::secret_of(Path::new(&f.path)) {
@@ -81,7 +81,7 @@ fn secret_message(profile: Profile, path: &str, real: &str, place: Place, via: &
 
 /// The warnings render and explain print for the secrets a report reads.
 #[must_use]
-pub fn secret_warnings(report: &Report) -> Vec<String> {
+pub fn secret_warnings(report: &HarnessReport) -> Vec<String> {
     report
         .notes
         .iter()

@@ -9,20 +9,24 @@ use serde_json::Value;
 
 use super::walk::Entry;
 use super::{Input, MANAGED_SETTINGS, MemoryType, node_join};
-use crate::profile::{Origin, Report};
+use crate::profile::{HarnessReport, ValueOrigin};
 
 /// Rule 9: whether G approves imports leaving the cwd for project `key`.
-pub(super) fn approval(global: &Path, key: &Path, warnings: &mut Vec<String>) -> (bool, Origin) {
+pub(super) fn approval(
+    global: &Path,
+    key: &Path,
+    warnings: &mut Vec<String>,
+) -> (bool, ValueOrigin) {
     let bytes = match crate::bounded::read_config(global) {
         Ok(Some(bytes)) => bytes,
-        Ok(None) => return (false, Origin::Default),
+        Ok(None) => return (false, ValueOrigin::Default),
         Err(e) => {
             warnings.push(format!(
                 "{}: cannot be read ({}); imports outside the cwd count as not approved",
                 global.display(),
                 crate::discovery::os_error(&e)
             ));
-            return (false, Origin::Default);
+            return (false, ValueOrigin::Default);
         }
     };
     let value: Value = match serde_json::from_slice(&bytes) {
@@ -32,7 +36,7 @@ pub(super) fn approval(global: &Path, key: &Path, warnings: &mut Vec<String>) ->
                 "{}: not valid JSON ({e}); imports outside the cwd count as not approved",
                 global.display()
             ));
-            return (false, Origin::Default);
+            return (false, ValueOrigin::Default);
         }
     };
     // JavaScript truthiness (real agent: cases `cl-approved-truthy-*`).
@@ -47,7 +51,10 @@ pub(super) fn approval(global: &Path, key: &Path, warnings: &mut Vec<String>) ->
             Value::String(s) => !s.is_empty(),
             Value::Array(_) | Value::Object(_) => true,
         });
-    (approved, Origin::Settings(crate::profile::show(global)))
+    (
+        approved,
+        ValueOrigin::Settings(crate::profile::show(global)),
+    )
 }
 
 /// The project key of `~/.claude.json`: the nearest ancestor-or-self of
@@ -70,8 +77,8 @@ pub(super) fn disabled(value: Option<&str>) -> bool {
 }
 
 /// Rule 11: what agentctx does not reproduce, found and said.
-pub(super) fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut Report) {
-    let inexact = |report: &mut Report, message: String| {
+pub(super) fn not_modelled(input: &Input, dirs: &[PathBuf], report: &mut HarnessReport) {
+    let inexact = |report: &mut HarnessReport, message: String| {
         report.exact = false;
         report.warnings.push(message);
     };

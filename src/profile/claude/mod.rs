@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{
-    FileEntry, Note, NoteKind, Origin, Part, Profile, ProfileSettings, Report, Setting, Status,
+    FileEntry, HarnessReport, HarnessSetting, Note, NoteKind, Part, Profile, ProfileSettings,
+    Status, ValueOrigin,
 };
 use crate::discovery::js_trim;
 use agents::{agents_md, insert_agents};
@@ -81,7 +82,7 @@ pub struct Input {
     /// (relative to the cwd, empty included: real agent, case
     /// `cl-src-config-dir-empty-project`), else `~/.claude`.
     pub config_dir: PathBuf,
-    pub config_dir_origin: Origin,
+    pub config_dir_origin: ValueOrigin,
     /// `CLAUDE_CODE_DISABLE_CLAUDE_MDS` as set.
     pub disable: Option<String>,
     /// Where the managed files are (`/etc/claude-code`; tests move it).
@@ -94,7 +95,7 @@ impl Input {
     #[must_use]
     pub fn global_config(&self) -> PathBuf {
         match self.config_dir_origin {
-            Origin::Default => self.home.join(".claude.json"),
+            ValueOrigin::Default => self.home.join(".claude.json"),
             _ => node_join(&self.config_dir, ".claude.json"),
         }
     }
@@ -125,7 +126,7 @@ fn chain(cwd: &Path) -> Vec<PathBuf> {
 
 /// What Claude Code loads for `input.cwd`.
 #[must_use]
-pub fn load(input: &Input) -> Report {
+pub fn load(input: &Input) -> HarnessReport {
     let cwd = real_kept(&input.cwd);
     let global = cwd.join(input.global_config());
     let key = project_key(&cwd);
@@ -133,7 +134,7 @@ pub fn load(input: &Input) -> Report {
     let (approved, approved_origin) = approval(&global, &key, &mut warnings);
     let off = disabled(input.disable.as_deref());
     let settings = settings_of(input, &global, &key, (approved, approved_origin), off);
-    let mut report = Report::new(Profile::Claude, settings);
+    let mut report = HarnessReport::new(Profile::Claude, settings);
     report.warnings = warnings;
     if off {
         return report;
@@ -191,36 +192,36 @@ fn settings_of(
     input: &Input,
     global: &Path,
     key: &Path,
-    (approved, approved_origin): (bool, Origin),
+    (approved, approved_origin): (bool, ValueOrigin),
     off: bool,
 ) -> ProfileSettings {
     let mut settings = ProfileSettings::default();
     settings.push(
         "config_dir",
-        Setting::new(
+        HarnessSetting::new(
             super::show(&input.config_dir),
             input.config_dir_origin.clone(),
         ),
     );
     settings.push(
         "global_config",
-        Setting::new(super::show(global), Origin::Derived),
+        HarnessSetting::new(super::show(global), ValueOrigin::Derived),
     );
     settings.push(
         "project_key",
-        Setting::new(super::show(key), Origin::Derived),
+        HarnessSetting::new(super::show(key), ValueOrigin::Derived),
     );
     settings.push(
         "external_includes_approved",
-        Setting::new(approved, approved_origin),
+        HarnessSetting::new(approved, approved_origin),
     );
     settings.push(
         "disable_claude_mds",
-        Setting::new(
+        HarnessSetting::new(
             off,
             match input.disable {
-                Some(_) => Origin::Env("CLAUDE_CODE_DISABLE_CLAUDE_MDS".to_owned()),
-                None => Origin::Default,
+                Some(_) => ValueOrigin::Env("CLAUDE_CODE_DISABLE_CLAUDE_MDS".to_owned()),
+                None => ValueOrigin::Default,
             },
         ),
     );
@@ -229,7 +230,7 @@ fn settings_of(
 
 /// The block of the entries, and a loaded file for each (a note for a
 /// long one).
-fn put_entries(entries: &[walk::Entry], report: &mut Report) {
+fn put_entries(entries: &[walk::Entry], report: &mut HarnessReport) {
     if !entries.is_empty() {
         let body: Vec<String> = entries
             .iter()
@@ -317,7 +318,7 @@ mod tests {
             cwd: root.join("r"),
             home: root.join("home"),
             config_dir: root.join("home/.claude"),
-            config_dir_origin: Origin::Default,
+            config_dir_origin: ValueOrigin::Default,
             disable: None,
             managed_dir: root.join("etc"),
         };

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::{Abort, Config, DEFAULT_MAX_BYTES, Input, Trust, find_root, is_filename};
-use crate::profile::{Kind, Origin, ProfileSettings, Setting};
+use crate::profile::{HarnessSetting, Kind, ProfileSettings, ValueOrigin};
 
 /// The user config: its table (None: no file) and its path as shown.
 struct UserConfig {
@@ -163,7 +163,7 @@ pub(super) fn resolve_all(input: &Input) -> Result<Resolved> {
     let mut settings = ProfileSettings::default();
     settings.push(
         "codex_home",
-        Setting::new(crate::profile::show(&input.home), input.home_origin.clone()),
+        HarnessSetting::new(crate::profile::show(&input.home), input.home_origin.clone()),
     );
 
     let (markers, markers_origin) = markers_of(input, &user, &mut warnings);
@@ -172,12 +172,15 @@ pub(super) fn resolve_all(input: &Input) -> Result<Resolved> {
     let layers = layers(&chain, &trust_of, &mut warnings)?;
 
     let (max_bytes, origin) = max_bytes_of(input, &layers, &user)?;
-    settings.push("project_doc_max_bytes", Setting::new(max_bytes, origin));
+    settings.push(
+        "project_doc_max_bytes",
+        HarnessSetting::new(max_bytes, origin),
+    );
 
     let (fallbacks, origin) = fallbacks_of(input, &layers, &user)?;
     settings.push(
         "project_doc_fallback_filenames",
-        Setting::new(fallbacks.clone(), origin),
+        HarnessSetting::new(fallbacks.clone(), origin),
     );
     for name in fallbacks
         .iter()
@@ -189,18 +192,18 @@ pub(super) fn resolve_all(input: &Input) -> Result<Resolved> {
     }
     settings.push(
         "project_root_markers",
-        Setting::new(markers.clone(), markers_origin),
+        HarnessSetting::new(markers.clone(), markers_origin),
     );
 
     let trust = trust_of.of(&input.cwd);
     let trust_origin = if trust.is_some() {
-        Origin::Config(user.shown.clone())
+        ValueOrigin::Config(user.shown.clone())
     } else {
-        Origin::Default
+        ValueOrigin::Default
     };
     settings.push(
         "trust",
-        Setting::new(
+        HarnessSetting::new(
             trust.map_or(serde_json::Value::Null, |t| t.name().into()),
             trust_origin,
         ),
@@ -279,40 +282,40 @@ fn markers_of(
     input: &Input,
     user: &UserConfig,
     warnings: &mut Vec<String>,
-) -> (Vec<String>, Origin) {
+) -> (Vec<String>, ValueOrigin) {
     let default_markers = vec![".git".to_owned()];
     match (&input.flags.markers, user.get("project_root_markers")) {
-        (Some(list), _) => (list.clone(), Origin::Flag),
+        (Some(list), _) => (list.clone(), ValueOrigin::Flag),
         (None, Some(v)) => {
             if let Some(list) = strings(v) {
-                (list, Origin::Config(user.shown.clone()))
+                (list, ValueOrigin::Config(user.shown.clone()))
             } else {
                 warnings.push(format!(
                     "{}: project_root_markers must be a list of strings, got {v}; using the default [\".git\"]",
                     user.shown
                 ));
-                (default_markers, Origin::Default)
+                (default_markers, ValueOrigin::Default)
             }
         }
-        (None, None) => (default_markers, Origin::Default),
+        (None, None) => (default_markers, ValueOrigin::Default),
     }
 }
 
 /// `project_doc_max_bytes`: the flag, else the nearest layer, else the default.
-fn max_bytes_of(input: &Input, layers: &[Layer], user: &UserConfig) -> Result<(u64, Origin)> {
+fn max_bytes_of(input: &Input, layers: &[Layer], user: &UserConfig) -> Result<(u64, ValueOrigin)> {
     Ok(
         match (
             input.flags.max_bytes,
             layered("project_doc_max_bytes", layers, user),
         ) {
-            (Some(n), _) => (n, Origin::Flag),
+            (Some(n), _) => (n, ValueOrigin::Flag),
             (None, Some((v, shown))) => match v.as_integer().and_then(|n| u64::try_from(n).ok()) {
-                Some(n) => (n, Origin::Config(shown)),
+                Some(n) => (n, ValueOrigin::Config(shown)),
                 None => {
                     bail!("{shown}: project_doc_max_bytes must be a non-negative integer, got {v}")
                 }
             },
-            (None, None) => (DEFAULT_MAX_BYTES, Origin::Default),
+            (None, None) => (DEFAULT_MAX_BYTES, ValueOrigin::Default),
         },
     )
 }
@@ -322,22 +325,22 @@ fn fallbacks_of(
     input: &Input,
     layers: &[Layer],
     user: &UserConfig,
-) -> Result<(Vec<String>, Origin)> {
+) -> Result<(Vec<String>, ValueOrigin)> {
     Ok(
         match (
             &input.flags.fallbacks,
             layered("project_doc_fallback_filenames", layers, user),
         ) {
-            (Some(list), _) => (list.clone(), Origin::Flag),
+            (Some(list), _) => (list.clone(), ValueOrigin::Flag),
             (None, Some((v, shown))) => match strings(v) {
-                Some(list) => (list, Origin::Config(shown)),
+                Some(list) => (list, ValueOrigin::Config(shown)),
                 None => {
                     bail!(
                         "{shown}: project_doc_fallback_filenames must be a list of strings, got {v}"
                     )
                 }
             },
-            (None, None) => (Vec::new(), Origin::Default),
+            (None, None) => (Vec::new(), ValueOrigin::Default),
         },
     )
 }

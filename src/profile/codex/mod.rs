@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{FileEntry, Kind, Note, NoteKind, Origin, Part, Profile, Report, Status, Why};
+use super::{
+    FileEntry, HarnessReport, Kind, Note, NoteKind, Part, Profile, Status, ValueOrigin, Why,
+};
 
 pub const DEFAULT_MAX_BYTES: u64 = 32_768;
 pub const OVERRIDE: &str = "AGENTS.override.md";
@@ -28,7 +30,7 @@ pub struct Input {
     pub cwd: PathBuf,
     /// The codex home and where it came from (flag, `env:CODEX_HOME`, default).
     pub home: PathBuf,
-    pub home_origin: Origin,
+    pub home_origin: ValueOrigin,
     pub flags: Flags,
 }
 
@@ -75,9 +77,9 @@ pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
 /// # Errors
 ///
 /// As [`resolve`]; what codex cannot read later becomes an entry.
-pub fn load(input: &Input) -> Result<Report> {
+pub fn load(input: &Input) -> Result<HarnessReport> {
     let r = resolve_all(input)?;
-    let mut report = Report::new(Profile::Codex, r.settings);
+    let mut report = HarnessReport::new(Profile::Codex, r.settings);
     report.warnings = r.warnings;
     let global = global(&input.home, &mut report);
     let project = if r.config.max_bytes == 0 || r.trust == Some(Trust::Untrusted) {
@@ -108,7 +110,7 @@ pub fn load(input: &Input) -> Result<Report> {
 }
 
 /// Rule 1: the first non-empty global file's trimmed text.
-fn global(home: &Path, report: &mut Report) -> Option<String> {
+fn global(home: &Path, report: &mut HarnessReport) -> Option<String> {
     for name in [OVERRIDE, AGENTS] {
         let path = home.join(name);
         let shown = super::show(&path);
@@ -156,7 +158,7 @@ fn global(home: &Path, report: &mut Report) -> Option<String> {
     None
 }
 
-fn unreadable(report: &mut Report, shown: String, size: Option<u64>, e: &io::Error) {
+fn unreadable(report: &mut HarnessReport, shown: String, size: Option<u64>, e: &io::Error) {
     report.warnings.push(format!(
         "{shown}: cannot read: {}",
         crate::discovery::os_error(e)
@@ -264,7 +266,7 @@ fn discover(
 }
 
 /// Rules 2-7: the project docs' texts, with every file listed.
-fn project(chain: Chain, config: &Config, report: &mut Report) -> Vec<String> {
+fn project(chain: Chain, config: &Config, report: &mut HarnessReport) -> Vec<String> {
     let mut skipped = Vec::new();
     let found = match chain.root {
         Ok(_) => discover(&chain.dirs, config, &mut skipped),
@@ -358,7 +360,7 @@ fn shadowed(f: &Found, empty: bool, notes: &mut Vec<Note>, entries: &mut Vec<Fil
 }
 
 /// Rule 7: every project entry found so far is dropped.
-fn aborted(report: &mut Report, abort: &Abort, found: &[Found]) {
+fn aborted(report: &mut HarnessReport, abort: &Abort, found: &[Found]) {
     let why = crate::discovery::os_error(&abort.err);
     report.warnings.push(format!(
         "{}: {why}; codex drops every project doc",

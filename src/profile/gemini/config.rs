@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use serde_json::Value;
 
-use super::super::{Origin, ProfileSettings, Setting};
+use super::super::{HarnessSetting, ProfileSettings, ValueOrigin};
 use super::{Input, names, settings};
 use crate::text::js_trim;
 
@@ -20,7 +20,7 @@ pub(super) struct Config {
     pub(super) modern: bool,
 }
 
-fn string_list(v: &Value, key: &str, origin: &Origin) -> Result<Vec<String>> {
+fn string_list(v: &Value, key: &str, origin: &ValueOrigin) -> Result<Vec<String>> {
     let list: Option<Vec<String>> = match v {
         Value::String(s) => Some(vec![s.clone()]),
         Value::Array(items) => items
@@ -38,9 +38,9 @@ fn string_list(v: &Value, key: &str, origin: &Origin) -> Result<Vec<String>> {
     }
 }
 
-fn origin_path(origin: &Origin) -> String {
+fn origin_path(origin: &ValueOrigin) -> String {
     match origin {
-        Origin::Settings(p) | Origin::Config(p) => p.clone(),
+        ValueOrigin::Settings(p) | ValueOrigin::Config(p) => p.clone(),
         other => other.to_string(),
     }
 }
@@ -111,25 +111,28 @@ pub(super) fn resolve(
     let mut s = ProfileSettings::default();
     s.push(
         "gemini_home",
-        Setting::new(super::super::show(&input.gh), input.gh_origin.clone()),
+        HarnessSetting::new(super::super::show(&input.gh), input.gh_origin.clone()),
     );
     s.push(
         "workspace",
-        Setting::new(super::super::show(workspace), Origin::Derived),
+        HarnessSetting::new(super::super::show(workspace), ValueOrigin::Derived),
     );
     s.push(
         "trusted",
-        Setting::new(
+        HarnessSetting::new(
             input.trusted,
             if input.trusted {
-                Origin::Default
+                ValueOrigin::Default
             } else {
-                Origin::Flag
+                ValueOrigin::Flag
             },
         ),
     );
     let names = names(&file_names(input, &ctx, &mut s)?);
-    s.push("names", Setting::new(names.clone(), Origin::Derived));
+    s.push(
+        "names",
+        HarnessSetting::new(names.clone(), ValueOrigin::Derived),
+    );
     let markers = markers(input, &ctx, &mut s)?;
     import_format(&ctx, &mut s)?;
     let modern = model(input, &ctx, &mut s)?;
@@ -152,19 +155,25 @@ fn file_names(
 ) -> Result<Vec<String>> {
     Ok(match (&input.file_name, &ctx.file_name) {
         (Some(flag), _) => {
-            s.push("context.fileName", Setting::new(flag.clone(), Origin::Flag));
+            s.push(
+                "context.fileName",
+                HarnessSetting::new(flag.clone(), ValueOrigin::Flag),
+            );
             flag.clone()
         }
         (None, Some((Value::Null, _)) | None) => {
             s.push(
                 "context.fileName",
-                Setting::new(Value::Null, Origin::Default),
+                HarnessSetting::new(Value::Null, ValueOrigin::Default),
             );
             Vec::new()
         }
         (None, Some((v, origin))) => {
             let list = string_list(v, "context.fileName", origin)?;
-            s.push("context.fileName", Setting::new(v.clone(), origin.clone()));
+            s.push(
+                "context.fileName",
+                HarnessSetting::new(v.clone(), origin.clone()),
+            );
             list
         }
     })
@@ -174,7 +183,7 @@ fn file_names(
 /// `.git`.
 fn markers(input: &Input, ctx: &settings::Context, s: &mut ProfileSettings) -> Result<Vec<String>> {
     let (list, origin) = match (&input.markers, &ctx.markers) {
-        (Some(flag), _) => (flag.clone(), Origin::Flag),
+        (Some(flag), _) => (flag.clone(), ValueOrigin::Flag),
         (None, Some((v, origin))) if !v.is_null() => {
             let list = match v {
                 Value::Array(_) => string_list(v, "context.memoryBoundaryMarkers", origin)?,
@@ -185,11 +194,11 @@ fn markers(input: &Input, ctx: &settings::Context, s: &mut ProfileSettings) -> R
             };
             (list, origin.clone())
         }
-        _ => (vec![".git".to_owned()], Origin::Default),
+        _ => (vec![".git".to_owned()], ValueOrigin::Default),
     };
     s.push(
         "context.memoryBoundaryMarkers",
-        Setting::new(list.clone(), origin),
+        HarnessSetting::new(list.clone(), origin),
     );
     Ok(list)
 }
@@ -204,12 +213,12 @@ fn import_format(ctx: &settings::Context, s: &mut ProfileSettings) -> Result<()>
         Some((v, origin)) if !v.is_null() => {
             s.push(
                 "context.importFormat",
-                Setting::new(v.clone(), origin.clone()),
+                HarnessSetting::new(v.clone(), origin.clone()),
             );
         }
         _ => s.push(
             "context.importFormat",
-            Setting::new("tree", Origin::Default),
+            HarnessSetting::new("tree", ValueOrigin::Default),
         ),
     }
     Ok(())
@@ -226,11 +235,11 @@ fn model(input: &Input, ctx: &settings::Context, s: &mut ProfileSettings) -> Res
             "{}: model.name must be a string, got {v}",
             origin_path(origin)
         ),
-        _ => ("auto".to_owned(), Origin::Default),
+        _ => ("auto".to_owned(), ValueOrigin::Default),
     };
     let model = js_trim(&model).to_owned();
     let modern = modern_model(&model);
-    s.push("model", Setting::new(model, origin));
-    s.push("modern", Setting::new(modern, Origin::Derived));
+    s.push("model", HarnessSetting::new(model, origin));
+    s.push("modern", HarnessSetting::new(modern, ValueOrigin::Derived));
     Ok(modern)
 }

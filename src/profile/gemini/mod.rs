@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{FileEntry, Note, NoteKind, Origin, Part, Profile, Report, Status, Tier, Vars, Why};
+use super::{
+    FileEntry, HarnessReport, Note, NoteKind, Part, Profile, Status, Tier, ValueOrigin, Vars, Why,
+};
 use crate::paths;
 use crate::text::js_trim;
 pub use config::modern_model;
@@ -30,7 +32,7 @@ pub struct Input {
     pub cwd: PathBuf,
     /// `<gh>`: `$GEMINI_CLI_HOME` if non-empty, else home.
     pub gh: PathBuf,
-    pub gh_origin: Origin,
+    pub gh_origin: ValueOrigin,
     pub system_settings: PathBuf,
     /// None: `system-defaults.json` beside the system file.
     pub system_defaults: Option<PathBuf>,
@@ -39,7 +41,7 @@ pub struct Input {
     pub markers: Option<Vec<String>>,
     pub touches: Vec<String>,
     /// `--model`, else `$GEMINI_MODEL` when not empty (10.1).
-    pub model: Option<(String, Origin)>,
+    pub model: Option<(String, ValueOrigin)>,
     /// For `$VAR` expansion in settings.
     pub vars: Vars,
 }
@@ -157,11 +159,11 @@ pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
 ///
 /// The cwd cannot be resolved, a settings file cannot be read or parsed,
 /// or a context setting has the wrong type.
-pub fn load(input: &Input) -> Result<Report> {
+pub fn load(input: &Input) -> Result<HarnessReport> {
     let workspace = workspace(input);
     let mut warnings = Vec::new();
     let (config, settings) = resolve(input, &workspace, &mut warnings)?;
-    let mut report = Report::new(Profile::Gemini, settings);
+    let mut report = HarnessReport::new(Profile::Gemini, settings);
     report.warnings = warnings;
     let gemini_dir = input.gh.join(".gemini");
     let globals: Vec<PathBuf> = config
@@ -317,7 +319,7 @@ impl<'a> Loader<'a> {
     }
 
     /// The blocks of `files` joined by a blank line, each file listed.
-    fn blocks(&mut self, files: &[PathBuf], tier: Tier, report: &mut Report) -> String {
+    fn blocks(&mut self, files: &[PathBuf], tier: Tier, report: &mut HarnessReport) -> String {
         let mut blocks = Vec::new();
         for path in files {
             let shown = super::show(path);
@@ -382,7 +384,7 @@ fn jit(
     gemini_dir: &Path,
     config: &Config,
     loader: &mut Loader<'_>,
-    report: &mut Report,
+    report: &mut HarnessReport,
 ) {
     let target = paths::normalize(workspace, Path::new(touch));
     if !imports::is_subpath(workspace, &target) {

@@ -8,17 +8,17 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
-use super::super::{Origin, Vars, replace_refs};
+use super::super::{ValueOrigin, Vars, replace_refs};
 
 /// The values of the context keys agentctx reads, each with the file that
 /// defined it last (None: no file did).
 #[derive(Debug, Clone, Default)]
 pub struct Context {
-    pub file_name: Option<(Value, Origin)>,
-    pub markers: Option<(Value, Origin)>,
-    pub import_format: Option<(Value, Origin)>,
+    pub file_name: Option<(Value, ValueOrigin)>,
+    pub markers: Option<(Value, ValueOrigin)>,
+    pub import_format: Option<(Value, ValueOrigin)>,
     /// `model.name`.
-    pub model: Option<(Value, Origin)>,
+    pub model: Option<(Value, ValueOrigin)>,
 }
 
 /// Reads the files in merge order (missing files skipped) and keeps the
@@ -33,7 +33,7 @@ pub fn read(files: &[PathBuf], vars: &Vars) -> Result<Context> {
         let Some(value) = read_one(path, vars)? else {
             continue;
         };
-        let origin = Origin::Settings(super::super::show(path));
+        let origin = ValueOrigin::Settings(super::super::show(path));
         let context = value.get("context");
         let pick = |key: &str| context.and_then(|c| c.get(key)).cloned();
         if let Some(v) = pick("fileName") {
