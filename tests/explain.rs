@@ -182,7 +182,7 @@ fn all_missing_first(dir_abs: &str, display: &str) -> Value {
 /// `prompt::analyze(log).lines()`: each line two spaces in from its own
 /// indentation, warnings marked after that indentation, escaped.
 fn prompt_section(log: &Path) -> String {
-    let log = agentctx::logfile::read(log, agentctx::logfile::Options::ALL).unwrap();
+    let log = agentctx::logfile::read(log, agentctx::log::ReadOptions::ALL).unwrap();
     let lines = agentctx::output::prompt::PromptLines::lines(&agentctx::prompt::analyze(&log));
     let mut out = String::from("\nSystem prompt and runtime context\n");
     if lines.is_empty() {
@@ -203,7 +203,7 @@ fn prompt_section(log: &Path) -> String {
 
 /// The `prompt` field explain's JSON carries for a log.
 fn prompt_json(log: &Path) -> Value {
-    let log = agentctx::logfile::read(log, agentctx::logfile::Options::ALL).unwrap();
+    let log = agentctx::logfile::read(log, agentctx::log::ReadOptions::ALL).unwrap();
     let report = agentctx::output::prompt::with_warnings(agentctx::prompt::analyze(&log));
     serde_json::to_value(report).unwrap()
 }

@@ -112,7 +112,15 @@ fn summary(log: &Log) -> String {
 }
 
 fn read(text: &str, strict: bool) -> Result<Log, String> {
-    read_from(text.as_bytes(), "t".into(), ReadOptions { strict }).map_err(|e| e.message)
+    read_from(
+        text.as_bytes(),
+        "t".into(),
+        ReadOptions {
+            strict,
+            ..ReadOptions::ALL
+        },
+    )
+    .map_err(|e| e.message)
 }
 
 #[test]

@@ -11,7 +11,15 @@ use pretty_assertions::assert_eq;
 
 fn both(text: &str) -> Result<Log, String> {
     let read = |strict| {
-        read_from(text.as_bytes(), "t.jsonl".into(), ReadOptions { strict }).map_err(|e| e.message)
+        read_from(
+            text.as_bytes(),
+            "t.jsonl".into(),
+            ReadOptions {
+                strict,
+                ..ReadOptions::ALL
+            },
+        )
+        .map_err(|e| e.message)
     };
     let (fast, strict) = (read(false), read(true));
     match (&fast, &strict) {

@@ -9,8 +9,9 @@ mod common;
 use std::io::Write;
 use std::process::Stdio;
 
+use agentctx::log::ReadOptions;
 use agentctx::log::SHADOWED_CAP;
-use agentctx::logfile::{Options, read};
+use agentctx::logfile::read;
 use common::{Tree, compaction_log};
 use pretty_assertions::assert_eq;
 
@@ -30,7 +31,7 @@ fn compaction_tree(shadowed: u64, visible: u64) -> Tree {
 #[test]
 fn a_file_read_keeps_the_visible_events_and_a_capped_shadowed_list() {
     let t = compaction_tree(10_000, 10);
-    let log = read(&t.path("s.jsonl"), Options::ALL).unwrap();
+    let log = read(&t.path("s.jsonl"), ReadOptions::ALL).unwrap();
     assert_eq!(log.workspace.len(), 10);
     assert!(log.workspace.iter().all(|e| e.visible));
     assert_eq!(log.shadowed.len(), SHADOWED_CAP);
@@ -47,7 +48,7 @@ fn a_file_read_keeps_the_visible_events_and_a_capped_shadowed_list() {
     // A zstd container is decoded twice and keeps the same.
     let text = std::fs::read_to_string(t.path("s.jsonl")).unwrap();
     t.file("s.jsonl.zstd", common::zstd_container(&text, 700).0);
-    let packed = read(&t.path("s.jsonl.zstd"), Options::ALL).unwrap();
+    let packed = read(&t.path("s.jsonl.zstd"), ReadOptions::ALL).unwrap();
     assert_eq!(
         format!("{:?}{:?}", packed.workspace, packed.shadowed),
         format!("{:?}{:?}", log.workspace, log.shadowed)

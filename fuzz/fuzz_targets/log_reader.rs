@@ -26,13 +26,13 @@ mod oracle;
 use std::io::Cursor;
 
 use agentctx::log::{Log, ReadOptions, read_from};
-use agentctx::logfile::{self, Options, zstd::MAGIC};
+use agentctx::logfile::{self, zstd::MAGIC};
 use libfuzzer_sys::fuzz_target;
 
 const NAME: &str = "fuzz.jsonl";
 
 fn read(data: &[u8], strict: bool) -> Result<Log, agentctx::log::LogError> {
-    read_from(data, NAME.to_owned(), ReadOptions { strict })
+    read_from(data, NAME.to_owned(), ReadOptions { strict, ..ReadOptions::ALL })
 }
 
 /// Everything a command uses from a log (not `parsed`, which counts the
@@ -85,7 +85,7 @@ fn stream(
     strict: bool,
     count_packed: bool,
 ) -> Result<Log, agentctx::log::LogError> {
-    let opts = Options {
+    let opts = ReadOptions {
         strict,
         count_packed,
         needs: agentctx::log::Needs::ALL,

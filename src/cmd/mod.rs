@@ -15,8 +15,9 @@ use anyhow::Result;
 use crate::cli::{ColorWhen, SessionArgs};
 use crate::dshconfig::{DshConfig, Outcome};
 use crate::env::Env;
+use crate::log::ReadOptions;
 use crate::log::{Log, Needs};
-use crate::logfile::{self, Options};
+use crate::logfile;
 use crate::settings::{Settings, SettingsFrom};
 
 /// What every subcommand gets besides its own arguments.
@@ -125,7 +126,7 @@ pub(crate) fn session(
         Some(id) => Some(locate(ctx.env, session, config, id)?.path),
         None => None,
     };
-    let opts = Options {
+    let opts = ReadOptions {
         strict: session.strict,
         count_packed,
         needs: needs.resumed_by(kind),

@@ -223,7 +223,7 @@ fn row(ctx: &Ctx<'_>, args: &SessionsArgs, listed: &Listed) -> Row {
     if !(args.check_drift || cheap) {
         return row;
     }
-    let opts = logfile::Options {
+    let opts = crate::log::ReadOptions {
         strict: false,
         count_packed: true,
         needs: crate::log::Needs::STATE,

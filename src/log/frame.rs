@@ -618,7 +618,14 @@ mod tests {
             pos: 0,
             step,
         };
-        read_from(reader, "t.jsonl".into(), ReadOptions { strict })
+        read_from(
+            reader,
+            "t.jsonl".into(),
+            ReadOptions {
+                strict,
+                ..ReadOptions::ALL
+            },
+        )
     }
 
     fn long_chunk(text_len: usize) -> String {

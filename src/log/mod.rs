@@ -75,11 +75,31 @@ impl<'a> From<&'a Log> for crate::settings::LogFacts<'a> {
 /// Bytes read at a time (small in unit tests, so lines cross reads).
 const CHUNK: usize = if cfg!(test) { 16 << 10 } else { 4 << 20 };
 
-/// How to read a log.
-#[derive(Debug, Clone, Copy, Default)]
+/// How to read a log: one set of options from the file edge
+/// (`logfile::read`) down to the line scanner, which reads `strict`.
+#[derive(Debug, Clone, Copy)]
 pub struct ReadOptions {
-    /// Parse every line, not only those that can matter.
+    /// Parse every line, packed rows included, not only those that can matter.
     pub strict: bool,
+    /// Count the events packed rows stand for.
+    pub count_packed: bool,
+    /// What the line scanner reads.
+    pub needs: Needs,
+}
+
+impl ReadOptions {
+    /// Everything a command can need (what `explain` reads), fast path.
+    pub const ALL: ReadOptions = ReadOptions {
+        strict: false,
+        count_packed: false,
+        needs: Needs::ALL,
+    };
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions::ALL
+    }
 }
 
 /// How many system prompt versions a log keeps unless asked for all: the
@@ -513,7 +533,10 @@ mod tests {
         let strict = read_from(
             "{\"type\":\"assistant/chunk\",\"seq\":\"x\"}\n".as_bytes(),
             "t".into(),
-            ReadOptions { strict: true },
+            ReadOptions {
+                strict: true,
+                ..ReadOptions::ALL
+            },
         );
         assert!(strict.is_err());
     }

@@ -23,39 +23,19 @@ use std::path::Path;
 use crate::log::{self, Log, LogError, LogSource, ReadOptions};
 use zstd::{Container, End, Failure};
 
-/// How to read a log.
-#[derive(Debug, Clone, Copy)]
-pub struct Options {
-    /// Parse every line, packed rows included, not only those that can matter.
-    pub strict: bool,
-    /// Count the events packed rows stand for.
-    pub count_packed: bool,
-    /// What the line scanner reads (`crate::log::Needs`).
-    pub needs: log::Needs,
-}
-
-impl Options {
-    /// Everything a command can need (what `explain` reads), fast path.
-    pub const ALL: Options = Options {
-        strict: false,
-        count_packed: false,
-        needs: log::Needs::ALL,
-    };
-}
-
 /// Reads the log at `path` (`-` is stdin) in whichever form it is stored.
 ///
 /// # Errors
 ///
 /// When the log cannot be read or is not a log: the error names the log
 /// and, where it is about one, the line (and a container's frame).
-pub fn read(path: &Path, opts: Options) -> Result<Log, LogError> {
+pub fn read(path: &Path, opts: ReadOptions) -> Result<Log, LogError> {
     read_file(path, opts, &mut || {})
 }
 
 /// [`read`], with `between` run between the two passes of a regular file
 /// (a seam for tests: a writer appending there is what a live log does).
-fn read_file(path: &Path, opts: Options, between: &mut dyn FnMut()) -> Result<Log, LogError> {
+fn read_file(path: &Path, opts: ReadOptions, between: &mut dyn FnMut()) -> Result<Log, LogError> {
     let name = path.display().to_string();
     let fail = |e: io::Error| LogError {
         message: format!("{name}: {e}"),
@@ -106,18 +86,15 @@ fn read_file(path: &Path, opts: Options, between: &mut dyn FnMut()) -> Result<Lo
         return Ok(log);
     }
     between();
-    let read_opts = ReadOptions {
-        strict: opts.strict,
-    };
     let len = log.storage.read_bytes;
     let file = File::open(path).map_err(fail)?;
     if zstd {
         let mut container = Container::start_file(file, len).map_err(fail)?;
-        log::fold_visible(&mut container, &mut log, read_opts, opts.needs.kind)?;
+        log::fold_visible(&mut container, &mut log, opts, opts.needs.kind)?;
     } else {
         let mut limited = Counted::new(file);
         limited.limit = len;
-        log::fold_visible(&mut limited, &mut log, read_opts, opts.needs.kind)?;
+        log::fold_visible(&mut limited, &mut log, opts, opts.needs.kind)?;
     }
     if let Ok(now) = std::fs::metadata(path) {
         if now.len() > len {
@@ -194,7 +171,7 @@ enum Pass {
 pub fn read_stream<R: Read + Send + 'static>(
     mut src: R,
     name: String,
-    opts: Options,
+    opts: ReadOptions,
 ) -> Result<Log, LogError> {
     let head = Head::peek(&mut src).map_err(|e| LogError {
         message: format!("{name}: {e}"),
@@ -213,15 +190,17 @@ pub fn read_stream<R: Read + Send + 'static>(
 
 /// Runs the line scanner over `src`; packed rows are read by the scanner
 /// itself when they are counted or checked (`Needs::packed_rows`).
-fn scan<R: LogSource>(src: R, name: String, opts: Options, pass: Pass) -> Result<Log, LogError> {
-    let read_opts = ReadOptions {
-        strict: opts.strict,
-    };
+fn scan<R: LogSource>(
+    src: R,
+    name: String,
+    opts: ReadOptions,
+    pass: Pass,
+) -> Result<Log, LogError> {
     let needs = log::Needs {
         packed_rows: opts.strict || opts.count_packed,
         ..opts.needs
     };
-    read_pass(src, name, read_opts, needs, pass)
+    read_pass(src, name, opts, needs, pass)
 }
 
 /// Reads `src` as `pass` reads it.
@@ -241,7 +220,7 @@ fn read_pass<R: LogSource>(
 fn read_container(
     mut container: Container,
     name: &str,
-    opts: Options,
+    opts: ReadOptions,
     pass: Pass,
 ) -> Result<Log, LogError> {
     let result = scan(&mut container, name.to_owned(), opts, pass);
@@ -415,7 +394,7 @@ mod tests {
                 (text.clone().into_bytes(), more.clone().into_bytes())
             };
             std::fs::write(&path, &bytes).unwrap();
-            let opts = Options {
+            let opts = ReadOptions {
                 strict: false,
                 count_packed: false,
                 needs: log::Needs::STATE,
