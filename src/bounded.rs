@@ -37,6 +37,8 @@ pub(crate) enum Kind {
 #[derive(Debug, Default)]
 pub struct Memo {
     shards: [Mutex<Shard>; SHARDS],
+    /// Picks a path's shard.
+    hasher: std::hash::RandomState,
     /// How many lookups a listing answered (tests check the short cut ran).
     #[cfg(test)]
     pub(crate) absent_answers: std::sync::atomic::AtomicUsize,
@@ -50,58 +52,21 @@ const SHARDS: usize = 16;
 struct Shard {
     /// `lstat` (0) and `stat` (1) by path (the path's bytes: hashing them
     /// is cheap, hashing a `Path` parses it).
-    stat: [FxMap<OsString, Result<Metadata, Failed>>; 2],
-    real: FxMap<OsString, Result<PathBuf, Failed>>,
+    stat: [Map<OsString, Result<Metadata, Failed>>; 2],
+    real: Map<OsString, Result<PathBuf, Failed>>,
     /// A walked directory's entries, ASCII-lowercased; `None` when one of
     /// them might match an ASCII name under a filesystem's Unicode case
     /// folding (then its names are always `stat`-ed).
-    listings: FxMap<OsString, Option<Names>>,
+    listings: Map<OsString, Option<Names>>,
 }
 
 /// The names of one listing, ASCII-lowercased.
-type Names = HashSet<Box<[u8]>, Fx>;
+type Names = HashSet<Box<[u8]>>;
 
-type FxMap<K, V> = HashMap<K, V, Fx>;
-
-/// A hasher of a word at a time (rustc's `FxHasher`): the memo hashes
-/// long paths of a trusted tree, where `SipHash` costs more than the
-/// lookup it serves.
-#[derive(Debug, Default, Clone, Copy)]
-struct Fx(u64);
-
-impl Fx {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl std::hash::Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            let mut w = [0; 8];
-            w.copy_from_slice(word);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut w = [0; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl std::hash::BuildHasher for Fx {
-    type Hasher = Fx;
-    fn build_hasher(&self) -> Fx {
-        Fx(0)
-    }
-}
+/// The maps are `std`'s, with its keyed hash: the tree is the repository's
+/// (a pull request's, in CI), so its paths must not be able to pick
+/// colliding hashes.
+type Map<K, V> = HashMap<K, V>;
 
 thread_local! {
     /// The memo this thread's loads use, while [`Memo::run`] runs.
@@ -197,9 +162,8 @@ impl Memo {
     }
 
     fn shard(&self, key: &[u8]) -> std::sync::MutexGuard<'_, Shard> {
-        let mut hash = Fx(0);
-        std::hash::Hasher::write(&mut hash, key);
-        let at = usize::try_from(hash.0 >> 60).unwrap_or(0) % SHARDS;
+        let hash = std::hash::BuildHasher::hash_one(&self.hasher, key);
+        let at = usize::try_from(hash >> 60).unwrap_or(0) % SHARDS;
         self.shards[at]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -207,7 +171,7 @@ impl Memo {
 
     /// Takes in the complete listing of the walked directory `dir`.
     fn note_listing<'a>(&self, dir: &Path, names: impl IntoIterator<Item = &'a OsStr>) {
-        let mut set = HashSet::with_hasher(Fx(0));
+        let mut set = HashSet::new();
         let mut sure = true;
         for name in names {
             let bytes = name.as_bytes();
