@@ -268,15 +268,6 @@ impl Memo {
     }
 }
 
-/// Runs `f` with a [`Memo`]: this thread's own, unless one runs already.
-pub fn with_stat_memo<T>(f: impl FnOnce() -> T) -> T {
-    if CURRENT.with(|c| c.borrow().is_some()) {
-        f()
-    } else {
-        Memo::new().run(f)
-    }
-}
-
 /// The walk's complete listing of `dir`, for the memo running (if any).
 pub(crate) fn note_listing<'a>(dir: &Path, names: impl IntoIterator<Item = &'a OsStr>) {
     CURRENT.with(|c| {

@@ -7,8 +7,8 @@
 //! file it probed with a status, and every setting with its origin. Nothing
 //! here prints or reads the process environment.
 
+pub use crate::bounded::Memo;
 pub(crate) use crate::bounded::{self, Kind, metadata, stat, symlink_metadata};
-pub use crate::bounded::{Memo, with_stat_memo};
 pub mod check;
 pub mod claude;
 pub mod codex;
