@@ -6,9 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::budget;
 use super::chains::{Checker, Link, Root, is_found};
-use super::file_rules::Found;
 use super::prepared::View;
 use super::{Detail, DirBaseline, Finding, Received, ReceivedFile};
 use crate::baseline::{self, FileShape, Shape};
@@ -69,14 +67,14 @@ impl Checker<'_> {
             self.directories.push(d);
             self.received.push(r);
         }
-        if let Some((detail, message, hint)) = found {
+        if let Some(detail) = found {
             let d = &chain.dir;
             let file = d
                 .loaded()
                 .next()
                 .or_else(|| d.candidates.iter().find(|c| is_found(c)))
                 .map_or_else(|| shown_dir.to_owned(), |c| self.shown(&c.path));
-            let finding = Finding::new(shown_dir.to_owned(), file, detail, message, hint);
+            let finding = Finding::new(shown_dir.to_owned(), file, detail);
             self.findings.insert(at, finding);
         }
         for (path, finding) in twice {
@@ -149,7 +147,7 @@ impl Checker<'_> {
     }
 
     /// The `--warn-at` warning of a baseline that fits but nearly fills the budget.
-    fn near_budget(&self, plan: &Plan, bytes: usize, shown_dir: &str) -> Option<Found> {
+    fn near_budget(&self, plan: &Plan, bytes: usize, shown_dir: &str) -> Option<Detail> {
         let percent = self.opts.warn_at?;
         if plan.omitted > 0 || plan.truncated.is_some() {
             return None;
@@ -198,21 +196,8 @@ impl Checker<'_> {
                 let (_, c, fa) = view.at(a);
                 let same_as = fb_shown(view, b);
                 let bytes = c.text().map_or(0, |t| t.text.len());
-                let message = format!(
-                    "loads twice: a symlink to {same_as}, which a session in {shown_dir} also loads, so it gets the same {bytes} bytes twice"
-                );
-                let hint = format!(
-                    "delete the symlink {} or stop loading {same_as} under its own name: one of them is enough",
-                    fa.shown
-                );
                 let detail = Detail::LoadsTwice { same_as, bytes };
-                let finding = Finding::new(
-                    shown_dir.to_owned(),
-                    fa.shown.to_string(),
-                    detail,
-                    message,
-                    hint,
-                );
+                let finding = Finding::new(shown_dir.to_owned(), fa.shown.to_string(), detail);
                 (c.path.clone(), finding)
             })
             .collect()
@@ -227,8 +212,8 @@ pub(crate) fn near_budget(
     bytes: usize,
     max_bytes: crate::jsnum::MaxBytes,
     shown_dir: &str,
-    setting: &str,
-) -> Option<Found> {
+    setting: &'static str,
+) -> Option<Detail> {
     let headroom = max_bytes.headroom(bytes)?;
     if headroom < 0 {
         return None;
@@ -242,20 +227,14 @@ pub(crate) fn near_budget(
     // A whole percentage, rounded down, of a finite positive budget.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let share = (used / max_bytes.0).floor() as u64;
-    let message = format!(
-        "near budget: a session in {shown_dir} gets {bytes} of max {max_bytes} bytes ({share}%, warn at {percent}%), {headroom} bytes of headroom"
-    );
-    let hint = format!(
-        "{} bytes of headroom left: cut from what a session in {shown_dir} loads before it grows, or raise {setting} (now {})",
-        budget::thousands(u64::try_from(headroom).unwrap_or(0)),
-        budget::budget(max_bytes)
-    );
-    let detail = Detail::NearBudget {
+    Some(Detail::NearBudget {
         bytes,
         max_bytes,
         percent: u32::try_from(share).unwrap_or(u32::MAX),
-    };
-    Some((detail, message, hint))
+        session: shown_dir.to_owned(),
+        warn_at: percent,
+        setting,
+    })
 }
 
 fn fb_shown(view: &View<'_>, pos: usize) -> String {

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::jsnum::MaxBytes;
 
-/// How many directories a message names before it counts the rest.
+/// How many directories a finding names before it counts the rest.
 pub const NAMED: usize = 3;
 
 /// `82,501`: a byte count with thousands grouped by commas.
@@ -50,26 +50,6 @@ pub fn budget(max: MaxBytes) -> String {
         #[allow(clippy::cast_precision_loss)]
         Some(limit) if (limit as f64 - max.0).abs() < f64::EPSILON => bytes(limit),
         _ => max.to_string(),
-    }
-}
-
-/// `1 directory`, `14 directories`.
-#[must_use]
-pub fn directories(n: usize) -> String {
-    if n == 1 {
-        "1 directory".to_owned()
-    } else {
-        format!("{n} directories")
-    }
-}
-
-/// `a, b, c and 11 more` of the first names of a list of `total`.
-#[must_use]
-pub fn abbreviated(first: &[String], total: usize) -> String {
-    let shown = first[..first.len().min(NAMED)].join(", ");
-    match total.saturating_sub(NAMED) {
-        0 => shown,
-        more => format!("{shown} and {more} more"),
     }
 }
 
@@ -134,16 +114,6 @@ impl Radius {
                 out
             }
         }
-    }
-
-    /// `14 directories (., a, a/b and 11 more)`.
-    #[must_use]
-    pub fn words(&self) -> String {
-        format!(
-            "{} ({})",
-            directories(self.count),
-            abbreviated(&self.first, self.count)
-        )
     }
 }
 
@@ -219,47 +189,6 @@ pub struct Excess {
     pub excess: usize,
 }
 
-/// The message of an over-budget finding anchored on its file:
-/// `over budget: cut from 82,501 to 65,124 bytes for sessions in 1
-/// directory, to 0 in 13 (., a, a/b and 11 more)`.
-#[must_use]
-pub fn cut_message(bytes: usize, loss: &Lost, radius: &Radius) -> String {
-    let omitted = loss.count - loss.truncated;
-    let kept = if loss.kept_max == loss.kept_min {
-        crate::check::budget::bytes(loss.kept_max)
-    } else {
-        format!("at most {}", crate::check::budget::bytes(loss.kept_max))
-    };
-    let from = crate::check::budget::bytes(bytes);
-    let list = abbreviated(&radius.first, radius.count);
-    match (loss.truncated, omitted) {
-        (0, _) => format!(
-            "over budget: cut from {from} to 0 bytes for sessions in {}",
-            radius.words()
-        ),
-        (_, 0) => format!(
-            "over budget: cut from {from} to {kept} bytes for sessions in {}",
-            radius.words()
-        ),
-        (t, o) => format!(
-            "over budget: cut from {from} to {kept} bytes for sessions in {}, to 0 in {o} ({list})",
-            directories(t)
-        ),
-    }
-}
-
-/// The fix of a cut: the exact excess of the worst directory, or the
-/// budget to raise from its current value (`setting`: `max-bytes`,
-/// `project_doc_max_bytes`).
-#[must_use]
-pub fn cut_hint(setting: &str, max: &str, worst_dir: &str, worst: Excess) -> String {
-    format!(
-        "cut {} bytes from what a session in {worst_dir} loads (the largest excess), or raise {setting} (now {max}) to {}",
-        bytes(worst.excess),
-        bytes(worst.whole)
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,8 +228,5 @@ mod tests {
         .into();
         let r = Radius::of_cuts(2, vec!["a".into(), "b".into()], cuts, vec![(0, 3, 1)]);
         assert_eq!(r.names(), vec!["a", "b"]);
-        assert_eq!(r.words(), "2 directories (a, b)");
-        let many = Radius::from((0..14).map(|i| format!("d{i}")).collect::<Vec<_>>());
-        assert_eq!(many.words(), "14 directories (d0, d1, d2 and 11 more)");
     }
 }

@@ -440,16 +440,10 @@ impl Checker<'_> {
             let detail = super::Detail::UnreadableDir {
                 error: error.clone(),
             };
-            let message = format!("unreadable directory ({error}): nothing below it is checked");
-            let hint = format!(
-                "make {shown_dir} readable (its permissions), or skip it with --exclude {shown_dir}"
-            );
             self.findings.push(Finding::new(
                 shown_dir.to_owned(),
                 shown_dir.to_owned(),
                 detail,
-                message,
-                hint,
             ));
         }
         for cand in &dir.candidates {

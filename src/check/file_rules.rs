@@ -9,13 +9,10 @@ use std::path::Path;
 
 use super::chains::{Checker, Root};
 use super::links::{dangling_finding, link_finding};
-use super::{Detail, Finding, budget, is_plain_name};
+use super::{Detail, Finding, is_plain_name};
 use crate::discovery::{Candidate, Dir, Fate, Load, Probe, TierKind, Unreadable, js_trim};
 use crate::render;
 use crate::settings::Precedence;
-
-/// A finding's detail, its message and its hint.
-pub type Found = (Detail, String, String);
 
 impl Checker<'_> {
     /// Judges one candidate file, once, in the directory that holds it.
@@ -28,18 +25,13 @@ impl Checker<'_> {
         root: Option<&Root>,
     ) {
         let file = self.shown_file(dir, cand);
-        let mut found: Vec<Found> = Vec::new();
-        found.extend(self.judge_probe(cand, &file));
+        let mut found: Vec<Detail> = Vec::new();
+        found.extend(self.judge_probe(cand));
         if let Some(link) = &cand.link {
             // A secret matters only where sessions would read it: a regular file.
             let readable = matches!(cand.probe, Some(Probe::File { .. }));
             let shown_root = root.map(|r| self.shown(&r.path));
-            found.extend(link_finding(
-                link,
-                readable,
-                shown_root.as_deref(),
-                "sessions",
-            ));
+            found.extend(link_finding(link, readable, shown_root.as_deref()));
         }
         if let Some(text) = cand.text() {
             let shadowed = matches!(cand.fate, Fate::Shadowed { .. });
@@ -50,92 +42,51 @@ impl Checker<'_> {
                 .and_then(|_| stub_target(&dir.path, &cand.name, &text.text));
             if let Some(sibling) = &stub {
                 let shown = self.shown(&dir.path.join(sibling));
-                found.push(stub_finding(&shown, "sessions"));
+                found.push(stub_finding(&shown));
             } else if !(shadowed && stub_target(&dir.path, &cand.name, &text.text).is_some()) {
-                found.extend(self.differs(dir, cand, &file));
+                found.extend(self.differs(dir, cand));
             }
             found.extend(judge_text(&text.text));
         }
-        for (detail, message, hint) in found {
-            self.findings.push(Finding::new(
-                shown_dir.to_owned(),
-                file.clone(),
-                detail,
-                message,
-                hint,
-            ));
+        for detail in found {
+            self.findings
+                .push(Finding::new(shown_dir.to_owned(), file.clone(), detail));
         }
     }
 
     /// What the probe and the read say: broken link, not a file, unreadable, oversized.
-    fn judge_probe(&self, cand: &Candidate, file: &str) -> Option<Found> {
+    fn judge_probe(&self, cand: &Candidate) -> Option<Detail> {
         let max_source_bytes = self.opts.settings.max_source_bytes.value;
         match (cand.probe.as_ref()?, &cand.load) {
             (Probe::Missing(_), _) => {
                 let target = cand.link.as_ref()?.target.clone();
-                Some(dangling_finding(target, file))
+                Some(dangling_finding(target))
             }
-            (Probe::NotRegular(kind), _) => Some((
-                Detail::NotRegular { file_type: kind },
-                format!("not a regular file (a {kind}): sessions skip it"),
-                format!(
-                    "rename or remove the {kind} {file}, or make it a regular file with instructions"
-                ),
-            )),
+            (Probe::NotRegular(kind), _) => Some(Detail::NotRegular { file_type: kind }),
             (Probe::Unavailable(error), _)
-            | (Probe::File { .. }, Some(Load::Unreadable(Unreadable::Error(error)))) => Some((
-                Detail::Unavailable {
+            | (Probe::File { .. }, Some(Load::Unreadable(Unreadable::Error(error)))) => {
+                Some(Detail::Unavailable {
                     error: error.clone(),
-                },
-                format!("unreadable ({error}): sessions skip it"),
-                format!("make {file} readable (its permissions, or what it links to)"),
-            )),
+                    too_large: None,
+                    imported_by: None,
+                })
+            }
             (
                 Probe::File { .. },
-                Some(Load::Unreadable(why @ Unreadable::InvalidUtf8 { offset, .. })),
-            ) => Some((
-                Detail::InvalidUtf8 { offset: *offset },
-                format!(
-                    "{why}: dsh reads instruction files as strict UTF-8, so sessions never load it"
-                ),
-                format!(
-                    "re-encode {file} as UTF-8: the first bad sequence is at byte {}",
-                    budget::thousands(*offset)
-                ),
-            )),
-            (Probe::File { .. }, Some(Load::Unreadable(why @ Unreadable::Binary { offset }))) => {
-                Some((
-                    Detail::Binary { offset: *offset },
-                    format!("{why}: dsh takes it for a binary file, so sessions never load it"),
-                    format!(
-                        "remove the NUL byte at byte {} of {file} (save it as UTF-8 text)",
-                        budget::thousands(*offset)
-                    ),
-                ))
+                Some(Load::Unreadable(Unreadable::InvalidUtf8 { offset, cut })),
+            ) => Some(Detail::InvalidUtf8 {
+                offset: *offset,
+                cut: *cut,
+            }),
+            (Probe::File { .. }, Some(Load::Unreadable(Unreadable::Binary { offset }))) => {
+                Some(Detail::Binary { offset: *offset })
             }
             (Probe::File { .. }, Some(Load::Oversized { bytes, grew })) => {
-                let what = if *grew {
-                    format!("{bytes} bytes when probed, but it grew while read")
-                } else {
-                    format!("{bytes} bytes")
-                };
-                let max = u64::try_from(max_source_bytes).unwrap_or(0);
-                let hint = format!(
-                    "cut {} bytes from {file}, or raise max-source-bytes (now {}) to {}",
-                    budget::thousands(bytes.saturating_sub(max)),
-                    budget::thousands(max),
-                    budget::thousands(*bytes)
-                );
-                Some((
-                    Detail::Oversized {
-                        bytes: *bytes,
-                        max_source_bytes,
-                    },
-                    format!(
-                        "too large: {what}, over max-source-bytes {max_source_bytes}, so sessions do not load it"
-                    ),
-                    hint,
-                ))
+                Some(Detail::Oversized {
+                    bytes: *bytes,
+                    max_source_bytes,
+                    grew: *grew,
+                })
             }
             (Probe::File { .. }, _) => None,
         }
@@ -145,7 +96,7 @@ impl Checker<'_> {
     /// sources of truth (`all`: a later sibling of the same tier that loads
     /// too, so its trimmed content differs). A pointer to the other file
     /// (`@AGENTS.md`, `See AGENTS.md.`) is neither.
-    fn differs(&self, dir: &Dir, cand: &Candidate, file: &str) -> Option<Found> {
+    fn differs(&self, dir: &Dir, cand: &Candidate) -> Option<Detail> {
         let text = cand.text()?;
         match (&cand.fate, self.opts.settings.precedence.value) {
             (Fate::Shadowed { by }, Precedence::First) => {
@@ -164,19 +115,10 @@ impl Checker<'_> {
                 {
                     return None;
                 }
-                let shown = self.shown(&winner.path);
-                Some((
-                    Detail::Drift {
-                        winner: shown.clone(),
-                    },
-                    format!(
-                        "drift: differs from {shown}, which wins, so sessions never see this file"
-                    ),
-                    format!(
-                        "delete {file}, or make it a symlink to {shown} (or a pointer: @{})",
-                        winner.name
-                    ),
-                ))
+                Some(Detail::Drift {
+                    winner: self.shown(&winner.path),
+                    name: winner.name.clone(),
+                })
             }
             (Fate::Loaded, Precedence::All) => {
                 let first = dir
@@ -190,21 +132,11 @@ impl Checker<'_> {
                 if pointer_to(&text.text, &first.name) || pointer_to(&first_text.text, &cand.name) {
                     return None;
                 }
-                let shown = self.shown(&first.path);
-                let overlap_bytes = overlap(&first_text.text, &text.text);
-                Some((
-                    Detail::TwoSources {
-                        sibling: shown.clone(),
-                        overlap_bytes,
-                    },
-                    format!(
-                        "two sources of truth: differs from {shown} and both load; {overlap_bytes} bytes of overlapping instructions"
-                    ),
-                    format!(
-                        "merge {file} into {shown} and make it a symlink to it (or a pointer: @{})",
-                        first.name
-                    ),
-                ))
+                Some(Detail::TwoSources {
+                    sibling: self.shown(&first.path),
+                    overlap_bytes: overlap(&first_text.text, &text.text),
+                    name: first.name.clone(),
+                })
             }
             _ => None,
         }
@@ -221,30 +153,16 @@ impl Checker<'_> {
 }
 
 /// What the text itself holds: a literal closing tag, nothing.
-fn judge_text(text: &str) -> Vec<Found> {
+fn judge_text(text: &str) -> Vec<Detail> {
     let mut found = Vec::new();
     if let Some(at) = text.find(render::CLOSE) {
         let line = 1 + text[..at].bytes().filter(|b| *b == b'\n').count();
-        found.push((
-            Detail::SystemReminder { line },
-            format!(
-                "literal </system-reminder> on line {line}: sessions see it escaped as <\\/system-reminder>"
-            ),
-            format!("remove or reword the </system-reminder> on line {line}"),
-        ));
+        found.push(Detail::SystemReminder { line });
     }
     if js_trim(text).is_empty() {
-        let whitespace = !text.is_empty();
-        let message = if whitespace {
-            "only whitespace: sessions get an empty section"
-        } else {
-            "empty file: sessions get an empty section"
-        };
-        found.push((
-            Detail::Empty { whitespace },
-            message.to_owned(),
-            "add instructions to it, or delete it".to_owned(),
-        ));
+        found.push(Detail::Empty {
+            whitespace: !text.is_empty(),
+        });
     }
     found
 }
@@ -281,20 +199,12 @@ pub fn stub_target(dir: &Path, name: &str, text: &str) -> Option<String> {
 }
 
 /// The symlink-stub finding: the whole content is the name of `sibling`
-/// (shown), so `who` (`sessions`, `codex`) get the name instead.
+/// (shown), so sessions get the name instead.
 #[must_use]
-pub fn stub_finding(sibling: &str, who: &str) -> Found {
-    (
-        Detail::SymlinkStub {
-            sibling: sibling.to_owned(),
-        },
-        format!(
-            "symlink checked out as text: the whole content is the name of its sibling {sibling}, so {who} get the name instead of the instructions"
-        ),
-        format!(
-            "check it out as a symlink (git config core.symlinks true, then check out again), or replace the text with {sibling}'s content"
-        ),
-    )
+pub fn stub_finding(sibling: &str) -> Detail {
+    Detail::SymlinkStub {
+        sibling: sibling.to_owned(),
+    }
 }
 
 /// Longest text (trimmed) a pointer stub may have: a line or two of

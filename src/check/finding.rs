@@ -1,10 +1,14 @@
 //! What check reports about one file: a finding, its kind with the facts
-//! (`Detail`), its rule and severity (both from the rule table).
+//! (`Detail`), its rule and severity (both from the rule table). No
+//! sentence is built here: `output::check::words` words every finding from
+//! these facts. A fact only the wording needs is `#[serde(skip)]`: the JSON
+//! holds the serialised fields, and `message` and `hint` (built by `output`).
 
 use serde::Serialize;
 
 use super::budget::Radius;
 use super::rules::{self, RULES, Rule};
+use crate::discovery::Place;
 use crate::jsnum::MaxBytes;
 
 /// How serious a finding is (of dsh's check and of a profile's).
@@ -59,9 +63,24 @@ pub enum Detail {
         pushes_out: Vec<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         grew_from: Option<usize>,
+        /// The least bytes a truncation keeps of it (`kept_bytes` is the most).
+        #[serde(skip)]
+        kept_min: usize,
+        /// The setting holding the budget (`max-bytes`, `project_doc_max_bytes`).
+        #[serde(skip)]
+        setting: &'static str,
+        /// With `--base`: the file that grew is cut itself, by these facts.
+        #[serde(skip)]
+        itself: Option<Box<Detail>>,
     },
-    /// A candidate larger than max-source-bytes: never loaded.
-    Oversized { bytes: u64, max_source_bytes: i64 },
+    /// A candidate larger than max-source-bytes: never loaded (`grew`: it
+    /// grew past the cap while read; `bytes` is the size the probe saw).
+    Oversized {
+        bytes: u64,
+        max_source_bytes: i64,
+        #[serde(skip)]
+        grew: bool,
+    },
     /// A symlinked candidate resolving into a secret location
     /// (`discovery::link::secret_place`), or the home directory outside
     /// the project: sessions send a secret.
@@ -71,14 +90,28 @@ pub enum Detail {
         /// `system`, `home`, `secrets`, `git` or `credentials`
         /// (`discovery::Place::name`).
         place: &'static str,
+        /// That place.
+        #[serde(skip)]
+        at: Place,
+        /// How the secret is reached: a symlink, or what a harness reads.
+        #[serde(skip)]
+        reach: Reach,
     },
-    /// `first`: a shadowed candidate whose content differs from the winner.
-    Drift { winner: String },
-    /// `all`: two siblings of one tier both load, with different content.
+    /// `first`: a shadowed candidate whose content differs from the winner
+    /// (`name`: the winner's file name).
+    Drift {
+        winner: String,
+        #[serde(skip)]
+        name: String,
+    },
+    /// `all`: two siblings of one tier both load, with different content
+    /// (`name`: the sibling's file name).
     TwoSources {
         sibling: String,
         /// Bytes of the lines both files hold.
         overlap_bytes: usize,
+        #[serde(skip)]
+        name: String,
     },
     /// A symlinked candidate whose target lies outside its project root.
     SymlinkLeavesTree {
@@ -88,8 +121,13 @@ pub enum Detail {
     /// A candidate name that is a symlink to nothing.
     DanglingSymlink { target: String },
     /// Not strict UTF-8 (SPEC 2.4): dsh never loads it. `offset` is the
-    /// raw byte offset of the first ill-formed sequence.
-    InvalidUtf8 { offset: u64 },
+    /// raw byte offset of the first ill-formed sequence; `cut` when it is
+    /// one cut short by the end of the file.
+    InvalidUtf8 {
+        offset: u64,
+        #[serde(skip)]
+        cut: bool,
+    },
     /// A NUL byte among the first 8192 raw bytes (SPEC 2.4): a binary file,
     /// which dsh never loads.
     Binary { offset: u64 },
@@ -101,15 +139,31 @@ pub enum Detail {
     NotRegular { file_type: &'static str },
     /// The whole content is the name of a sibling file.
     SymlinkStub { sibling: String },
-    /// `stat` or the read failed: sessions skip it.
-    Unavailable { error: String },
+    /// `stat` or the read failed: sessions skip it. Claude Code: `too_large`
+    /// is the size of a file over its cap (else it cannot be read), and
+    /// `imported_by` the file importing it.
+    Unavailable {
+        error: String,
+        #[serde(skip)]
+        too_large: Option<u64>,
+        #[serde(skip)]
+        imported_by: Option<String>,
+    },
     /// A directory that could not be listed: nothing below it is checked.
     UnreadableDir { error: String },
-    /// A baseline at or above `--warn-at` percent of max-bytes.
+    /// A baseline at or above `--warn-at` percent of max-bytes: `percent`
+    /// is the share it uses; the session's directory, `--warn-at` and the
+    /// setting holding the budget are for the wording.
     NearBudget {
         bytes: usize,
         max_bytes: MaxBytes,
         percent: u32,
+        #[serde(skip)]
+        session: String,
+        #[serde(skip)]
+        warn_at: u32,
+        #[serde(skip)]
+        setting: &'static str,
     },
     /// A symlinked candidate whose real file also loads under another name
     /// in the same baseline: the same bytes twice.
@@ -120,18 +174,27 @@ pub enum Detail {
     /// codex: an empty `AGENTS.override.md` hides this `AGENTS.md`.
     HiddenByOverride { by: String },
     /// The same file (device and inode, or path) as one the harness loaded
-    /// earlier: it loads once (gemini).
+    /// earlier: it loads once (gemini; `first` is empty when the harness
+    /// says only that it is a duplicate).
     LoadsOnce { first: String },
     /// An entry agentctx does not reproduce: an opencode URL (`url`; its
     /// globs are resolved since issue 25). The output is not exact.
-    NotExact { reason: &'static str },
+    NotExact {
+        reason: &'static str,
+        #[serde(skip)]
+        url: String,
+    },
     /// An import the harness replaces by a comment or leaves as text
-    /// (gemini): `traversal`, `cycle`, `failed` (with the error) or `depth`.
+    /// (gemini): `traversal`, `cycle`, `failed` (with the error) or `depth`;
+    /// one Claude Code skips (`not-text`, `depth`, `outside`, `failed`),
+    /// with the file importing it.
     ImportProblem {
         token: String,
         problem: &'static str,
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<String>,
+        #[serde(skip)]
+        imported_by: Option<String>,
     },
     /// Invalid UTF-8 that the harness replaces with U+FFFD.
     LossyUtf8 {},
@@ -139,15 +202,42 @@ pub enum Detail {
     Aborted {},
     /// A warning of the harness about its own inputs (trust, settings,
     /// names).
-    HarnessWarning {},
+    HarnessWarning {
+        #[serde(skip)]
+        said: Said,
+    },
     /// dsh's configuration makes dsh refuse to start (CONFIG 11.5): the
     /// finding is on the layer file, with dsh's message.
     DshConfigRefused {
         line: Option<usize>,
         dsh_message: String,
     },
-    /// dsh's configuration mounts no loader: sessions get no instructions.
-    DshConfigNotMounted { line: Option<usize>, reason: String },
+    /// dsh's configuration mounts no loader: sessions get no instructions
+    /// (`profile`: dsh's `--profile`).
+    DshConfigNotMounted {
+        line: Option<usize>,
+        reason: String,
+        #[serde(skip)]
+        profile: String,
+    },
+}
+
+/// How a secret is reached: through a symlinked candidate, or read by a
+/// harness (`path` as the harness writes it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    Link,
+    File { path: String },
+    Import { path: String, token: String },
+    Glob { path: String },
+}
+
+/// What a harness warns about: its own words, or Claude Code's long
+/// memory file (`chars` characters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    Warning(String),
+    LongMemory { chars: usize },
 }
 
 impl Detail {
@@ -189,19 +279,18 @@ pub struct Finding {
     /// The file the finding is attached to, relative to where check was started.
     pub file: String,
     pub title: &'static str,
-    /// One sentence for people (raw: escape it before printing). Lists are
-    /// abbreviated here; the detail keeps them whole.
-    pub message: String,
-    /// What to do about it, with the numbers: the bytes to cut, the setting
-    /// to raise and its value now, or the file to delete or merge.
-    pub hint: String,
     #[serde(flatten)]
     pub detail: Detail,
+    /// The harness whose finding it is (`dsh`, `codex`...): its name is
+    /// part of the wording.
+    #[serde(skip)]
+    pub harness: &'static str,
 }
 
 impl Finding {
+    /// A finding of dsh's check.
     #[must_use]
-    pub fn new(dir: String, file: String, detail: Detail, message: String, hint: String) -> Self {
+    pub fn new(dir: String, file: String, detail: Detail) -> Self {
         let rule = detail.rule();
         Finding {
             severity: detail.severity(),
@@ -209,9 +298,15 @@ impl Finding {
             dir,
             file,
             title: rule.title,
-            message,
-            hint,
             detail,
+            harness: "dsh",
         }
+    }
+
+    /// The same finding, of `harness` (its `--profile` name).
+    #[must_use]
+    pub fn by(mut self, harness: &'static str) -> Self {
+        self.harness = harness;
+        self
     }
 }

@@ -230,8 +230,6 @@ impl Checker<'_> {
             let (_, worst_cut) = l.worst;
             let worst_dir = cuts[worst_cut].dir.clone();
             let worst = self.excesses[worst_cut];
-            let message = budget::cut_message(l.bytes, &l, &radius);
-            let hint = budget::cut_hint("max-bytes", &budget::budget(max), &worst_dir, worst);
             let detail = Detail::OverBudget {
                 bytes: l.bytes,
                 kept_bytes: if l.truncated > 0 { l.kept_max } else { 0 },
@@ -244,13 +242,12 @@ impl Checker<'_> {
                 excess: worst.excess,
                 pushes_out: Vec::new(),
                 grew_from: None,
+                kept_min: l.kept_min,
+                setting: "max-bytes",
+                itself: None,
             };
             let seq = self.groups.get(&l.dir).copied().unwrap_or(0);
-            out.push((
-                seq,
-                l.pos,
-                Finding::new(l.dir, l.file, detail, message, hint),
-            ));
+            out.push((seq, l.pos, Finding::new(l.dir, l.file, detail)));
         }
         out.sort_by_key(|(seq, pos, _)| (*seq, *pos));
         out

@@ -31,8 +31,9 @@
 //! A target is a directory (its whole tree) or an instruction file (its
 //! directory and the directories below it in the same project root: those
 //! whose baseline it is part of). `impact` compares the directories of a
-//! git revision with the working tree; `sarif` and `summary` shape reports.
-//! Everything here returns data; `cmd::check` presents it.
+//! git revision with the working tree; `summary` shapes reports.
+//! Everything here returns data, never a sentence: `output::check` words
+//! and presents it.
 
 mod baselines;
 pub mod budget;
@@ -47,7 +48,6 @@ mod losses;
 mod prepared;
 pub mod received;
 mod rules;
-pub mod sarif;
 pub mod summary;
 mod walk;
 
@@ -65,9 +65,9 @@ use crate::settings::{Settings, is_plain_name};
 
 pub(crate) use baselines::near_budget;
 pub use budget::Radius;
-pub use file_rules::{Found, pointer_to, stub_finding, stub_target};
-pub use finding::{Detail, Finding, Severity};
-pub use links::{dangling_link_warning, link_finding, secret_link_warning};
+pub use file_rules::{pointer_to, stub_finding, stub_target};
+pub use finding::{Detail, Finding, Reach, Said, Severity};
+pub use links::link_finding;
 pub use prepared::Omitted;
 pub use received::{Received, ReceivedFile};
 pub use rules::{RULES, Rule};
@@ -329,11 +329,6 @@ impl Report {
                     line: *line,
                     dsh_message: message.clone(),
                 },
-                match line {
-                    Some(line) => format!("dsh would refuse to start (line {line}): {message}"),
-                    None => format!("dsh would refuse to start: {message}"),
-                },
-                "fix the layer at that line: dsh's message says what it expects (maxBytes is required whenever a patch sets config)".to_owned(),
             ),
             crate::dshconfig::Outcome::NotMounted { file, line, reason } => Finding::new(
                 ".".to_owned(),
@@ -345,14 +340,8 @@ impl Report {
                 Detail::DshConfigNotMounted {
                     line: *line,
                     reason: reason.clone(),
+                    profile: config.profile.clone(),
                 },
-                format!(
-                    "{reason}{}: a dsh --profile {} session receives no agent instructions",
-                    line.map(|l| format!(" (line {l})")).unwrap_or_default(),
-                    config.profile
-                ),
-                "remove the disabled: true at that line, or pick a preset that mounts the loader"
-                    .to_owned(),
             ),
         };
         match finding.severity {

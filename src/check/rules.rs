@@ -328,7 +328,7 @@ pub(super) fn index(detail: &Detail) -> usize {
         Detail::ImportProblem { .. } => 21,
         Detail::LossyUtf8 {} => 22,
         Detail::Aborted {} => 23,
-        Detail::HarnessWarning {} => 24,
+        Detail::HarnessWarning { .. } => 24,
         Detail::DshConfigRefused { .. } => 25,
         Detail::DshConfigNotMounted { .. } => 26,
     }
@@ -337,12 +337,18 @@ pub(super) fn index(detail: &Detail) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{Finding, Radius};
+    use crate::check::{Finding, Radius, Reach, Said};
+    use crate::discovery::Place;
     use crate::jsnum::MaxBytes;
     use pretty_assertions::assert_eq;
 
     /// One detail of every kind a finding can carry.
     fn samples() -> Vec<Detail> {
+        [some_samples(), more_samples()].concat()
+    }
+
+    /// Budgets, links, drift and what a file holds.
+    fn some_samples() -> Vec<Detail> {
         let s = String::new;
         vec![
             Detail::OverBudget {
@@ -357,38 +363,66 @@ mod tests {
                 excess: 1,
                 pushes_out: Vec::new(),
                 grew_from: None,
+                kept_min: 0,
+                setting: "max-bytes",
+                itself: None,
             },
             Detail::Oversized {
                 bytes: 2,
                 max_source_bytes: 1,
+                grew: false,
             },
             Detail::SecretSymlink {
                 target: s(),
                 resolved: s(),
                 place: "secrets",
+                at: Place::Secrets,
+                reach: Reach::Link,
             },
-            Detail::Drift { winner: s() },
+            Detail::Drift {
+                winner: s(),
+                name: s(),
+            },
             Detail::TwoSources {
                 sibling: s(),
                 overlap_bytes: 0,
+                name: s(),
             },
             Detail::SymlinkLeavesTree {
                 target: s(),
                 project_root: s(),
             },
             Detail::DanglingSymlink { target: s() },
-            Detail::InvalidUtf8 { offset: 0 },
+            Detail::InvalidUtf8 {
+                offset: 0,
+                cut: false,
+            },
             Detail::Binary { offset: 0 },
             Detail::SystemReminder { line: 1 },
             Detail::Empty { whitespace: false },
             Detail::NotRegular { file_type: "fifo" },
             Detail::SymlinkStub { sibling: s() },
-            Detail::Unavailable { error: s() },
+            Detail::Unavailable {
+                error: s(),
+                too_large: None,
+                imported_by: None,
+            },
             Detail::UnreadableDir { error: s() },
+        ]
+    }
+
+    /// The rest: budgets and what the harness profiles and dsh's
+    /// configuration report.
+    fn more_samples() -> Vec<Detail> {
+        let s = String::new;
+        vec![
             Detail::NearBudget {
                 bytes: 1,
                 max_bytes: MaxBytes(1.0),
                 percent: 100,
+                session: s(),
+                warn_at: 100,
+                setting: "max-bytes",
             },
             Detail::LoadsTwice {
                 same_as: s(),
@@ -397,15 +431,21 @@ mod tests {
             Detail::IgnoredName { by: s() },
             Detail::HiddenByOverride { by: s() },
             Detail::LoadsOnce { first: s() },
-            Detail::NotExact { reason: "url" },
+            Detail::NotExact {
+                reason: "url",
+                url: s(),
+            },
             Detail::ImportProblem {
                 token: s(),
                 problem: "cycle",
                 error: None,
+                imported_by: None,
             },
             Detail::LossyUtf8 {},
             Detail::Aborted {},
-            Detail::HarnessWarning {},
+            Detail::HarnessWarning {
+                said: Said::Warning(s()),
+            },
             Detail::DshConfigRefused {
                 line: None,
                 dsh_message: s(),
@@ -413,6 +453,7 @@ mod tests {
             Detail::DshConfigNotMounted {
                 line: None,
                 reason: s(),
+                profile: s(),
             },
         ]
     }
@@ -431,13 +472,7 @@ mod tests {
         assert_eq!(indices, (0..RULES.len()).collect::<Vec<_>>());
         for detail in samples() {
             let rule = &RULES[index(&detail)];
-            let f = Finding::new(
-                String::new(),
-                String::new(),
-                detail,
-                String::new(),
-                String::new(),
-            );
+            let f = Finding::new(String::new(), String::new(), detail);
             let json = serde_json::to_value(&f).unwrap_or_default();
             assert_eq!(
                 (

@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use super::Ctx;
 use super::profile::check::{Entry, HARNESSES, entry as check_entry};
 use crate::check::impact::{self, Impact};
-use crate::check::{self, Report, Request, sarif, summary};
+use crate::check::{self, Report, Request, summary};
 use crate::cli::{CHECK_PROFILES, ConfigArgs, ProfileArgs, ProfileName, heading, profile_parser};
 use crate::output;
 use crate::output::check::{View, Views, github, markdown, text};
@@ -315,7 +315,7 @@ fn present(
         CheckFormat::Sarif => {
             let pairs: Vec<(&Report, Option<&Impact>)> =
                 views.0.iter().map(|v| (v.report, v.impact)).collect();
-            output::json(ctx.out, &sarif::log(&pairs, base))?;
+            output::json(ctx.out, &output::check::sarif::log(&pairs, base))?;
         }
         CheckFormat::Markdown => ctx.out.write_all(markdown::render(&views).as_bytes())?,
     }

@@ -382,10 +382,10 @@ pub fn secret_link(display: &str, probe: Option<&Probe>, link: Option<&Symlink>)
 }
 
 /// `AGENTS.md: symlink to T (R), in /proc, /sys or /dev: sessions send ...`
-/// (worded with check's findings about links: `check::secret_link_warning`).
+/// (worded with check's findings about links: `check::words`).
 #[must_use]
 pub fn secret_link_warning(display: &str, target: &str, resolved: &str, place: Place) -> String {
-    crate::check::secret_link_warning(display, target, resolved, place)
+    check::words::secret_link_warning(display, target, resolved, place)
 }
 
 fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<String> {
@@ -406,7 +406,7 @@ fn candidate_warning(dir: &Dir, c: &Candidate, max_source_bytes: i64) -> Option<
         }
         (Probe::Missing(Absence::DanglingLink), _) => {
             let target = c.link.as_ref().map_or("", |l| l.target.as_str());
-            Some(crate::check::dangling_link_warning(path, target))
+            Some(check::words::dangling_link_warning(path, target))
         }
         (Probe::Missing(Absence::NotADirectory), _) => Some(format!(
             "{path}: {} is not a directory, treated as absent",

@@ -95,21 +95,47 @@ pub(crate) fn text(report: &HarnessReport, cwd: &Path, palette: Palette) -> Stri
         out.push('\n');
         out.push_str(&palette.paint(Tone::Heading, "Findings (as check reports them):"));
         out.push('\n');
-        for (severity, file, message) in &findings {
+        for found in &findings {
+            let (severity, file, message) = explained(found);
             let _ = if file.is_empty() {
-                writeln!(out, "  {}: {}", severity.name(), escape(message))
+                writeln!(out, "  {}: {}", severity.name(), escape(&message))
             } else {
                 writeln!(
                     out,
                     "  {}: {}: {}",
                     severity.name(),
                     escape(file),
-                    escape(message)
+                    escape(&message)
                 )
             };
         }
     }
     out
+}
+
+/// A finding of explain's list: its severity, its file and its message
+/// (a budget cut says what it keeps of the file).
+fn explained(found: &crate::profile::check::Explained) -> (crate::check::Severity, &str, String) {
+    use crate::check::budget;
+    use crate::profile::check::Explained;
+    match found {
+        Explained::Found(f) => (f.severity, &f.file, super::check::words::message(f)),
+        Explained::Cut {
+            file,
+            original,
+            kept,
+            max,
+        } => (
+            crate::check::Severity::Error,
+            file,
+            format!(
+                "over budget: cut from {} to {} bytes (project_doc_max_bytes {})",
+                budget::bytes(*original),
+                budget::bytes(*kept),
+                budget::thousands(*max)
+            ),
+        ),
+    }
 }
 
 /// The settings section: each setting with its origin.

@@ -3,7 +3,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::super::budget;
 use super::super::{Detail, Finding, Received, Report, Severity};
 use super::{DirChange, Impact};
 
@@ -148,22 +147,18 @@ fn merge_causes(moved: Vec<(String, Finding)>, mut keep: Vec<Finding>) -> Vec<Fi
                 _ => ".".to_owned(),
             };
             f.file = cause;
-            f.message = pushed_message(&f);
             merged.push(f);
         }
     }
     for m in &mut merged {
-        m.message = pushed_message(m);
         if let Some(i) = keep
             .iter()
             .position(|k| k.file == m.file && matches!(k.detail, Detail::OverBudget { .. }))
         {
             let own = keep.remove(i);
-            let own = own
-                .message
-                .strip_prefix("over budget: ")
-                .unwrap_or(&own.message);
-            m.message = format!("{}; itself {own}", m.message);
+            if let Detail::OverBudget { itself, .. } = &mut m.detail {
+                *itself = Some(Box::new(own.detail));
+            }
         }
     }
     merged.extend(keep);
@@ -201,29 +196,6 @@ fn merge_cause(into: &mut Finding, f: &Finding) {
             }
         }
     }
-}
-
-/// `grew from 40 to 9,000 bytes and pushes a/b/AGENTS.md out of sessions
-/// in 1 directory (a/b)`.
-fn pushed_message(f: &Finding) -> String {
-    let Detail::OverBudget {
-        pushes_out,
-        grew_from,
-        bytes,
-        directories,
-        ..
-    } = &f.detail
-    else {
-        return f.message.clone();
-    };
-    let first: Vec<String> = pushes_out.iter().take(budget::NAMED).cloned().collect();
-    format!(
-        "over budget: grew from {} to {} bytes and pushes {} out of sessions in {}",
-        budget::bytes(grew_from.unwrap_or(0)),
-        budget::bytes(*bytes),
-        budget::abbreviated(&first, pushes_out.len()),
-        directories.words()
-    )
 }
 
 /// The change of one directory, when its received text changes.

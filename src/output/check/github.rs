@@ -54,6 +54,7 @@ pub struct Annotation<'a> {
 impl fmt::Display for Annotation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let finding = self.finding;
+        let words = super::words::words(finding);
         let title = match self.harness {
             Some(h) => format!("{} ({h})", finding.title),
             None => finding.title.to_owned(),
@@ -73,8 +74,8 @@ impl fmt::Display for Annotation<'_> {
             escape_property(&title),
             escape_data(&format!(
                 "{}\nfix: {}",
-                escape(&finding.message),
-                escape(&finding.hint)
+                escape(&words.message),
+                escape(&words.hint)
             ))
         )
     }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{View, Views, summary_line};
+use super::{View, Views, summary_line, words};
 use crate::check::impact::{DirChange, Impact};
 use crate::check::summary::Row;
 use crate::output;
@@ -196,8 +196,8 @@ fn body(s: &mut String, view: &View<'_>) {
                 s,
                 "| {level} | {} | {} | {} |",
                 md(&f.file),
-                md(&f.message),
-                md(&f.hint)
+                md(&words::message(f)),
+                md(&words::hint(f))
             );
         }
         s.push('\n');
@@ -264,7 +264,8 @@ fn impact_md(s: &mut String, impact: &Impact) {
         }
     }
     for f in &impact.new_errors {
-        let _ = writeln!(s, "- new error: {}: {}", md(&f.file), md(&f.message));
+        let message = words::message(f);
+        let _ = writeln!(s, "- new error: {}: {}", md(&f.file), md(&message));
     }
     if !impact.new_errors.is_empty() {
         s.push('\n');

@@ -1,16 +1,21 @@
 //! The wording of `agentctx check`: findings grouped by directory (text),
 //! one document (JSON), workflow commands (`github`), a pull-request comment
-//! and the text tables (`markdown`). Every fact comes from the report, the
-//! impact and the summary rows; nothing here touches the filesystem.
+//! and the text tables (`markdown`), a SARIF log (`sarif`). Every fact comes
+//! from the report, the impact and the summary rows, every finding's message
+//! and hint from `words`; nothing here touches the filesystem.
 
 pub mod github;
 pub mod markdown;
+pub mod sarif;
+pub mod words;
 
 use std::fmt;
 use std::io::{self, Write};
 
 use crate::check::impact::Impact;
-use crate::check::{Finding, Report, Severity, summary};
+use serde::Serialize;
+
+use crate::check::{Detail, Finding, Report, Severity, summary};
 use crate::output::palette::{Palette, Tone};
 use crate::output::{escape, plural};
 
@@ -30,6 +35,7 @@ impl View<'_> {
     #[must_use]
     pub fn json(&self) -> serde_json::Value {
         let mut value = serde_json::to_value(self.report).unwrap_or_default();
+        value["findings"] = worded(&self.report.findings);
         if self.report.directories.is_none() && self.report.harness != "dsh" {
             let shown: Vec<&crate::check::Received> =
                 self.report.received.iter().filter(|d| !d.also).collect();
@@ -40,6 +46,8 @@ impl View<'_> {
         }
         if let Some(impact) = self.impact {
             value["impact"] = serde_json::to_value(impact).unwrap_or_default();
+            value["impact"]["newErrors"] = worded(&impact.new_errors);
+            value["impact"]["newWarnings"] = worded(&impact.new_warnings);
         }
         value
     }
@@ -54,6 +62,43 @@ impl View<'_> {
             String::new()
         }
     }
+}
+
+/// A finding as the JSON holds it: its facts with its `message` and `hint`
+/// in their place (after `title`, before the kind's fields).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Worded<'a> {
+    severity: Severity,
+    rule: &'a str,
+    dir: &'a str,
+    file: &'a str,
+    title: &'a str,
+    message: String,
+    hint: String,
+    #[serde(flatten)]
+    detail: &'a Detail,
+}
+
+/// The JSON of findings, each with its words.
+fn worded(findings: &[Finding]) -> serde_json::Value {
+    let list: Vec<Worded<'_>> = findings
+        .iter()
+        .map(|f| {
+            let w = words::words(f);
+            Worded {
+                severity: f.severity,
+                rule: f.rule,
+                dir: &f.dir,
+                file: &f.file,
+                title: f.title,
+                message: w.message,
+                hint: w.hint,
+                detail: &f.detail,
+            }
+        })
+        .collect();
+    serde_json::to_value(list).unwrap_or_default()
 }
 
 /// Every harness checked, in order (dsh first when it is one).
@@ -102,17 +147,18 @@ impl fmt::Display for Listed<'_> {
             Severity::Warning => Tone::Warning,
         };
         let label = self.palette.paint(tone, self.finding.severity.name());
+        let said = words::words(self.finding);
         if self.finding.file.is_empty() {
-            write!(f, "  {label}: {}", escape(&self.finding.message))?;
+            write!(f, "  {label}: {}", escape(&said.message))?;
         } else {
             write!(
                 f,
                 "  {label}: {}: {}",
                 escape(&self.finding.file),
-                escape(&self.finding.message)
+                escape(&said.message)
             )?;
         }
-        write!(f, "\n    fix: {}", escape(&self.finding.hint))
+        write!(f, "\n    fix: {}", escape(&said.hint))
     }
 }
 

@@ -5,9 +5,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::show::Shower;
-use crate::check::{Found, link_finding, pointer_to, stub_finding, stub_target};
+use crate::check::{Detail, link_finding, pointer_to, stub_finding, stub_target};
 use crate::discovery::{Realms, probe_link};
-use crate::profile::Profile;
 use crate::settings::Settings;
 
 /// What `check` judges of a symlinked or stub candidate of any harness:
@@ -15,19 +14,17 @@ use crate::settings::Settings;
 /// symlink checked out as text), each path once.
 pub(super) struct Links<'a> {
     settings: &'a Settings,
-    who: String,
     realms: HashMap<PathBuf, Realms>,
     /// The project root of each directory seen (dsh's root search, each
     /// directory's markers `stat`-ed once).
     roots: HashMap<PathBuf, Option<PathBuf>>,
-    done: HashMap<String, Vec<Found>>,
+    done: HashMap<String, Vec<Detail>>,
 }
 
 impl<'a> Links<'a> {
-    pub(super) fn new(settings: &'a Settings, profile: Profile) -> Self {
+    pub(super) fn new(settings: &'a Settings) -> Self {
         Links {
             settings,
-            who: format!("{profile} sessions"),
             realms: HashMap::new(),
             roots: HashMap::new(),
             done: HashMap::new(),
@@ -58,7 +55,7 @@ impl<'a> Links<'a> {
     }
 
     /// The link and stub findings of a file the harness loads.
-    fn judge(&mut self, path: &str, shower: &Shower) -> Vec<Found> {
+    fn judge(&mut self, path: &str, shower: &Shower) -> Vec<Detail> {
         if let Some(found) = self.done.get(path) {
             return found.clone();
         }
@@ -75,7 +72,7 @@ impl<'a> Links<'a> {
         if let Some(link) = &link {
             let readable = matches!(probe, crate::discovery::Probe::File { .. });
             let shown_root = shower.show(&crate::profile::show(&root));
-            found.extend(link_finding(link, readable, Some(&shown_root), &self.who));
+            found.extend(link_finding(link, readable, Some(&shown_root)));
         } else if let Some(name) = p.file_name().and_then(|n| n.to_str()) {
             // A text stub is short: read only a small file.
             if crate::profile::file_size(p).is_some_and(|n| n <= 256) {
@@ -83,7 +80,7 @@ impl<'a> Links<'a> {
                     let text = String::from_utf8_lossy(&bytes);
                     if let Some(sibling) = stub_target(&dir, name, &text) {
                         let shown = shower.show(&crate::profile::show(&dir.join(sibling)));
-                        found.push(stub_finding(&shown, &self.who));
+                        found.push(stub_finding(&shown));
                     }
                 }
             }
@@ -95,17 +92,17 @@ impl<'a> Links<'a> {
 
 /// The link judge of a check, or none (explain: links are not judged).
 pub(super) trait MaybeLinks {
-    fn judge_path(&mut self, path: &str, shower: &Shower) -> Vec<Found>;
+    fn judge_path(&mut self, path: &str, shower: &Shower) -> Vec<Detail>;
 }
 
 impl MaybeLinks for Links<'_> {
-    fn judge_path(&mut self, path: &str, shower: &Shower) -> Vec<Found> {
+    fn judge_path(&mut self, path: &str, shower: &Shower) -> Vec<Detail> {
         self.judge(path, shower)
     }
 }
 
 impl MaybeLinks for Option<()> {
-    fn judge_path(&mut self, _: &str, _: &Shower) -> Vec<Found> {
+    fn judge_path(&mut self, _: &str, _: &Shower) -> Vec<Detail> {
         Vec::new()
     }
 }

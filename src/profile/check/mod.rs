@@ -13,7 +13,7 @@ use anyhow::Result;
 
 use super::{FileEntry, HarnessReport, Profile, Status};
 use crate::check::budget::Excess;
-use crate::check::{self, Detail, Finding, Found, Largest, Severity};
+use crate::check::{self, Detail, Finding, Largest, Severity};
 use crate::jsnum::MaxBytes;
 use crate::settings::Settings;
 
@@ -76,11 +76,11 @@ mod received;
 mod secrets;
 mod show;
 
-pub use findings::explain_findings;
 use findings::findings_of;
+pub use findings::{Explained, explain_findings};
 use links::Links;
 use received::{budget_findings, received_of, sent};
-pub use secrets::{mark_secrets, secret_warnings};
+pub use secrets::{mark_secrets, secret_warnings, secret_words};
 use show::Shower;
 
 /// The directory a shown file's findings are grouped under.
@@ -94,7 +94,7 @@ pub(super) fn dir_of(file: &str) -> String {
 /// One finding of one session directory, before the directories are
 /// put together: a budget cut is kept apart, to be counted per file.
 pub(super) enum Raw {
-    Plain { file: String, found: Box<Found> },
+    Plain { file: String, found: Box<Detail> },
     Cut(CutFacts),
 }
 
@@ -121,7 +121,7 @@ pub fn check<S: BuildHasher>(
 ) -> Result<check::Report> {
     let profile = h.profile();
     let shower = Shower::new(opts.base, opts.home);
-    let mut links = Links::new(opts.settings, profile);
+    let mut links = Links::new(opts.settings);
     let mut gathered = Gathered::default();
     let mut received = Vec::new();
     let mut digests: HashMap<String, String> = HashMap::new();
@@ -235,7 +235,7 @@ fn report_of(
 /// and the order of the directories they are grouped under.
 #[derive(Default)]
 struct Gathered {
-    plain: Vec<(String, Found)>,
+    plain: Vec<(String, Detail)>,
     seen: HashSet<(&'static str, String, String)>,
     groups: Vec<String>,
     cuts: Vec<(String, CutFacts, Excess)>,
@@ -249,12 +249,13 @@ impl Gathered {
             match raw {
                 Raw::Plain { file, found } => {
                     // An ignored CLAUDE.md is one finding, whichever
-                    // AGENTS.md each directory's session finds first.
-                    let message = match found.0 {
+                    // AGENTS.md each directory's session finds first; any
+                    // other is one per file and facts (so per wording).
+                    let facts = match *found {
                         Detail::IgnoredName { .. } => String::new(),
-                        _ => found.1.clone(),
+                        _ => format!("{found:?}"),
                     };
-                    if self.seen.insert((found.0.rule().id, file.clone(), message)) {
+                    if self.seen.insert((found.rule().id, file.clone(), facts)) {
                         self.push(file, *found);
                     }
                 }
@@ -268,7 +269,7 @@ impl Gathered {
         cut_here
     }
 
-    fn push(&mut self, file: String, found: Found) {
+    fn push(&mut self, file: String, found: Detail) {
         note_group(&mut self.groups, &dir_of(&file));
         self.plain.push((file, found));
     }
@@ -277,12 +278,12 @@ impl Gathered {
     /// in the order they were met.
     fn findings(self, h: &dyn Harness) -> Vec<Finding> {
         let mut findings = budget_findings(h, self.cuts, &self.groups);
-        for (file, (detail, message, hint)) in self.plain {
+        for (file, detail) in self.plain {
             let dir = dir_of(&file);
             findings.push((
                 group_index(&self.groups, &dir),
                 1,
-                Finding::new(dir, file, detail, message, hint),
+                Finding::new(dir, file, detail).by(h.profile().name()),
             ));
         }
         findings.sort_by_key(|(g, budget_last, _)| (*g, *budget_last));
@@ -297,7 +298,7 @@ fn near_budget(
     shower: &Shower,
     (percent, max, project): (u32, u64, usize),
     shown_dir: &str,
-) -> Option<(String, Found)> {
+) -> Option<(String, Detail)> {
     #[allow(clippy::cast_precision_loss)]
     let max = MaxBytes(max as f64);
     let setting = h.budget_setting().unwrap_or("max-bytes");

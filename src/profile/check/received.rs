@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::show::Shower;
 use super::{CutFacts, Harness, dir_of, group_index};
-use crate::check::budget::{self, Excess, Lost, Radius};
+use crate::check::budget::{Excess, Lost, Radius};
 use crate::check::{Detail, Finding, Received, ReceivedFile};
 use crate::jsnum::MaxBytes;
 use crate::profile::{HarnessReport, Status};
@@ -143,8 +143,6 @@ pub(super) fn budget_findings(
             let worst = excesses[lost.worst.1];
             let worst_dir = dirs[lost.worst.1].clone();
             let radius = Radius::from(dirs);
-            let message = budget::cut_message(lost.bytes, &lost, &radius);
-            let hint = budget::cut_hint(setting, &budget::thousands(max), &worst_dir, worst);
             #[allow(clippy::cast_precision_loss)]
             let detail = Detail::OverBudget {
                 bytes: lost.bytes,
@@ -158,12 +156,15 @@ pub(super) fn budget_findings(
                 excess: worst.excess,
                 pushes_out: Vec::new(),
                 grew_from: None,
+                kept_min: lost.kept_min,
+                setting,
+                itself: None,
             };
             let group = group_index(groups, &lost.dir);
             (
                 group,
                 0,
-                Finding::new(lost.dir, lost.file, detail, message, hint),
+                Finding::new(lost.dir, lost.file, detail).by(h.profile().name()),
             )
         })
         .collect()

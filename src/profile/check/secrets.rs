@@ -43,15 +43,11 @@ pub fn mark_secrets(report: &mut HarnessReport) {
     report.notes.extend(found);
 }
 
-/// The sentence for a secret the harness reads, without the path: the
-/// finding of check (render and explain prefix the path).
-pub(super) fn secret_words(
-    profile: Profile,
-    path: &str,
-    real: &str,
-    place: Place,
-    via: &Via,
-) -> String {
+/// The sentence for a secret the harness (`profile`, by name) reads,
+/// without the path: the warning of render and explain after the path, and
+/// check's finding (`output::check::words` calls it: one wording for both).
+#[must_use]
+pub fn secret_words(profile: &str, path: &str, real: &str, place: Place, via: &Via) -> String {
     let place_words = place.words();
     let at = if place == Place::System || real == path {
         place_words.to_owned()
@@ -72,7 +68,7 @@ pub(super) fn secret_words(
 /// The sentence for a secret the harness reads: the warning of render and
 /// explain (dsh's secret-link wording).
 fn secret_message(profile: Profile, path: &str, real: &str, place: Place, via: &Via) -> String {
-    let words = secret_words(profile, path, real, place, via);
+    let words = secret_words(profile.name(), path, real, place, via);
     match via {
         Via::Glob => words,
         _ => format!("{path}: {words}"),

@@ -266,15 +266,6 @@ fn put_entries(entries: &[walk::Entry], report: &mut HarnessReport) {
     }
 }
 
-/// The check warning of a memory file over [`WARN_CHARS`] (check shows
-/// the file beside it).
-#[must_use]
-pub fn long_memory_words(chars: usize) -> String {
-    format!(
-        "{chars} characters; Claude Code warns above {WARN_CHARS} (a large memory file costs every request)"
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::agents::{is_below, project_dir_of};

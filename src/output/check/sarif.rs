@@ -7,7 +7,8 @@
 //! The rules every checked harness can report are listed, in harness then
 //! id order, so indices never shift for a given `--profile`; results point
 //! at files relative to the directory check was started from (`uriBaseId`
-//! `SRCROOT`), carry the fix after the message and in `properties.hint`,
+//! `SRCROOT`), carry the fix after the message and in `properties.hint`
+//! (both worded by `words`),
 //! and `partialFingerprints` hash the rule, the file and the directory
 //! only, so an alert keeps its identity across runs while its numbers
 //! change.
@@ -18,8 +19,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::impact::Impact;
-use super::{Finding, RULES, Report, Rule};
+use super::words;
+use crate::check::impact::Impact;
+use crate::check::{Finding, RULES, Report, Rule};
 use crate::text::sha1_hex;
 
 /// The SARIF schema the output follows.
@@ -112,15 +114,16 @@ pub fn log(reports: &[(&Report, Option<&Impact>)], base: &Path) -> Value {
 }
 
 fn result(f: &Finding, id: &str, index: usize, impact: Option<&Impact>) -> Value {
+    let said = words::words(f);
     let mut result = json!({
         "ruleId": id,
         "ruleIndex": index,
         "level": f.severity.name(),
-        "message": {"text": format!("{}\nFix: {}", f.message, f.hint)},
+        "message": {"text": format!("{}\nFix: {}", said.message, said.hint)},
         "partialFingerprints": {
             "agentctxFinding/v1": sha1_hex(format!("{id}\0{}\0{}", f.file, f.dir).as_bytes()),
         },
-        "properties": {"hint": f.hint},
+        "properties": {"hint": said.hint},
     });
     if !f.file.is_empty() {
         let mut artifact = json!({"uri": encode(&f.file)});
@@ -167,7 +170,8 @@ fn encode(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Detail;
+    use crate::check::{Detail, Reach, Said};
+    use crate::discovery::Place;
 
     /// One finding of every kind, so the schema sees every rule and shape.
     fn every_kind() -> Vec<Detail> {
@@ -189,22 +193,30 @@ mod tests {
                 excess: 10,
                 pushes_out: vec!["a/AGENTS.md".into()],
                 grew_from: Some(4),
+                kept_min: 3,
+                setting: "max-bytes",
+                itself: None,
             },
             Detail::Oversized {
                 bytes: 5,
                 max_source_bytes: 4,
+                grew: false,
             },
             Detail::SecretSymlink {
                 target: "/proc/self/environ".into(),
                 resolved: "/proc/1/environ".into(),
                 place: "system",
+                at: Place::System,
+                reach: Reach::Link,
             },
             Detail::Drift {
                 winner: "AGENTS.md".into(),
+                name: "AGENTS.md".into(),
             },
             Detail::TwoSources {
                 sibling: "AGENTS.md".into(),
                 overlap_bytes: 3,
+                name: "AGENTS.md".into(),
             },
             Detail::SymlinkLeavesTree {
                 target: "../x".into(),
@@ -219,7 +231,10 @@ mod tests {
     /// What a file holds, or why it could not be read.
     fn contents() -> Vec<Detail> {
         vec![
-            Detail::InvalidUtf8 { offset: 3 },
+            Detail::InvalidUtf8 {
+                offset: 3,
+                cut: false,
+            },
             Detail::Binary { offset: 100 },
             Detail::SystemReminder { line: 3 },
             Detail::Empty { whitespace: true },
@@ -231,6 +246,8 @@ mod tests {
             },
             Detail::Unavailable {
                 error: "denied".into(),
+                too_large: None,
+                imported_by: None,
             },
             Detail::UnreadableDir {
                 error: "denied".into(),
@@ -246,6 +263,9 @@ mod tests {
                 bytes: 9,
                 max_bytes: crate::jsnum::MaxBytes(10.0),
                 percent: 90,
+                session: ".".into(),
+                warn_at: 80,
+                setting: "max-bytes",
             },
             Detail::LoadsTwice {
                 same_as: ".agents/AGENTS.md".into(),
@@ -260,15 +280,21 @@ mod tests {
             Detail::LoadsOnce {
                 first: "GEMINI.md".into(),
             },
-            Detail::NotExact { reason: "url" },
+            Detail::NotExact {
+                reason: "url",
+                url: "https://example.com/a.md".into(),
+            },
             Detail::ImportProblem {
                 token: "./x.md".into(),
                 problem: "failed",
                 error: Some("ENOENT".into()),
+                imported_by: None,
             },
             Detail::LossyUtf8 {},
             Detail::Aborted {},
-            Detail::HarnessWarning {},
+            Detail::HarnessWarning {
+                said: Said::Warning("untrusted project".into()),
+            },
             Detail::DshConfigRefused {
                 line: Some(2),
                 dsh_message: "invalid config: - $.maxBytes missing required value (at maxBytes)"
@@ -277,6 +303,7 @@ mod tests {
             Detail::DshConfigNotMounted {
                 line: None,
                 reason: "preset minimal has no agent-instructions row".into(),
+                profile: "default".into(),
             },
         ]
     }
@@ -304,7 +331,7 @@ mod tests {
     fn every_finding_kind_of_every_harness_validates_against_the_sarif_schema() {
         // The official schema's `language` pattern has a stray `]`, a literal
         // to ECMAScript regexes but an error to Rust's: escape it.
-        let text = include_str!("../../tests/sarif/sarif-2.1.0-rtm.5.json")
+        let text = include_str!("../../../tests/sarif/sarif-2.1.0-rtm.5.json")
             .replace("{2}]?$", "{2}\\\\]?$");
         let schema: Value = serde_json::from_str(&text).unwrap_or_default();
         let validator = jsonschema::draft4::options()
@@ -320,7 +347,7 @@ mod tests {
                     24 => String::new(),
                     _ => format!("a b/{i}%,AGENTS.md"),
                 };
-                Finding::new("a b".into(), file, d, "message".into(), "hint".into())
+                Finding::new("a b".into(), file, d)
             })
             .collect();
         let kinds: std::collections::HashSet<&str> = findings.iter().map(|f| f.rule).collect();
