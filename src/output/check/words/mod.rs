@@ -136,6 +136,55 @@ mod tests {
         assert_eq!(radius(&many), "14 directories (d0, d1, d2 and 11 more)");
     }
 
+    /// The wordings no tree of the integration tests reaches, as they were
+    /// before the core stopped building them.
+    #[test]
+    fn gemini_findings_say_what_gemini_does() {
+        let said = |detail: Detail| {
+            let f = Finding::new(".".to_owned(), "GEMINI.md".to_owned(), detail).by("gemini");
+            let w = words(&f);
+            (w.message, w.hint)
+        };
+        let import = |problem| Detail::ImportProblem {
+            token: "../x.md".to_owned(),
+            problem,
+            error: None,
+            imported_by: None,
+        };
+        assert_eq!(
+            said(Detail::LoadsOnce {
+                first: "a/GEMINI.md".to_owned()
+            }),
+            (
+                "the same file as a/GEMINI.md (device and inode): gemini loads it once".to_owned(),
+                "keep one name for it: delete GEMINI.md or a/GEMINI.md".to_owned()
+            )
+        );
+        assert_eq!(
+            said(Detail::LoadsOnce {
+                first: String::new()
+            }),
+            (
+                "the same file as one loaded earlier: gemini loads it once".to_owned(),
+                "keep one name for it: GEMINI.md is loaded under another".to_owned()
+            )
+        );
+        assert_eq!(
+            said(import("traversal")),
+            (
+                "import @../x.md leaves the project root: gemini writes a path traversal comment instead".to_owned(),
+                "import a file inside the project instead of @../x.md".to_owned()
+            )
+        );
+        assert_eq!(
+            said(import("depth")),
+            (
+                "import @../x.md is deeper than 5 levels: gemini leaves it as text".to_owned(),
+                "flatten the imports: gemini stops after 5 levels".to_owned()
+            )
+        );
+    }
+
     #[test]
     fn a_budget_is_worded_with_its_headroom() {
         let d = Detail::NearBudget {
