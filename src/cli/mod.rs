@@ -22,8 +22,7 @@ use clap::{Args, ValueEnum};
 pub use config::{ConfigArgs, PrecedenceArg, SettingsFromArg};
 pub use manual::{ENVIRONMENT, MANUAL, Manual, heading};
 pub use profile::{
-    CHECK_PROFILES, DIFF_PROFILES, EXPLAIN_PROFILES, ProfileArgs, ProfileName, RENDER_PROFILES,
-    SettingsProfile, profile_help, profile_parser,
+    Offer, ProfileArgs, ProfileName, profile_help, profile_parser, reference_headings,
 };
 
 /// The flags every subcommand takes.
@@ -121,14 +120,7 @@ impl SessionArgs {
     }
 }
 
-/// Splits a list flag on `,` verbatim; an empty value is the empty list.
-pub fn split_list(raw: &str) -> Vec<String> {
-    if raw.is_empty() {
-        Vec::new()
-    } else {
-        raw.split(',').map(str::to_owned).collect()
-    }
-}
+pub use crate::text::split_list;
 
 #[cfg(test)]
 mod tests {
