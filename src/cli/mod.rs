@@ -1,7 +1,8 @@
 //! The flag groups every command shares (SPEC 1), as clap derive types, and
 //! the manual text of the help and man pages. A leaf: it names only the
-//! plain settings types and `profile::Profile` (the harness a
-//! `--profile` value stands for); `app` assembles the whole command line.
+//! plain settings types and the harness registry (`profile::HARNESSES`,
+//! whose flags it makes clap arguments of); `app` assembles the whole
+//! command line.
 //!
 //! `config` holds the dsh settings flags, `profile` the `--profile` value
 //! and the other harnesses' settings, `manual` the examples, exit codes,
