@@ -518,9 +518,12 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
             ProfileName::Harness(p) if p.definition().takes(Command::Check) => {
                 push(*p, &mut chosen);
             }
-            ProfileName::Harness(p) => bail!(
+            ProfileName::Harness(p) if p.is_listing() => bail!(
                 "--profile {p} has no check: it is documented behaviour, not byte-exact (explain takes it)"
             ),
+            ProfileName::Harness(p) => {
+                bail!("--profile {p} has no check (render and explain take it)")
+            }
         }
     }
     // `all` and lists keep one order: dsh, then the table's.

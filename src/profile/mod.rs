@@ -19,9 +19,18 @@ pub mod listings;
 pub mod opencode;
 pub mod registry;
 
-pub use registry::{
-    Command, Definition, Flag, FlagKind, FlagValue, FlagValues, HARNESSES, Profile,
-};
+pub use registry::{Command, Definition, Flag, FlagKind, FlagValue, FlagValues, Profile};
+
+/// Every harness besides dsh (its module's `PROFILE`), in the order of the
+/// help, the flags and `check --profile all`. A new harness is its module
+/// (`pub mod` above) and one line here, at the end.
+pub static HARNESSES: &[Profile] = &[
+    codex::PROFILE,
+    gemini::PROFILE,
+    opencode::PROFILE,
+    claude::PROFILE,
+    listings::COPILOT,
+];
 
 use std::collections::HashSet;
 use std::fmt;
