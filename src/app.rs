@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::cli::{GlobalArgs, MANUAL, heading};
+use crate::cli::{GlobalArgs, MANUAL};
 use crate::cmd::{self, Ctx};
 use crate::env::Env;
 
@@ -90,7 +90,7 @@ pub fn short_usage() -> String {
 /// pages and the completion scripts are built from.
 #[must_use]
 pub fn reference_command() -> clap::Command {
-    let profiles = [heading::CODEX, heading::GEMINI, heading::OPENCODE];
+    let profiles = crate::cli::reference_headings();
     let mut cmd = Cli::command();
     let names: Vec<String> = cmd
         .get_subcommands()

@@ -3,6 +3,16 @@
 
 use sha1::{Digest, Sha1};
 
+/// Splits a list flag on `,` verbatim; an empty value is the empty list.
+#[must_use]
+pub fn split_list(raw: &str) -> Vec<String> {
+    if raw.is_empty() {
+        Vec::new()
+    } else {
+        raw.split(',').map(str::to_owned).collect()
+    }
+}
+
 /// Lowercase hex SHA-1.
 #[must_use]
 pub fn sha1_hex(bytes: &[u8]) -> String {

@@ -91,8 +91,8 @@ impl Manual {
 /// same headings, in this order: its own options (with the global ones),
 /// then [`SESSION`](heading::SESSION), [`HARNESS`](heading::HARNESS),
 /// [`DSH`](heading::DSH), [`OUTPUT`](heading::OUTPUT). A profile's own
-/// settings sit under their profile's heading, hidden from `--help` and
-/// shown by `--help-profile P` (and in the man pages).
+/// settings sit under their profile's heading (`profile::Definition::heading`),
+/// hidden from `--help` and shown by `--help-profile P` (and in the man pages).
 pub mod heading {
     /// Where the session runs and which log it is: `--cwd`, `--log`,
     /// `--session`, `--sessions-root`, `--strict`.
@@ -104,14 +104,6 @@ pub mod heading {
     pub const DSH: &str = "dsh settings";
     /// What is printed and the exit status: `--format`, `--check`, ...
     pub const OUTPUT: &str = "Output";
-    /// The settings of `--profile codex`.
-    pub const CODEX: &str = "codex settings";
-    /// The settings of `--profile gemini`.
-    pub const GEMINI: &str = "gemini settings";
-    /// The settings of `--profile opencode`.
-    pub const OPENCODE: &str = "opencode settings";
-    /// The settings of `--profile claude`.
-    pub const CLAUDE: &str = "claude settings";
 }
 
 /// The environment variables agentctx reads (the man pages' ENVIRONMENT).

@@ -1,7 +1,8 @@
 //! The flag groups every command shares (SPEC 1), as clap derive types, and
 //! the manual text of the help and man pages. A leaf: it names only the
-//! plain settings types and `profile::Profile` (the harness a
-//! `--profile` value stands for); `app` assembles the whole command line.
+//! plain settings types and the harness registry (`profile::HARNESSES`,
+//! whose flags it makes clap arguments of); `app` assembles the whole
+//! command line.
 //!
 //! `config` holds the dsh settings flags, `profile` the `--profile` value
 //! and the other harnesses' settings, `manual` the examples, exit codes,
@@ -22,8 +23,7 @@ use clap::{Args, ValueEnum};
 pub use config::{ConfigArgs, PrecedenceArg, SettingsFromArg};
 pub use manual::{ENVIRONMENT, MANUAL, Manual, heading};
 pub use profile::{
-    CHECK_PROFILES, DIFF_PROFILES, EXPLAIN_PROFILES, ProfileArgs, ProfileName, RENDER_PROFILES,
-    SettingsProfile, profile_help, profile_parser,
+    Offer, ProfileArgs, ProfileName, profile_help, profile_parser, reference_headings,
 };
 
 /// The flags every subcommand takes.
@@ -121,14 +121,7 @@ impl SessionArgs {
     }
 }
 
-/// Splits a list flag on `,` verbatim; an empty value is the empty list.
-pub fn split_list(raw: &str) -> Vec<String> {
-    if raw.is_empty() {
-        Vec::new()
-    } else {
-        raw.split(',').map(str::to_owned).collect()
-    }
-}
+pub use crate::text::split_list;
 
 #[cfg(test)]
 mod tests {

@@ -1,31 +1,25 @@
 //! `--profile`: the harness a command shows, which commands take which,
-//! and the settings of the non-dsh harnesses (`--help-profile P`).
+//! and the settings of the non-dsh harnesses (`--help-profile P`), all
+//! built from the registry (`profile::HARNESSES`): a harness's flags are
+//! plain data there ([`Flag`]), made clap arguments here.
 #![allow(clippy::doc_markdown)]
 
 use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Args, ValueEnum};
+use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Args, FromArgMatches};
 
 use super::heading;
-use crate::profile::Profile;
+use crate::profile::{Command, Flag, FlagKind, FlagValue, FlagValues, HARNESSES, Profile};
 
 /// The harness whose context a command shows (SPEC 10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProfileName {
     /// DeepSeek Harness, the default.
     Dsh,
-    /// OpenAI Codex CLI (exact).
-    Codex,
-    /// Google Gemini CLI (exact).
-    Gemini,
-    /// opencode, V1 engine (exact).
-    Opencode,
-    /// Claude Code 2.1.332 (exact).
-    Claude,
-    /// GitHub Copilot CLI: documented behaviour, not byte-exact.
-    Copilot,
-    /// dsh and every harness with a check: codex, gemini, opencode and claude (check only).
+    /// A harness of the registry.
+    Harness(Profile),
+    /// dsh and every harness with a check (check only).
     All,
 }
 
@@ -34,11 +28,7 @@ impl ProfileName {
     #[must_use]
     pub fn harness(self) -> Option<Profile> {
         match self {
-            ProfileName::Codex => Some(Profile::Codex),
-            ProfileName::Gemini => Some(Profile::Gemini),
-            ProfileName::Opencode => Some(Profile::Opencode),
-            ProfileName::Claude => Some(Profile::Claude),
-            ProfileName::Copilot => Some(Profile::Copilot),
+            ProfileName::Harness(harness) => Some(harness),
             ProfileName::Dsh | ProfileName::All => None,
         }
     }
@@ -46,74 +36,102 @@ impl ProfileName {
     /// Its `--profile` value (a harness's is [`Profile::name`]).
     #[must_use]
     pub fn name(self) -> &'static str {
-        match (self, self.harness()) {
-            (_, Some(harness)) => harness.name(),
-            (ProfileName::All, None) => "all",
-            (_, None) => "dsh",
+        match self {
+            ProfileName::Dsh => "dsh",
+            ProfileName::Harness(harness) => harness.name(),
+            ProfileName::All => "all",
         }
+    }
+
+    /// Every name in help order: dsh, the registry's, all.
+    #[must_use]
+    pub fn every() -> Vec<ProfileName> {
+        let mut all = vec![ProfileName::Dsh];
+        all.extend(HARNESSES.iter().copied().map(ProfileName::Harness));
+        all.push(ProfileName::All);
+        all
+    }
+
+    /// Its possible value, with its help.
+    fn possible_value(self) -> PossibleValue {
+        let help = match self {
+            ProfileName::Dsh => "DeepSeek Harness, the default".to_owned(),
+            ProfileName::Harness(harness) => harness.definition().about().to_owned(),
+            ProfileName::All => {
+                let names: Vec<&str> = Profile::taken_by(Command::Check)
+                    .map(Profile::name)
+                    .collect();
+                format!(
+                    "dsh and every harness with a check: {} (check only)",
+                    and_list(&names)
+                )
+            }
+        };
+        PossibleValue::new(self.name()).help(help)
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
 impl From<Profile> for ProfileName {
     fn from(harness: Profile) -> Self {
-        match harness {
-            Profile::Codex => ProfileName::Codex,
-            Profile::Gemini => ProfileName::Gemini,
-            Profile::Opencode => ProfileName::Opencode,
-            Profile::Claude => ProfileName::Claude,
-            Profile::Copilot => ProfileName::Copilot,
+        ProfileName::Harness(harness)
+    }
+}
+
+/// The commands that take `--profile`, for what their help offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offer {
+    Render,
+    Explain,
+    Check,
+    /// diff replays dsh logs: dsh only.
+    Diff,
+}
+
+impl Offer {
+    /// Whether the command takes `name`: dsh always, `all` check only, a
+    /// harness as its definition says.
+    #[must_use]
+    pub fn takes(self, name: ProfileName) -> bool {
+        let command = match self {
+            Offer::Render => Command::Render,
+            Offer::Explain => Command::Explain,
+            Offer::Check => Command::Check,
+            Offer::Diff => return name == ProfileName::Dsh,
+        };
+        match name {
+            ProfileName::Dsh => true,
+            ProfileName::Harness(harness) => harness.definition().takes(command),
+            ProfileName::All => command == Command::Check,
         }
     }
 }
 
-/// The profiles `render --profile` takes.
-pub const RENDER_PROFILES: &[ProfileName] = &[
-    ProfileName::Dsh,
-    ProfileName::Codex,
-    ProfileName::Gemini,
-    ProfileName::Opencode,
-    ProfileName::Claude,
-];
-
-/// The profiles `explain --profile` takes.
-pub const EXPLAIN_PROFILES: &[ProfileName] = &[
-    ProfileName::Dsh,
-    ProfileName::Codex,
-    ProfileName::Gemini,
-    ProfileName::Opencode,
-    ProfileName::Claude,
-    ProfileName::Copilot,
-];
-
-/// The profiles `check --profile` takes.
-pub const CHECK_PROFILES: &[ProfileName] = &[
-    ProfileName::Dsh,
-    ProfileName::Codex,
-    ProfileName::Gemini,
-    ProfileName::Opencode,
-    ProfileName::Claude,
-    ProfileName::All,
-];
-
-/// The profiles `diff --profile` takes: diff replays dsh logs.
-pub const DIFF_PROFILES: &[ProfileName] = &[ProfileName::Dsh];
-
-/// `--profile` of a command that takes the profiles `offered`: help and
-/// completions offer only those, while every name still parses, so that
-/// the usage error says why one does not apply (`--profile claude is
-/// documented behaviour, not byte-exact: it works with explain only`).
+/// `--profile` of a command: help and completions offer only the profiles
+/// it takes, while every name still parses, so that the usage error says
+/// why one does not apply (`--profile copilot is documented behaviour, not
+/// byte-exact: it works with explain only`).
 #[must_use]
-pub fn profile_parser(
-    offered: &'static [ProfileName],
-) -> impl TypedValueParser<Value = ProfileName> {
-    let values = ProfileName::value_variants().iter().filter_map(|p| {
-        let value = p.to_possible_value()?;
-        Some(value.hide(!offered.contains(p)))
-    });
+pub fn profile_parser(offer: Offer) -> impl TypedValueParser<Value = ProfileName> {
+    let values = ProfileName::every()
+        .into_iter()
+        .map(move |p| p.possible_value().hide(!offer.takes(p)));
     ListAware {
-        inner: PossibleValuesParser::new(values)
-            .try_map(|name| ProfileName::from_str(&name, false)),
-        lists: offered.contains(&ProfileName::All),
+        inner: PossibleValuesParser::new(values).try_map(|name| {
+            ProfileName::every()
+                .into_iter()
+                .find(|p| p.name() == name)
+                .ok_or("not a profile")
+        }),
+        lists: offer == Offer::Check,
     }
 }
 
@@ -150,117 +168,182 @@ impl<P: TypedValueParser<Value = ProfileName>> TypedValueParser for ListAware<P>
     }
 }
 
-/// The profiles that have settings of their own (`--help-profile P`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SettingsProfile {
-    /// OpenAI Codex CLI.
-    Codex,
-    /// Google Gemini CLI.
-    Gemini,
-    /// opencode.
-    Opencode,
-    /// Claude Code.
-    Claude,
+/// The harnesses with settings of their own (`--help-profile P`).
+fn with_settings() -> impl Iterator<Item = Profile> {
+    HARNESSES
+        .iter()
+        .copied()
+        .filter(|p| !p.definition().flags().is_empty())
 }
 
-impl SettingsProfile {
-    /// The help heading its settings sit under.
-    #[must_use]
-    pub fn heading(self) -> &'static str {
-        match self {
-            SettingsProfile::Codex => heading::CODEX,
-            SettingsProfile::Gemini => heading::GEMINI,
-            SettingsProfile::Opencode => heading::OPENCODE,
-            SettingsProfile::Claude => heading::CLAUDE,
-        }
-    }
+/// Where `--cwd-as-given` sits among the harnesses' flags: after this
+/// harness's (the order the man pages and completions were laid out in).
+const CWD_AS_GIVEN_AFTER: &str = "opencode";
 
-    /// The harness whose settings these are.
-    #[must_use]
-    pub fn harness(self) -> Profile {
-        match self {
-            SettingsProfile::Codex => Profile::Codex,
-            SettingsProfile::Gemini => Profile::Gemini,
-            SettingsProfile::Opencode => Profile::Opencode,
-            SettingsProfile::Claude => Profile::Claude,
-        }
-    }
-
-    /// Its `--profile` value.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        self.harness().name()
-    }
-}
+const HELP_PROFILE: &str = "help_profile";
+const CWD_AS_GIVEN: &str = "cwd_as_given";
 
 /// The settings of the non-dsh profiles (SPEC 10.1), each under its
 /// profile's heading: hidden from `--help`, shown by `--help-profile P`
-/// ([`profile_help`]), the man pages and the completions.
-#[derive(Debug, Clone, Default, Args)]
+/// ([`profile_help`]), the man pages and the completions. Built from the
+/// registry's [`Flag`]s; the values given are [`FlagValues`].
+#[derive(Debug, Clone, Default)]
 pub struct ProfileArgs {
-    /// Print the settings of --profile P (codex, gemini, opencode, claude) and exit.
-    #[arg(long, value_enum, value_name = "P", hide_possible_values = true, help_heading = heading::HARNESS)]
-    pub help_profile: Option<SettingsProfile>,
-
-    /// The Codex home [default: $CODEX_HOME if non-empty, else ~/.codex].
-    #[arg(long, value_name = "DIR", hide = true, help_heading = heading::CODEX)]
-    pub codex_home: Option<PathBuf>,
-
-    /// Byte budget of Codex's project docs; 0 disables them [default: config.toml, else 32768].
-    #[arg(long, value_name = "N", hide = true, help_heading = heading::CODEX)]
-    pub project_doc_max_bytes: Option<u64>,
-
-    /// Names Codex tries after AGENTS.md, comma separated [default: config.toml, else none].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::CODEX)]
-    pub project_doc_fallback_filenames: Option<String>,
-
-    /// Names marking Codex's project root [default: config.toml, else .git].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::CODEX)]
-    pub project_root_markers: Option<String>,
-
-    /// Gemini CLI's context file names [default: settings context.fileName, else GEMINI.md].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::GEMINI)]
-    pub context_filename: Option<String>,
-
-    /// Names marking Gemini CLI's memory boundary [default: settings, else .git].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::GEMINI)]
-    pub memory_boundary_markers: Option<String>,
-
-    /// The workspace is not trusted: no project memory, no workspace settings.
-    #[arg(long, hide = true, help_heading = heading::GEMINI)]
-    pub untrusted: bool,
-
-    /// A path a Gemini CLI tool touched, for its just-in-time context (repeatable).
-    #[arg(long, value_name = "PATH", hide = true, help_heading = heading::GEMINI)]
-    pub touch: Vec<String>,
-
-    /// The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto].
-    #[arg(long, value_name = "M", hide = true, help_heading = heading::GEMINI)]
-    pub model: Option<String>,
-
-    /// opencode's config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR].
-    #[arg(long, value_name = "DIR", hide = true, help_heading = heading::OPENCODE)]
-    pub opencode_config_dir: Option<PathBuf>,
-
-    /// opencode's instruction entries, comma separated; replaces the config files' [default: config].
-    #[arg(long, value_name = "A,B", allow_hyphen_values = true, hide = true, help_heading = heading::OPENCODE)]
-    pub instructions: Option<String>,
-
-    /// No CLAUDE.md files (also OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1|true).
-    #[arg(long, hide = true, help_heading = heading::OPENCODE)]
-    pub disable_claude_code_prompt: bool,
-
-    /// No project files or project config (also OPENCODE_DISABLE_PROJECT_CONFIG=1|true).
-    #[arg(long, hide = true, help_heading = heading::OPENCODE)]
-    pub disable_project_config: bool,
-
-    /// --cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved].
-    #[arg(long, help_heading = heading::HARNESS)]
+    /// `--help-profile P`.
+    pub help_profile: Option<Profile>,
+    /// `--cwd-as-given`.
     pub cwd_as_given: bool,
+    /// The harnesses' flags given.
+    pub flags: FlagValues,
+}
 
-    /// Claude Code's config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude].
-    #[arg(long, value_name = "DIR", hide = true, help_heading = heading::CLAUDE)]
-    pub claude_config_dir: Option<PathBuf>,
+/// The clap argument of one harness flag.
+fn arg_of(flag: &Flag, heading: &'static str) -> Arg {
+    let arg = Arg::new(flag.long)
+        .long(flag.long)
+        .help(flag.help)
+        .hide(true)
+        .help_heading(heading);
+    let arg = match flag.value_name {
+        Some(name) => arg.value_name(name),
+        None => arg,
+    };
+    match flag.kind {
+        FlagKind::Path => arg
+            .value_parser(clap::value_parser!(PathBuf))
+            .action(ArgAction::Set),
+        FlagKind::Number => arg
+            .value_parser(clap::value_parser!(u64))
+            .action(ArgAction::Set),
+        FlagKind::List => arg
+            .allow_hyphen_values(true)
+            .value_parser(clap::value_parser!(String))
+            .action(ArgAction::Set),
+        FlagKind::Text => arg
+            .value_parser(clap::value_parser!(String))
+            .action(ArgAction::Set),
+        FlagKind::Switch => arg
+            .value_parser(clap::value_parser!(bool))
+            .action(ArgAction::SetTrue),
+        FlagKind::Repeated => arg
+            .value_parser(clap::value_parser!(String))
+            .action(ArgAction::Append),
+    }
+}
+
+/// Every argument of [`ProfileArgs`], in order: `--help-profile`, the
+/// harnesses' flags in registry order with `--cwd-as-given` after
+/// [`CWD_AS_GIVEN_AFTER`]'s.
+fn arguments() -> Vec<Arg> {
+    let names: Vec<&str> = with_settings().map(Profile::name).collect();
+    let values = with_settings().map(|p| PossibleValue::new(p.name()).help(p.definition().title()));
+    let mut args = vec![
+        Arg::new(HELP_PROFILE)
+            .long("help-profile")
+            .value_name("P")
+            .hide_possible_values(true)
+            .help_heading(heading::HARNESS)
+            .value_parser(PossibleValuesParser::new(values))
+            .action(ArgAction::Set)
+            .help(format!(
+                "Print the settings of --profile P ({}) and exit",
+                names.join(", ")
+            )),
+    ];
+    let cwd_as_given = Arg::new(CWD_AS_GIVEN)
+        .long("cwd-as-given")
+        .help_heading(heading::HARNESS)
+        .value_parser(clap::value_parser!(bool))
+        .action(ArgAction::SetTrue)
+        .help("--cwd handed over as written, as `codex -C DIR` (links kept) [default: as `cd DIR && agent`, links resolved]");
+    let mut cwd_as_given = Some(cwd_as_given);
+    for p in HARNESSES {
+        let d = p.definition();
+        args.extend(d.flags().iter().map(|f| arg_of(f, d.heading())));
+        if d.name() == CWD_AS_GIVEN_AFTER {
+            args.extend(cwd_as_given.take());
+        }
+    }
+    args.extend(cwd_as_given);
+    args
+}
+
+impl Args for ProfileArgs {
+    fn group_id() -> Option<clap::Id> {
+        Some(clap::Id::from("ProfileArgs"))
+    }
+
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let args = arguments();
+        let ids: Vec<clap::Id> = args.iter().map(|a| a.get_id().clone()).collect();
+        cmd.group(ArgGroup::new("ProfileArgs").multiple(true).args(ids))
+            .args(args)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for ProfileArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        Self::from_arg_matches_mut(&mut matches.clone())
+    }
+
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = ProfileArgs::default();
+        args.update_from_arg_matches_mut(matches)?;
+        Ok(args)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        self.update_from_arg_matches_mut(&mut matches.clone())
+    }
+
+    fn update_from_arg_matches_mut(&mut self, m: &mut ArgMatches) -> Result<(), clap::Error> {
+        let wrong = |e: clap::parser::MatchesError| {
+            clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, e.to_string())
+        };
+        if let Some(name) = m.try_remove_one::<String>(HELP_PROFILE).map_err(wrong)? {
+            self.help_profile = Profile::named(&name);
+        }
+        if let Some(on) = m.try_remove_one::<bool>(CWD_AS_GIVEN).map_err(wrong)? {
+            self.cwd_as_given |= on;
+        }
+        for p in HARNESSES {
+            for flag in p.definition().flags() {
+                let id = flag.long;
+                let value = match flag.kind {
+                    FlagKind::Path => m
+                        .try_remove_one::<PathBuf>(id)
+                        .map_err(wrong)?
+                        .map(FlagValue::Path),
+                    FlagKind::Number => m
+                        .try_remove_one::<u64>(id)
+                        .map_err(wrong)?
+                        .map(FlagValue::Number),
+                    FlagKind::List | FlagKind::Text => m
+                        .try_remove_one::<String>(id)
+                        .map_err(wrong)?
+                        .map(FlagValue::Text),
+                    FlagKind::Switch => m
+                        .try_remove_one::<bool>(id)
+                        .map_err(wrong)?
+                        .and_then(|on| on.then_some(FlagValue::Switch)),
+                    FlagKind::Repeated => m
+                        .try_remove_many::<String>(id)
+                        .map_err(wrong)?
+                        .map(|v| FlagValue::Many(v.collect()))
+                        .filter(|v| *v != FlagValue::Many(Vec::new())),
+                };
+                if let Some(value) = value {
+                    self.flags.0.retain(|(_, long, _)| *long != flag.long);
+                    self.flags.0.push((*p, flag.long, value));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The help of `agentctx COMMAND --help-profile P`: the settings of one
@@ -270,7 +353,7 @@ pub struct ProfileArgs {
 pub fn profile_help(
     mut root: clap::Command,
     command: &str,
-    profile: SettingsProfile,
+    profile: Profile,
 ) -> clap::builder::StyledStr {
     let name = profile.name();
     let Some(sub) = root.find_subcommand_mut(command) else {
@@ -289,75 +372,135 @@ pub fn profile_help(
         ))
         .disable_help_flag(true)
         .max_term_width(100);
+    let heading = profile.definition().heading();
     let ids: Vec<clap::Id> = page.get_arguments().map(|a| a.get_id().clone()).collect();
     for id in ids {
         page = page.mut_arg(id, |a| {
-            let mine = a.get_help_heading() == Some(profile.heading());
+            let mine = a.get_help_heading() == Some(heading);
             a.hide(!mine)
         });
     }
     page.render_long_help()
 }
 
+/// The headings of the harnesses whose settings the man pages and the
+/// completion scripts show.
+#[must_use]
+pub fn reference_headings() -> Vec<&'static str> {
+    HARNESSES
+        .iter()
+        .map(|p| Profile::definition(*p))
+        .filter(|d| d.in_reference() && !d.flags().is_empty())
+        .map(|d| d.heading())
+        .collect()
+}
+
 impl ProfileArgs {
     /// The profile flags given, each with the profile it belongs to.
     #[must_use]
-    pub fn given(&self) -> Vec<(&'static str, ProfileName)> {
-        use ProfileName::{Claude, Codex, Gemini, Opencode};
-        [
-            ("--codex-home", Codex, self.codex_home.is_some()),
-            (
+    pub fn given(&self) -> Vec<(String, Profile)> {
+        self.flags
+            .0
+            .iter()
+            .map(|(owner, long, _)| (format!("--{long}"), *owner))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every registry flag becomes one argument, under its harness's
+    /// heading, hidden; the shared ones are shown; the order is the
+    /// registry's with `--cwd-as-given` after opencode's flags.
+    #[test]
+    fn the_arguments_follow_the_registry() {
+        let args = arguments();
+        let longs: Vec<&str> = args.iter().filter_map(Arg::get_long).collect();
+        let mut expected = vec!["help-profile"];
+        for p in HARNESSES {
+            expected.extend(p.definition().flags().iter().map(|f| f.long));
+            if p.name() == CWD_AS_GIVEN_AFTER {
+                expected.push("cwd-as-given");
+            }
+        }
+        assert_eq!(longs, expected);
+        assert!(HARNESSES.iter().any(|p| p.name() == CWD_AS_GIVEN_AFTER));
+        for p in HARNESSES {
+            let d = p.definition();
+            for f in d.flags() {
+                let arg = args.iter().find(|a| a.get_long() == Some(f.long)).unwrap();
+                assert_eq!(arg.get_help_heading(), Some(d.heading()), "--{}", f.long);
+                assert!(arg.is_hide_set(), "--{}", f.long);
+            }
+        }
+        assert!(
+            !args
+                .iter()
+                .any(|a| a.get_long() == Some("cwd-as-given") && a.is_hide_set())
+        );
+    }
+
+    /// Values parse into the flags of their harness, in definition order;
+    /// a switch not given and an empty repetition are not given.
+    #[test]
+    fn flags_parse_into_flag_values() {
+        let cmd = ProfileArgs::augment_args(clap::Command::new("t"));
+        let m = cmd
+            .try_get_matches_from([
+                "t",
+                "--model",
+                "m",
                 "--project-doc-max-bytes",
-                Codex,
-                self.project_doc_max_bytes.is_some(),
-            ),
-            (
-                "--project-doc-fallback-filenames",
-                Codex,
-                self.project_doc_fallback_filenames.is_some(),
-            ),
-            (
-                "--project-root-markers",
-                Codex,
-                self.project_root_markers.is_some(),
-            ),
-            (
-                "--context-filename",
-                Gemini,
-                self.context_filename.is_some(),
-            ),
-            (
-                "--memory-boundary-markers",
-                Gemini,
-                self.memory_boundary_markers.is_some(),
-            ),
-            ("--untrusted", Gemini, self.untrusted),
-            ("--touch", Gemini, !self.touch.is_empty()),
-            ("--model", Gemini, self.model.is_some()),
-            (
-                "--opencode-config-dir",
-                Opencode,
-                self.opencode_config_dir.is_some(),
-            ),
-            ("--instructions", Opencode, self.instructions.is_some()),
-            (
-                "--disable-claude-code-prompt",
-                Opencode,
-                self.disable_claude_code_prompt,
-            ),
-            (
-                "--disable-project-config",
-                Opencode,
-                self.disable_project_config,
-            ),
-            (
-                "--claude-config-dir",
-                Claude,
-                self.claude_config_dir.is_some(),
-            ),
-        ]
-        .into_iter()
-        .filter_map(|(name, profile, given)| given.then_some((name, profile)))
-        .collect()
+                "7",
+                "--touch",
+                "a",
+                "--touch",
+                "b",
+                "--instructions",
+                "-x,y",
+                "--untrusted",
+                "--help-profile",
+                "gemini",
+            ])
+            .unwrap();
+        let args = ProfileArgs::from_arg_matches(&m).unwrap();
+        assert_eq!(args.help_profile.map(Profile::name), Some("gemini"));
+        assert!(!args.cwd_as_given);
+        let given: Vec<(String, &str)> = args
+            .given()
+            .into_iter()
+            .map(|(f, p)| (f, p.name()))
+            .collect();
+        let expected = [
+            ("--project-doc-max-bytes", "codex"),
+            ("--untrusted", "gemini"),
+            ("--touch", "gemini"),
+            ("--model", "gemini"),
+            ("--instructions", "opencode"),
+        ];
+        assert_eq!(given, expected.map(|(f, p)| (f.to_owned(), p)));
+        assert_eq!(args.flags.many("touch"), ["a", "b"]);
+        assert_eq!(
+            args.flags.list("instructions"),
+            Some(vec!["-x".into(), "y".into()])
+        );
+        assert_eq!(args.flags.number("project-doc-max-bytes"), Some(7));
+    }
+
+    #[test]
+    fn names_parse_back() {
+        for offer in [Offer::Render, Offer::Explain, Offer::Check, Offer::Diff] {
+            let parser = profile_parser(offer);
+            let cmd = clap::Command::new("t");
+            for name in ProfileName::every() {
+                let parsed = parser.parse_ref(&cmd, None, std::ffi::OsStr::new(name.name()));
+                assert_eq!(parsed.unwrap(), name);
+            }
+        }
+        assert!(Offer::Explain.takes(ProfileName::from(HARNESSES[4])));
+        assert!(!Offer::Render.takes(ProfileName::from(HARNESSES[4])));
+        assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
     }
 }

@@ -10,15 +10,14 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 
 use super::Ctx;
-use super::profile::check::{Entry, HARNESSES, entry as check_entry};
 use crate::check::impact::{self, Impact};
 use crate::check::{self, Report, Request, summary};
-use crate::cli::{CHECK_PROFILES, ConfigArgs, ProfileArgs, ProfileName, heading, profile_parser};
+use crate::cli::{ConfigArgs, Offer, ProfileArgs, ProfileName, heading, profile_parser};
 use crate::output;
 use crate::output::check::{View, Views, github, markdown, text};
 use crate::output::palette::Palette;
-use crate::profile::Profile;
 use crate::profile::check::Harness;
+use crate::profile::{Command, HARNESSES, Profile};
 
 /// Examples and exit codes: the end of the long help, and the man page.
 pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
@@ -123,7 +122,7 @@ pub struct CheckArgs {
     pub base: Option<String>,
 
     /// The harnesses to check, comma separated, or all [default: dsh]; a profile's own settings: --help-profile P.
-    #[arg(long, value_name = "P,Q", value_parser = profile_parser(CHECK_PROFILES), value_delimiter = ',', help_heading = heading::HARNESS)]
+    #[arg(long, value_name = "P,Q", value_parser = profile_parser(Offer::Check), value_delimiter = ',', help_heading = heading::HARNESS)]
     pub profile: Vec<ProfileName>,
 
     #[command(flatten)]
@@ -160,7 +159,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
     let others: Vec<Box<dyn Harness>> = chosen
         .others
         .iter()
-        .map(|e| (e.new)(ctx.env, &args.profiles, &top))
+        .map(|p| {
+            let made = p.definition().check(ctx.env, &args.profiles.flags, &top)?;
+            made.ok_or_else(|| anyhow::anyhow!("--profile {p} has no check"))
+        })
         .collect::<Result<_>>()?;
     let harness_names: Vec<Vec<String>> = others.iter().map(|h| h.names().to_vec()).collect();
     let selection = check::targets(&settings, &base, &args.paths, &harness_names)?;
@@ -484,7 +486,7 @@ fn input_top(settings: &crate::settings::Settings, base: &Path, paths: &[PathBuf
 /// What `--profile` selects for check: dsh or not, and the other harnesses.
 struct Chosen {
     dsh: bool,
-    others: Vec<&'static Entry>,
+    others: Vec<Profile>,
 }
 
 /// `--profile` for check: empty is dsh; `all` is dsh and every harness
@@ -499,9 +501,9 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
     if names.is_empty() {
         chosen.dsh = true;
     }
-    let push = |e: &'static Entry, chosen: &mut Chosen| {
-        if !chosen.others.iter().any(|o| o.profile == e.profile) {
-            chosen.others.push(e);
+    let push = |p: Profile, chosen: &mut Chosen| {
+        if !chosen.others.contains(&p) {
+            chosen.others.push(p);
         }
     };
     for name in names {
@@ -509,26 +511,25 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
             ProfileName::Dsh => chosen.dsh = true,
             ProfileName::All => {
                 chosen.dsh = true;
-                for e in HARNESSES {
-                    push(e, &mut chosen);
+                for p in Profile::taken_by(Command::Check) {
+                    push(p, &mut chosen);
                 }
             }
-            other => {
-                let profile = other.harness();
-                match profile.and_then(check_entry) {
-                    Some(e) => push(e, &mut chosen),
-                    None => bail!(
-                        "--profile {} has no check: it is documented behaviour, not byte-exact (explain takes it)",
-                        other.name()
-                    ),
-                }
+            ProfileName::Harness(p) if p.definition().takes(Command::Check) => {
+                push(*p, &mut chosen);
+            }
+            ProfileName::Harness(p) if p.is_listing() => bail!(
+                "--profile {p} has no check: it is documented behaviour, not byte-exact (explain takes it)"
+            ),
+            ProfileName::Harness(p) => {
+                bail!("--profile {p} has no check (render and explain take it)")
             }
         }
     }
     // `all` and lists keep one order: dsh, then the table's.
     chosen
         .others
-        .sort_by_key(|e| HARNESSES.iter().position(|h| h.profile == e.profile));
+        .sort_by_key(|p| HARNESSES.iter().position(|h| h == p));
     let label = label_of(&chosen);
     if args.profiles.cwd_as_given {
         bail!(
@@ -544,11 +545,9 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
         }
     }
     for (flag, owner) in args.profiles.given() {
-        let owner = owner.harness();
-        if !chosen.others.iter().any(|e| Some(e.profile) == owner) {
+        if !chosen.others.contains(&owner) {
             bail!(
-                "{flag} is a setting of --profile {}; it does not apply to --profile {label}",
-                owner.map_or("?", Profile::name)
+                "{flag} is a setting of --profile {owner}; it does not apply to --profile {label}"
             );
         }
     }
@@ -561,7 +560,7 @@ fn label_of(chosen: &Chosen) -> String {
     if chosen.dsh {
         names.push("dsh");
     }
-    names.extend(chosen.others.iter().map(|e| e.profile.name()));
+    names.extend(chosen.others.iter().map(|p| p.name()));
     names.join(",")
 }
 

@@ -9,8 +9,7 @@ use serde::Serialize;
 use super::Ctx;
 use crate::baseline::Source;
 use crate::cli::{
-    ConfigArgs, DIFF_PROFILES, Format, ProfileName, SessionArgs, format_parser, heading,
-    profile_parser,
+    ConfigArgs, Format, Offer, ProfileName, SessionArgs, format_parser, heading, profile_parser,
 };
 use crate::output;
 use crate::reconcile::Decision;
@@ -43,7 +42,7 @@ pub struct DiffArgs {
     pub runtime: Vec<String>,
 
     /// The harness profile; diff replays dsh logs, so only dsh [default: dsh].
-    #[arg(long, value_name = "P", value_parser = profile_parser(DIFF_PROFILES), hide_possible_values = true, help_heading = heading::HARNESS)]
+    #[arg(long, value_name = "P", value_parser = profile_parser(Offer::Diff), hide_possible_values = true, help_heading = heading::HARNESS)]
     pub profile: Option<ProfileName>,
 
     /// The generation that resumes the log and the kind it persists [default: agent-instructions].
@@ -123,8 +122,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &DiffArgs) -> Result<u8> {
     if let Some(p) = args.profile.filter(|p| *p != crate::cli::ProfileName::Dsh) {
         anyhow::bail!(
             "diff replays a dsh session log: --profile {} does not apply (render and explain take it)",
-            clap::ValueEnum::to_possible_value(&p)
-                .map_or_else(String::new, |v| v.get_name().to_owned())
+            p.name()
         );
     }
     let runtime_values = crate::prompt::parse_values(&args.runtime)?;

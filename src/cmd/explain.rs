@@ -10,8 +10,8 @@ use clap::Args;
 
 use super::Ctx;
 use crate::cli::{
-    ConfigArgs, EXPLAIN_PROFILES, Format, ProfileArgs, ProfileName, SessionArgs, format_parser,
-    heading, profile_parser,
+    ConfigArgs, Format, Offer, ProfileArgs, ProfileName, SessionArgs, format_parser, heading,
+    profile_parser,
 };
 use crate::explain;
 use crate::output::explain::{TextOptions, text};
@@ -107,7 +107,7 @@ pub struct ExplainArgs {
     pub session: SessionArgs,
 
     /// The harness to explain [default: dsh]; a profile's own settings: --help-profile P.
-    #[arg(long, value_name = "P", value_parser = profile_parser(EXPLAIN_PROFILES), help_heading = heading::HARNESS)]
+    #[arg(long, value_name = "P", value_parser = profile_parser(Offer::Explain), help_heading = heading::HARNESS)]
     pub profile: Option<ProfileName>,
 
     #[command(flatten)]

@@ -9,8 +9,8 @@ use serde::Serialize;
 use super::Ctx;
 use crate::baseline::{self, Shape, Source};
 use crate::cli::{
-    ConfigArgs, Format, ProfileArgs, ProfileName, RENDER_PROFILES, SessionArgs, format_parser,
-    heading, profile_parser,
+    ConfigArgs, Format, Offer, ProfileArgs, ProfileName, SessionArgs, format_parser, heading,
+    profile_parser,
 };
 use crate::discovery;
 use crate::output;
@@ -33,7 +33,7 @@ pub struct RenderArgs {
     pub session: SessionArgs,
 
     /// The harness whose baseline to print [default: dsh]; a profile's own settings: --help-profile P.
-    #[arg(long, value_name = "P", value_parser = profile_parser(RENDER_PROFILES), help_heading = heading::HARNESS)]
+    #[arg(long, value_name = "P", value_parser = profile_parser(Offer::Render), help_heading = heading::HARNESS)]
     pub profile: Option<ProfileName>,
 
     #[command(flatten)]

@@ -211,6 +211,31 @@ fn parts(report: &HarnessReport, palette: Palette, out: &mut String) {
     }
 }
 
+/// Why a file has `status`, in the words every harness shares (a
+/// harness's own are its `Definition::status_reason`).
+fn reason(status: Status) -> &'static str {
+    match status {
+        Status::Loaded | Status::Conditional => "",
+        Status::Outside => {
+            "outside the cwd, and the project has not approved external imports; skipped"
+        }
+        Status::TooDeep => "deeper than four levels of imports; skipped",
+        Status::TooLarge => "over 4 MiB; skipped",
+        Status::NotText => "not a text file by its extension; skipped",
+        Status::HeldBack => "AGENTS.md blocked by a CLAUDE.md",
+        Status::Truncated => "cut",
+        Status::Empty => "nothing left after trimming whitespace; contributes nothing",
+        Status::Shadowed => "another file takes its place",
+        Status::OverBudget => "the budget was used up by earlier files; dropped silently",
+        Status::Unreadable => "cannot be read; contributes nothing",
+        Status::Duplicate => "the same file was already loaded",
+        Status::Aborted => "project discovery failed; every project file is dropped",
+        Status::Jit => "loaded just in time for a touched path",
+        Status::UrlNotFetched => "a URL: the harness fetches it, agentctx does not",
+        Status::OnDemand => "not sent at start",
+    }
+}
+
 fn size(f: &FileEntry) -> String {
     let bytes = |n: u64| plural(usize::try_from(n).unwrap_or(usize::MAX), "byte", "bytes");
     match (f.bytes, f.truncated) {
@@ -239,32 +264,10 @@ fn why(profile: Profile, f: &FileEntry) -> String {
             "AGENTS.md blocked by {by} (Claude Code reads AGENTS.md only where no CLAUDE.md gives text)"
         );
     }
-    let base = match (f.status, profile) {
-        (Status::Loaded | Status::Conditional, _) | (Status::Duplicate, Profile::Claude) => "",
-        (Status::Empty, Profile::Claude) => {
-            "nothing left after frontmatter, block comments and whitespace; its imports are not read"
-        }
-        (Status::Outside, _) => {
-            "outside the cwd, and the project has not approved external imports; skipped"
-        }
-        (Status::TooDeep, _) => "deeper than four levels of imports; skipped",
-        (Status::TooLarge, _) => "over 4 MiB; skipped",
-        (Status::NotText, _) => "not a text file by its extension; skipped",
-        (Status::HeldBack, _) => "AGENTS.md blocked by a CLAUDE.md",
-        (Status::Truncated, Profile::Codex) => "codex cuts it silently to the bytes left",
-        (Status::Truncated, _) => "cut",
-        (Status::Empty, _) => "nothing left after trimming whitespace; contributes nothing",
-        (Status::Shadowed, Profile::Codex) => "codex loads one file per directory",
-        (Status::Shadowed, Profile::Opencode) => "an earlier name matched in the chain",
-        (Status::Shadowed, _) => "another file takes its place",
-        (Status::OverBudget, _) => "the budget was used up by earlier files; dropped silently",
-        (Status::Unreadable, _) => "cannot be read; contributes nothing",
-        (Status::Duplicate, _) => "the same file was already loaded",
-        (Status::Aborted, _) => "project discovery failed; every project file is dropped",
-        (Status::Jit, _) => "loaded just in time for a touched path",
-        (Status::UrlNotFetched, _) => "a URL: the harness fetches it, agentctx does not",
-        (Status::OnDemand, _) => "not sent at start",
-    };
+    let base = profile
+        .definition()
+        .status_reason(f.status)
+        .unwrap_or_else(|| reason(f.status));
     match (base.is_empty(), extra.is_empty()) {
         (true, _) => extra,
         (false, true) => base.to_owned(),

@@ -4,9 +4,48 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Result;
+
+use super::registry::{Definition, FlagValues, home};
 use super::{
     FileEntry, HarnessReport, HarnessSetting, Profile, ProfileSettings, Status, ValueOrigin, Why,
 };
+use crate::env::Env;
+
+/// GitHub Copilot CLI's handle in the registry: a documented listing.
+pub const COPILOT: Profile = Profile::new(&Copilot);
+
+/// The copilot harness: explain only, no flags, no check.
+#[derive(Debug)]
+pub struct Copilot;
+
+impl Definition for Copilot {
+    fn name(&self) -> &'static str {
+        "copilot"
+    }
+    fn about(&self) -> &'static str {
+        "GitHub Copilot CLI: documented behaviour, not byte-exact"
+    }
+    fn title(&self) -> &'static str {
+        "GitHub Copilot CLI"
+    }
+    fn exact(&self) -> bool {
+        false
+    }
+    fn heading(&self) -> &'static str {
+        "copilot settings"
+    }
+    fn load(&self, env: &Env, _: &FlagValues, cwd: &Path) -> Result<HarnessReport> {
+        Ok(copilot(&Input {
+            cwd: cwd.to_path_buf(),
+            home: home(env)?,
+            home_origin: match env.vars.nonempty("HOME") {
+                Some(_) => ValueOrigin::Env("HOME".to_owned()),
+                None => ValueOrigin::Default,
+            },
+        }))
+    }
+}
 
 /// The inputs of a listing.
 #[derive(Debug, Clone)]
@@ -61,7 +100,7 @@ pub fn copilot(input: &Input) -> HarnessReport {
         "root",
         HarnessSetting::new(super::show(&root), ValueOrigin::Derived),
     );
-    let mut report = HarnessReport::new(Profile::Copilot, settings);
+    let mut report = HarnessReport::new(COPILOT, settings);
     report.exact = false;
     let mut named: Vec<(PathBuf, &'static str)> = vec![
         (

@@ -17,6 +17,20 @@ pub mod glob;
 pub mod jsonc;
 pub mod listings;
 pub mod opencode;
+pub mod registry;
+
+pub use registry::{Command, Definition, Flag, FlagKind, FlagValue, FlagValues, Profile};
+
+/// Every harness besides dsh (its module's `PROFILE`), in the order of the
+/// help, the flags and `check --profile all`. A new harness is its module
+/// (`pub mod` above) and one line here, at the end.
+pub static HARNESSES: &[Profile] = &[
+    codex::PROFILE,
+    gemini::PROFILE,
+    opencode::PROFILE,
+    claude::PROFILE,
+    listings::COPILOT,
+];
 
 use std::collections::HashSet;
 use std::fmt;
@@ -25,51 +39,6 @@ use std::path::Path;
 
 use serde::Serialize;
 use serde::ser::SerializeMap;
-
-/// The harnesses agentctx knows besides dsh.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Profile {
-    Codex,
-    Gemini,
-    Opencode,
-    Claude,
-    Copilot,
-}
-
-impl Profile {
-    /// The profiles whose output is byte-exact (check `--profile all`).
-    pub const EXACT: [Profile; 4] = [
-        Profile::Codex,
-        Profile::Gemini,
-        Profile::Opencode,
-        Profile::Claude,
-    ];
-
-    /// Its `--profile` name.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Codex => "codex",
-            Profile::Gemini => "gemini",
-            Profile::Opencode => "opencode",
-            Profile::Claude => "claude",
-            Profile::Copilot => "copilot",
-        }
-    }
-
-    /// Whether the profile is only a documented listing (explain only).
-    #[must_use]
-    pub fn is_listing(self) -> bool {
-        matches!(self, Profile::Copilot)
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What the harness did with one probed file (SPEC 10.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

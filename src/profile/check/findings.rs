@@ -126,7 +126,7 @@ pub(super) fn findings_of(
             }
         }
         // An AGENTS.md Claude Code holds back that loses nothing is no finding.
-        let mirrored = profile == Profile::Claude && claude_mirrored(report, f);
+        let mirrored = profile == crate::profile::claude::PROFILE && claude_mirrored(report, f);
         if !(skip || mirrored) {
             out.extend(file_finding(profile, f, file, shower));
         }
@@ -254,7 +254,7 @@ fn plain(file: String, detail: Detail) -> Raw {
 
 /// The finding of one probed file, by its status.
 fn file_finding(profile: Profile, f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
-    if profile == Profile::Claude {
+    if profile == crate::profile::claude::PROFILE {
         return claude_finding(f, file, shower);
     }
     let max = match f.why {

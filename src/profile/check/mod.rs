@@ -3,7 +3,7 @@
 //! harness would from there, and what it found as `check` findings, in the
 //! same shape as dsh's: anchored on the file, with a rule, a hint and, for
 //! a budget, the blast radius. A harness plugs in with one [`Harness`]
-//! (`cmd::profile::check` lists them).
+//! (its `profile::Definition::check` makes it).
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
@@ -45,6 +45,21 @@ pub trait Harness: Sync {
     ///
     /// The harness's inputs are unusable (as its loader says).
     fn load(&self, dir: &Path) -> Result<HarnessReport>;
+}
+
+/// The last components of configured names, each once (`docs/X.md` is
+/// looked for as `X.md` in listings): a [`Harness::names`].
+pub fn last_names(all: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    all.into_iter()
+        .map(|n| {
+            n.rsplit('/')
+                .find(|s| !s.is_empty())
+                .unwrap_or(&n)
+                .to_owned()
+        })
+        .filter(|n| seen.insert(n.clone()))
+        .collect()
 }
 
 /// How to check one harness.
@@ -442,10 +457,10 @@ mod tests {
         env.process_cwd = Ok(top.clone());
         let overrides = crate::settings::Overrides::default();
         let settings = Settings::resolve(&env, &overrides, Some(&top), None).unwrap();
-        let args = crate::cli::ProfileArgs::default();
-        let harnesses: Vec<Box<dyn Harness>> = crate::cmd::profile::check::HARNESSES
+        let flags = super::super::FlagValues::default();
+        let harnesses: Vec<Box<dyn Harness>> = super::super::HARNESSES
             .iter()
-            .map(|e| (e.new)(&env, &args, &top).unwrap())
+            .filter_map(|p| p.definition().check(&env, &flags, &top).unwrap())
             .collect();
         let opts = crate::check::Request {
             settings: &settings,

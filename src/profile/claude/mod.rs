@@ -10,14 +10,17 @@ mod inputs;
 mod markdown;
 mod walk;
 
+mod harness;
+
+pub use harness::{PROFILE, input};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use super::{
-    FileEntry, HarnessReport, HarnessSetting, Note, NoteKind, Part, Profile, ProfileSettings,
-    Status, ValueOrigin,
+    FileEntry, HarnessReport, HarnessSetting, Note, NoteKind, Part, ProfileSettings, Status,
+    ValueOrigin,
 };
 use crate::discovery::js_trim;
 use agents::{agents_md, insert_agents};
@@ -134,7 +137,7 @@ pub fn load(input: &Input) -> HarnessReport {
     let (approved, approved_origin) = approval(&global, &key, &mut warnings);
     let off = disabled(input.disable.as_deref());
     let settings = settings_of(input, &global, &key, (approved, approved_origin), off);
-    let mut report = HarnessReport::new(Profile::Claude, settings);
+    let mut report = HarnessReport::new(PROFILE, settings);
     report.warnings = warnings;
     if off {
         return report;

@@ -1,14 +1,15 @@
 //! Codex (SPEC 10.3): the global AGENTS.md of the codex home, the
 //! root-marker walk, one file per directory and the root-first byte budget.
 
+mod harness;
+
+pub use harness::{PROFILE, input};
 use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{
-    FileEntry, HarnessReport, Kind, Note, NoteKind, Part, Profile, Status, ValueOrigin, Why,
-};
+use super::{FileEntry, HarnessReport, Kind, Note, NoteKind, Part, Status, ValueOrigin, Why};
 
 pub const DEFAULT_MAX_BYTES: u64 = 32_768;
 pub const OVERRIDE: &str = "AGENTS.override.md";
@@ -79,7 +80,7 @@ pub fn candidate_names(input: &Input) -> Result<Vec<String>> {
 /// As [`resolve`]; what codex cannot read later becomes an entry.
 pub fn load(input: &Input) -> Result<HarnessReport> {
     let r = resolve_all(input)?;
-    let mut report = HarnessReport::new(Profile::Codex, r.settings);
+    let mut report = HarnessReport::new(PROFILE, r.settings);
     report.warnings = r.warnings;
     let global = global(&input.home, &mut report);
     let project = if r.config.max_bytes == 0 || r.trust == Some(Trust::Untrusted) {

@@ -6,15 +6,16 @@ mod config;
 pub mod imports;
 pub mod settings;
 
+mod harness;
+
+pub use harness::{PROFILE, input};
 use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{
-    FileEntry, HarnessReport, Note, NoteKind, Part, Profile, Status, Tier, ValueOrigin, Vars, Why,
-};
+use super::{FileEntry, HarnessReport, Note, NoteKind, Part, Status, Tier, ValueOrigin, Vars, Why};
 use crate::paths;
 use crate::text::js_trim;
 pub use config::modern_model;
@@ -163,7 +164,7 @@ pub fn load(input: &Input) -> Result<HarnessReport> {
     let workspace = workspace(input);
     let mut warnings = Vec::new();
     let (config, settings) = resolve(input, &workspace, &mut warnings)?;
-    let mut report = HarnessReport::new(Profile::Gemini, settings);
+    let mut report = HarnessReport::new(PROFILE, settings);
     report.warnings = warnings;
     let gemini_dir = input.gh.join(".gemini");
     let globals: Vec<PathBuf> = config

@@ -13,7 +13,6 @@ pub use budget::radius;
 pub use links::{dangling_link_warning, secret_link_warning};
 
 use crate::check::{Detail, Finding};
-use crate::profile::Profile;
 
 /// A finding in words: one sentence for people (raw: escape it before
 /// printing; lists abbreviated, the detail keeps them whole), and what to
@@ -110,7 +109,7 @@ fn who(f: &Finding) -> String {
 }
 
 fn is_claude(f: &Finding) -> bool {
-    f.harness == Profile::Claude.name()
+    f.harness == crate::profile::claude::PROFILE.name()
 }
 
 /// `WHAT (imported by FILE)`, when a file imports it.

@@ -1,6 +1,9 @@
 //! opencode, the V1 engine (SPEC 10.5): the global file, the first name that
 //! matches anywhere in the chain, and the `instructions` of its config files.
 
+mod harness;
+
+pub use harness::{PROFILE, input};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -8,8 +11,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::{
-    FileEntry, HarnessReport, HarnessSetting, Kind, Note, NoteKind, Part, Profile, ProfileSettings,
-    Status, ValueOrigin, Vars, Why, glob,
+    FileEntry, HarnessReport, HarnessSetting, Kind, Note, NoteKind, Part, ProfileSettings, Status,
+    ValueOrigin, Vars, Why, glob,
 };
 use crate::discovery::js_trim;
 
@@ -90,7 +93,7 @@ pub fn load(input: &Input) -> Result<HarnessReport> {
     let (instructions, origin) = instructions(input, &tree, &mut warnings, &mut exact)?;
     let global_dir = input.global_dir();
     let settings = settings(input, &tree, &instructions, origin);
-    let mut report = HarnessReport::new(Profile::Opencode, settings);
+    let mut report = HarnessReport::new(PROFILE, settings);
     report.warnings = warnings;
     report.exact = exact;
 
