@@ -83,7 +83,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__check)
-            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --cwd-as-given --claude-config-dir --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --exclude --no-ignore --include-user-global --base --profile --help-profile --cwd-as-given --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --format --deny-warnings --summary --warn-at --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -103,10 +103,6 @@ _agentctx() {
                     ;;
                 --help-profile)
                     COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
-                    return 0
-                    ;;
-                --claude-config-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --dsh-home)
@@ -198,6 +194,10 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -329,7 +329,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__explain)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --claude-config-dir --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --full --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -357,10 +357,6 @@ _agentctx() {
                     ;;
                 --help-profile)
                     COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
-                    return 0
-                    ;;
-                --claude-config-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --source-kind)
@@ -452,6 +448,10 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -579,7 +579,7 @@ _agentctx() {
             return 0
             ;;
         agentctx__subcmd__render)
-            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --claude-config-dir --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --color --quiet --help --version"
+            opts="-q -h -V --log --cwd --strict --session --sessions-root --profile --help-profile --cwd-as-given --source-kind --dsh-home --max-bytes --max-source-bytes --candidates --local-candidates --root-markers --precedence --dsh-profile --dsh-preset --patch --no-dsh-config --settings-from --check --format --codex-home --project-doc-max-bytes --project-doc-fallback-filenames --project-root-markers --context-filename --memory-boundary-markers --untrusted --touch --model --opencode-config-dir --instructions --disable-claude-code-prompt --disable-project-config --claude-config-dir --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -607,10 +607,6 @@ _agentctx() {
                     ;;
                 --help-profile)
                     COMPREPLY=($(compgen -W "codex gemini opencode claude" -- "${cur}"))
-                    return 0
-                    ;;
-                --claude-config-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --source-kind)
@@ -702,6 +698,10 @@ _agentctx() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claude-config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

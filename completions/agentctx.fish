@@ -50,7 +50,6 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l help-profil
 gemini\t'Google Gemini CLI'
 opencode\t'opencode'
 claude\t'Claude Code'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
@@ -77,6 +76,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l touch -d 'A
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l model -d 'The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l opencode-config-dir -d 'opencode\'s config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l instructions -d 'opencode\'s instruction entries, comma separated; replaces the config files\' [default: config]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand render" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -136,7 +136,6 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l help-profi
 gemini\t'Google Gemini CLI'
 opencode\t'opencode'
 claude\t'Claude Code'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l source-kind -d 'The generation that resumes the log and the kind it persists [default: agent-instructions]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
@@ -163,6 +162,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l touch -d '
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l model -d 'The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l opencode-config-dir -d 'opencode\'s config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l instructions -d 'opencode\'s instruction entries, comma separated; replaces the config files\' [default: config]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand explain" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -188,7 +188,6 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l help-profile
 gemini\t'Google Gemini CLI'
 opencode\t'opencode'
 claude\t'Claude Code'"
-complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l dsh-home -d 'Home of the user-global AGENTS.md, as the loader\'s dshHome [default: dsh\'s configuration, else $DSH_HOME if non-blank, else ~/.dsh]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-bytes -d 'UTF-8 byte cap of one rendered message: any number (600.5, 1e5); <= 0, nan or inf disables loading [default: 65536]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l max-source-bytes -d 'Per-file read cap in bytes, at least 1 [default: 1048576]' -r
@@ -218,6 +217,7 @@ complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l touch -d 'A 
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l model -d 'The model, which picks the memory header [default: $GEMINI_MODEL, else settings model.name, else auto]' -r
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l opencode-config-dir -d 'opencode\'s config directory, as OPENCODE_CONFIG_DIR: its AGENTS.md replaces the global one, its config is the last layer [default: $OPENCODE_CONFIG_DIR]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l instructions -d 'opencode\'s instruction entries, comma separated; replaces the config files\' [default: config]' -r
+complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l claude-config-dir -d 'Claude Code\'s config directory [default: $CLAUDE_CONFIG_DIR if non-empty, else ~/.claude]' -r -F
 complete -c agentctx -n "__fish_agentctx_using_subcommand check" -l color -d 'When to colour human-facing output' -r -f -a "auto\t'Colour when the stream is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"

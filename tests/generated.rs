@@ -78,3 +78,43 @@ fn zsh_and_fish_scripts_parse_where_installed() {
         );
     }
 }
+
+/// Every harness's settings are in the man page of each command that takes
+/// it, under its heading (claude's were once left hidden there).
+#[test]
+fn man_pages_document_every_harness_setting() {
+    use agentctx::profile::{Command, HARNESSES};
+    let files = agentctx::app::artifacts().unwrap();
+    let page = |name: &str| {
+        let (_, bytes) = files
+            .iter()
+            .find(|(p, _)| p == &format!("man/agentctx-{name}.1"))
+            .unwrap();
+        String::from_utf8(bytes.clone()).unwrap()
+    };
+    let mut checked = 0;
+    for (command, name) in [
+        (Command::Render, "render"),
+        (Command::Explain, "explain"),
+        (Command::Check, "check"),
+    ] {
+        let text = page(name);
+        for harness in HARNESSES {
+            let definition = harness.definition();
+            if !definition.takes(command) || definition.flags().is_empty() {
+                continue;
+            }
+            let heading = format!(".SH \"{}\"", definition.heading().to_uppercase());
+            let at = text
+                .find(&heading)
+                .unwrap_or_else(|| panic!("man page of {name} lacks {heading}"));
+            for flag in definition.flags() {
+                let roff = format!("\\fB\\-\\-{}\\fR", flag.long.replace('-', "\\-"));
+                let found = text[at..].find(&roff);
+                assert!(found.is_some(), "man page of {name} lacks --{}", flag.long);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}

@@ -390,7 +390,7 @@ pub fn reference_headings() -> Vec<&'static str> {
     HARNESSES
         .iter()
         .map(|p| Profile::definition(*p))
-        .filter(|d| d.in_reference() && !d.flags().is_empty())
+        .filter(|d| !d.flags().is_empty())
         .map(|d| d.heading())
         .collect()
 }

@@ -155,10 +155,6 @@ pub trait Definition: Sync {
     fn flags(&self) -> &'static [Flag] {
         &[]
     }
-    /// Whether the man pages and completion scripts show its flags.
-    fn in_reference(&self) -> bool {
-        true
-    }
     /// Its counterpart of a dsh flag given with it, as the end of a usage
     /// error (`; codex's byte budget is --project-doc-max-bytes`).
     fn instead(&self, _dsh_flag: &str) -> Option<&'static str> {

@@ -75,11 +75,6 @@ impl Definition for Claude {
     fn flags(&self) -> &'static [Flag] {
         FLAGS
     }
-    /// Its settings came after the man pages were last laid out: they are
-    /// in the completions only as hidden flags (what was committed).
-    fn in_reference(&self) -> bool {
-        false
-    }
     fn status_reason(&self, status: Status) -> Option<&'static str> {
         match status {
             Status::Duplicate => Some(""),
