@@ -280,8 +280,8 @@ pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Re
     let (fields, mut within) = scan::fields_within(
         raw,
         &["type", "seq", "data", "surfaceOp", "cwd", "agentPreset"],
-        2,
-        &DATA,
+        (2, &DATA),
+        (3, last.header),
         |seen| seen[0].is_none_or(|kind| reads_data(kind, needs)),
     )?;
     // A null member is an absent one (`"seq":null` is no seq).

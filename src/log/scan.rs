@@ -102,20 +102,36 @@ pub type Raw<'a, const N: usize> = [Option<&'a [u8]>; N];
 /// walked again. `descend` is asked, with the members read before it,
 /// whether that object's members are wanted at all: when not, it is only
 /// skipped (and checked), and the inner members are `None`.
+///
+/// `known` is an inner member and bytes already checked as one whole
+/// object, array or string (a line before this one held them): a value of
+/// that member that begins with those bytes is them, since such a value
+/// ends at its own closing byte, so it is taken without a second check
+/// (issue 28: dsh repeats a `request/header`'s `header` of up to 60 KB
+/// line after line).
 pub fn fields_within<'a, const N: usize, const M: usize>(
     s: &'a [u8],
     names: &[&str; N],
-    at: usize,
-    inner: &[&str; M],
+    (at, inner): (usize, &[&str; M]),
+    known: (usize, Option<&[u8]>),
     descend: impl Fn(&Raw<'a, N>) -> bool,
 ) -> Result<(Raw<'a, N>, Option<Raw<'a, M>>), Bad> {
     let mut out = [None; N];
     let mut within = None;
+    let known = known
+        .1
+        .filter(|b| matches!(b.first(), Some(b'{' | b'[' | b'"')))
+        .map(|b| (known.0, b));
     let end = members(s, skip_ws(s, 0), names, |k, v| {
         let end = if k == Some(at) && s.get(v) == Some(&b'{') && descend(&out) {
             let mut sub = [None; M];
             let end = members(s, v, inner, |j, w| {
-                let end = skip_value(s, w)?;
+                let end = match known {
+                    Some((m, bytes)) if j == Some(m) && s[w..].starts_with(bytes) => {
+                        w + bytes.len()
+                    }
+                    _ => skip_value(s, w)?,
+                };
                 if let Some(j) = j {
                     sub[j] = Some(&s[w..end]);
                 }
