@@ -44,13 +44,23 @@ pub fn skip_value(s: &[u8], i: usize) -> Result<usize, Bad> {
 /// structure of a real log's surface lines). `None` when it is anything
 /// else, valid or not: the general walk then reads it from `s[i]`. The pass
 /// stops at the first byte that is not a digit or a comma, so no byte is
-/// looked at more than twice.
+/// looked at more than twice; eight bytes at a time while they are digits
+/// and commas that break no rule ([`seq_word`]), the rest one by one.
 fn seq_list_end(s: &[u8], i: usize) -> Option<usize> {
     // `after_comma`: the previous byte is `[` or `,` (an element starts);
     // `zero`: the element so far is a lone `0`, which no digit may follow.
     let mut after_comma = true;
     let mut zero = false;
-    for (k, &b) in s.get(i + 1..)?.iter().enumerate() {
+    let body = s.get(i + 1..)?;
+    let mut from = 0;
+    while let Some(word) = body.get(from..).and_then(<[u8]>::first_chunk::<8>) {
+        let Some(state) = seq_word(u64::from_le_bytes(*word), after_comma, zero) else {
+            break;
+        };
+        (after_comma, zero) = state;
+        from += 8;
+    }
+    for (k, &b) in body[from..].iter().enumerate() {
         match b {
             b'0'..=b'9' if zero => return None,
             b'0'..=b'9' => {
@@ -62,11 +72,41 @@ fn seq_list_end(s: &[u8], i: usize) -> Option<usize> {
                 zero = false;
             }
             // Not after `[` (an empty list) or a comma (a trailing one).
-            b']' if !after_comma => return Some(i + k + 2),
+            b']' if !after_comma => return Some(i + from + k + 2),
             _ => return None,
         }
     }
     None
+}
+
+/// The high bit of each byte of `w` that equals `b`, exactly (no borrow
+/// between bytes: the low seven bits are added apart from the high one).
+fn bytes_equal(w: u64, b: u8) -> u64 {
+    let x = w ^ (LOW_BITS * u64::from(b));
+    !(((x & !HIGH_BITS) + !HIGH_BITS) | x) & HIGH_BITS
+}
+
+/// [`seq_list_end`]'s state after the eight bytes of `w` (little-endian:
+/// the first byte lowest), when they are all digits and commas and break
+/// none of its rules: no comma after a comma or the `[`, no digit after an
+/// element's lone `0`. `None` for any other word, which the byte loop then
+/// reads with the state as it was, so the word test only skips ahead.
+fn seq_word(w: u64, after_comma: bool, zero: bool) -> Option<(bool, bool)> {
+    let low = w & !HIGH_BITS;
+    // At least `0` and below `:` (and not at or above 0x80).
+    let digits = (low + LOW_BITS * 0x50) & !(low + LOW_BITS * 0x46) & !w & HIGH_BITS;
+    let commas = bytes_equal(w, b',');
+    if digits | commas != HIGH_BITS {
+        return None;
+    }
+    // Where an element starts: after a comma, or after the word before
+    // when that ended in one (or the `[`).
+    let starts = (commas << 8) | (u64::from(after_comma) << 7);
+    let lone_zero = bytes_equal(w, b'0') & starts;
+    if commas & starts != 0 || (zero && digits & 0x80 != 0) || lone_zero & (digits >> 8) != 0 {
+        return None;
+    }
+    Some((commas >> 63 == 1, lone_zero >> 63 == 1))
 }
 
 fn skip_ws(s: &[u8], mut i: usize) -> usize {
@@ -676,6 +716,49 @@ mod tests {
             let (decoded, lone) = string(raw.as_bytes()).unwrap();
             prop_assert_eq!(decoded.as_ref(), s.as_str());
             prop_assert!(!lone);
+        }
+    }
+
+    /// The list walk as a byte loop only: what the word test must agree with.
+    fn seq_list_end_bytes(s: &[u8], i: usize) -> Option<usize> {
+        let (mut after_comma, mut zero) = (true, false);
+        for (k, &b) in s.get(i + 1..)?.iter().enumerate() {
+            match b {
+                b'0'..=b'9' if zero => return None,
+                b'0'..=b'9' => {
+                    zero = after_comma && b == b'0';
+                    after_comma = false;
+                }
+                b',' if !after_comma => (after_comma, zero) = (true, false),
+                b']' if !after_comma => return Some(i + k + 2),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    proptest! {
+        /// Eight bytes at a time, a list of seqs ends where (and is refused
+        /// where) the byte loop says, across words and at their edges.
+        #[test]
+        fn the_word_list_walk_is_the_byte_walk(
+            body in proptest::collection::vec(prop_oneof![
+                4 => Just(b'1'), 2 => Just(b'0'), 2 => Just(b'9'), 3 => Just(b','), 1 => Just(b']'),
+                1 => Just(b' '), 1 => Just(b'/'), 1 => Just(b':'), 1 => Just(b'-'), 1 => Just(b'+'),
+                1 => Just(0xac_u8), 1 => Just(0xb0_u8), 1 => any::<u8>(),
+            ], 0..60),
+        ) {
+            let text = [b"[".as_slice(), &body].concat();
+            prop_assert_eq!(seq_list_end(&text, 0), seq_list_end_bytes(&text, 0), "{:?}", String::from_utf8_lossy(&text));
+        }
+
+        /// Valid lists of many seqs, lone zeros among them, read whole.
+        #[test]
+        fn long_seq_lists_read_whole(seqs in proptest::collection::vec(prop_oneof![Just(0u64), 0u64..10, 0u64..100_000], 1..40), tail in "[,}\\] ]{0,2}") {
+            let list = format!("[{}]", seqs.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+            let text = format!("{list}{tail}");
+            prop_assert_eq!(seq_list_end(text.as_bytes(), 0), Some(list.len()));
+            prop_assert_eq!(seq_list_end_bytes(text.as_bytes(), 0), Some(list.len()));
         }
     }
 
