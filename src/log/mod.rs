@@ -434,6 +434,56 @@ mod tests {
         assert!(read_str(&other).unwrap().workspace.is_empty());
     }
 
+    /// A repeated `source` or `data` reads as its last one, whether it is
+    /// read in the walk that checks the line or again after it.
+    #[test]
+    fn the_last_source_wins() {
+        let ws = r#"{"kind":"agent-instructions","baseline":true,"changes":[{"action":"set","scope":".","path":"AGENTS.md"}]}"#;
+        let header = r#"{"type":"session","cwd":"/x"}"#;
+        let read = |data: &str, type_first: bool| {
+            let line = if type_first {
+                format!(r#"{{"type":"user/message","seq":1,"data":{data},"surfaceOp":"append"}}"#)
+            } else {
+                format!(r#"{{"seq":1,"data":{data},"type":"user/message","surfaceOp":"append"}}"#)
+            };
+            read_str(&format!(
+                "{header}
+{line}
+"
+            ))
+            .unwrap()
+            .workspace
+            .len()
+        };
+        for type_first in [true, false] {
+            assert_eq!(read(&format!(r#"{{"source":{ws}}}"#), type_first), 1);
+            assert_eq!(
+                read(&format!(r#"{{"source":{ws},"source":"x"}}"#), type_first),
+                0
+            );
+            assert_eq!(
+                read(&format!(r#"{{"source":"x","source":{ws}}}"#), type_first),
+                1
+            );
+            assert_eq!(
+                read(&format!(r#"{{"source":{ws},"source":{{}}}}"#), type_first),
+                0
+            );
+            assert_eq!(
+                read(&format!(r#"{{"source":{ws}}},"data":{{}}"#), type_first),
+                0
+            );
+            assert_eq!(
+                read(&format!(r#"{{}},"data":{{"source":{ws}}}"#), type_first),
+                1
+            );
+            assert_eq!(
+                read(&format!(r#"{{"source":{ws}}},"data":[1]"#), type_first),
+                0
+            );
+        }
+    }
+
     /// A `request/header` that repeats the prompt before it, raw, is the
     /// same version, however many follow and wherever buffers split them.
     #[test]

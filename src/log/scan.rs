@@ -136,52 +136,55 @@ pub fn fields<'a, const N: usize>(s: &'a [u8], names: &[&str; N]) -> Result<Raw<
 /// The raw values of the members asked for, by position (`None`: absent).
 pub type Raw<'a, const N: usize> = [Option<&'a [u8]>; N];
 
-/// [`fields`], and when the value of `names[at]` (the last one) is an
-/// object, its members `inner` as [`fields`] reads them, from the same
-/// walk: a line's `data` is checked and read once, not skipped and then
-/// walked again. `descend` is asked, with the members read before it,
-/// whether that object's members are wanted at all: when not, it is only
-/// skipped (and checked), and the inner members are `None`.
-///
-/// `known` is an inner member and bytes already checked as one whole
-/// object, array or string (a line before this one held them): a value of
-/// that member that begins with those bytes is them, since such a value
-/// ends at its own closing byte, so it is taken without a second check
-/// (issue 28: dsh repeats a `request/header`'s `header` of up to 60 KB
-/// line after line).
-pub fn fields_within<'a, const N: usize, const M: usize>(
+/// What [`fields_within`] reads inside the object it walks.
+pub struct Inner<'n, 'k, const M: usize, const K: usize> {
+    /// The member whose object value's members `names` are read.
+    pub at: usize,
+    pub names: &'n [&'n str; M],
+    /// A member of that object whose object value's members `deep` are
+    /// read too (a user message's `data.source`).
+    pub deep_at: usize,
+    pub deep: &'n [&'n str; K],
+    /// A member of that object and bytes already checked as one whole
+    /// object, array or string (a line before this one held them): a value
+    /// of that member that begins with those bytes is them, since such a
+    /// value ends at its own closing byte, so it is taken without a second
+    /// check (issue 28: dsh repeats a `request/header`'s `header` of up to
+    /// 60 KB line after line).
+    pub known: (usize, Option<&'k [u8]>),
+}
+
+/// What [`fields_within`] read: the members, those of the inner object
+/// (when it was read), and those of its deep one (when it was an object).
+pub type Within<'a, const N: usize, const M: usize, const K: usize> =
+    (Raw<'a, N>, Option<Raw<'a, M>>, Option<Raw<'a, K>>);
+
+/// [`fields`], and when the value of `names[inner.at]` is an object, its
+/// members `inner.names` as [`fields`] reads them, and theirs of
+/// `inner.deep_at`, from the same walk: a line's `data` (and its
+/// `source`) is checked and read once, not skipped and then walked again.
+/// `descend` is asked, with the members read before it, whether that
+/// object's members are wanted at all: when not, it is only skipped (and
+/// checked), and the inner members are `None`.
+pub fn fields_within<'a, const N: usize, const M: usize, const K: usize>(
     s: &'a [u8],
     names: &[&str; N],
-    (at, inner): (usize, &[&str; M]),
-    known: (usize, Option<&[u8]>),
+    inner: &Inner<'_, '_, M, K>,
     descend: impl Fn(&Raw<'a, N>) -> bool,
-) -> Result<(Raw<'a, N>, Option<Raw<'a, M>>), Bad> {
+) -> Result<Within<'a, N, M, K>, Bad> {
     let mut out = [None; N];
     let mut within = None;
-    let known = known
-        .1
-        .filter(|b| matches!(b.first(), Some(b'{' | b'[' | b'"')))
-        .map(|b| (known.0, b));
+    let mut deep = None;
     let end = members(s, skip_ws(s, 0), names, |k, v| {
-        let end = if k == Some(at) && s.get(v) == Some(&b'{') && descend(&out) {
-            let mut sub = [None; M];
-            let end = members(s, v, inner, |j, w| {
-                let end = match known {
-                    Some((m, bytes)) if j == Some(m) && s[w..].starts_with(bytes) => {
-                        w + bytes.len()
-                    }
-                    _ => skip_value(s, w)?,
-                };
-                if let Some(j) = j {
-                    sub[j] = Some(&s[w..end]);
-                }
-                Ok(end)
-            })?;
+        let end = if k == Some(inner.at) && s.get(v) == Some(&b'{') && descend(&out) {
+            let (end, sub, sub_deep) = inner_object(s, v, inner)?;
             within = Some(sub);
+            deep = sub_deep;
             end
         } else {
-            if k == Some(at) {
+            if k == Some(inner.at) {
                 within = None;
+                deep = None;
             }
             skip_value(s, v)?
         };
@@ -191,7 +194,52 @@ pub fn fields_within<'a, const N: usize, const M: usize>(
         Ok(end)
     })?;
     whole(s, end)?;
-    Ok((out, within))
+    Ok((out, within, deep))
+}
+
+/// The inner object of [`fields_within`] at `s[v]`: the index past it, its
+/// members, and its deep member's (the last one, when an object).
+#[allow(clippy::type_complexity)]
+fn inner_object<'a, const M: usize, const K: usize>(
+    s: &'a [u8],
+    v: usize,
+    inner: &Inner<'_, '_, M, K>,
+) -> Result<(usize, Raw<'a, M>, Option<Raw<'a, K>>), Bad> {
+    let known = inner
+        .known
+        .1
+        .filter(|b| matches!(b.first(), Some(b'{' | b'[' | b'"')));
+    let mut sub = [None; M];
+    let mut deep = None;
+    let end = members(s, v, inner.names, |j, w| {
+        let end = if j == Some(inner.deep_at) && s.get(w) == Some(&b'{') {
+            let mut d = [None; K];
+            let end = members(s, w, inner.deep, |x, y| {
+                let end = skip_value(s, y)?;
+                if let Some(x) = x {
+                    d[x] = Some(&s[y..end]);
+                }
+                Ok(end)
+            })?;
+            deep = Some(d);
+            end
+        } else {
+            if j == Some(inner.deep_at) {
+                deep = None;
+            }
+            match known {
+                Some(bytes) if j == Some(inner.known.0) && s[w..].starts_with(bytes) => {
+                    w + bytes.len()
+                }
+                _ => skip_value(s, w)?,
+            }
+        };
+        if let Some(j) = j {
+            sub[j] = Some(&s[w..end]);
+        }
+        Ok(end)
+    })?;
+    Ok((end, sub, deep))
 }
 
 /// Walks the members of the object at `s[i]`: `value` is given which of
