@@ -255,12 +255,20 @@ fn members<const N: usize>(
         if s.get(i) != Some(&b'"') {
             return Err(Bad);
         }
-        let key_end = valid_string_end(s, i + 1).ok_or(Bad)?;
+        // Most keys hold no escape: their first special byte is the quote
+        // that ends them, and then no backslash need be looked for.
+        let first = special(s, i + 1).ok_or(Bad)?;
+        let escaped = s[first] != b'"';
+        let key_end = if escaped {
+            valid_string_end(s, first).ok_or(Bad)?
+        } else {
+            first + 1
+        };
         let colon = skip_ws(s, key_end);
         if s.get(colon) != Some(&b':') {
             return Err(Bad);
         }
-        value(which(&s[i..key_end], names), skip_ws(s, colon + 1))
+        value(which(&s[i..key_end], names, escaped), skip_ws(s, colon + 1))
     })
 }
 
@@ -321,8 +329,9 @@ pub fn has_backslash(b: &[u8]) -> bool {
     b.iter().any(|&c| c == b'\\')
 }
 
-/// Which of `names` the raw key (quotes included) spells, escapes decoded.
-fn which<const N: usize>(key: &[u8], names: &[&str; N]) -> Option<usize> {
+/// Which of `names` the raw key (quotes included) spells, escapes decoded
+/// (`escaped`: whether its text holds a backslash).
+fn which<const N: usize>(key: &[u8], names: &[&str; N], escaped: bool) -> Option<usize> {
     let inner = &key[1..key.len() - 1];
     // No name holds a backslash: a key spelt as one is that name, and only
     // a key that spells none may be escaped.
@@ -336,7 +345,7 @@ fn which<const N: usize>(key: &[u8], names: &[&str; N]) -> Option<usize> {
     if let Some(k) = names.iter().position(|n| spells(n)) {
         return Some(k);
     }
-    if !has_backslash(inner) {
+    if !escaped {
         return None;
     }
     let (decoded, _) = string(key)?;
