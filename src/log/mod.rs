@@ -72,8 +72,11 @@ impl<'a> From<&'a Log> for crate::settings::LogFacts<'a> {
     }
 }
 
-/// Bytes read at a time (small in unit tests, so lines cross reads).
-const CHUNK: usize = if cfg!(test) { 16 << 10 } else { 4 << 20 };
+/// Bytes read at a time (small in unit tests, so lines cross reads). 1 MiB,
+/// not 4 (issue 28): a buffer the kernel has just copied into is still in
+/// the cache when its lines are read (about 4% less CPU time on the real
+/// log, and 6 MiB less memory); a line longer than it grows the buffer.
+const CHUNK: usize = if cfg!(test) { 16 << 10 } else { 1 << 20 };
 
 /// How to read a log: one set of options from the file edge
 /// (`logfile::read`) down to the line scanner, which reads `strict`.
