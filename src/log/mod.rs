@@ -26,6 +26,7 @@ mod fold;
 mod frame;
 mod keep;
 mod markers;
+mod members;
 pub mod packed;
 pub mod records;
 mod scan;
