@@ -178,8 +178,10 @@ pub(super) fn is_ws(b: u8) -> bool {
 
 /// A line at least this long is first looked at in its first and last
 /// bytes: a surface or user message line shows its marker there, and is then
-/// not searched whole.
-const QUICK_MIN: usize = 512;
+/// not searched whole. (Issue 28: 256, not 512: on the real log's first
+/// 100,000 lines, 7,379 of the 17,693 lines of 256 to 511 bytes are surface
+/// lines, which the quick look spares the search; below 256 few are.)
+const QUICK_MIN: usize = 256;
 
 /// The end of every line in `region` (each newline, or the region's end),
 /// and where markers are: one position in each line that holds one.

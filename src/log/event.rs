@@ -277,11 +277,17 @@ pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Re
     // their data) say that nothing in their data is read, and then it is
     // only checked.
     const DATA: [&str; 5] = ["source", "content", "text", "header", "agentPreset"];
-    let (fields, mut within) = scan::fields_within(
+    let inner = scan::Inner {
+        at: 2,
+        names: &DATA,
+        deep_at: 0,
+        deep: &SOURCE,
+        known: (3, last.header),
+    };
+    let (fields, mut within, mut source_fields) = scan::fields_within(
         raw,
         &["type", "seq", "data", "surfaceOp", "cwd", "agentPreset"],
-        2,
-        &DATA,
+        &inner,
         |seen| seen[0].is_none_or(|kind| reads_data(kind, needs)),
     )?;
     // A null member is an absent one (`"seq":null` is no seq).
@@ -292,6 +298,7 @@ pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Re
     // A type after the data, or given twice: the data is read again.
     if within.is_none() && kind.as_deref().is_some_and(|k| reads_data(k, needs)) {
         within = object(data, &DATA)?;
+        source_fields = None;
     }
     if kind.as_deref() == Some(b"session") {
         let mut cwd_lone = false;
@@ -309,6 +316,10 @@ pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Re
     r.op = op.map(|op| surface_op(op, &mut lone));
     match (kind.as_deref(), within) {
         (Some(b"user/message"), Some([source, ..])) => {
+            let source = match source_fields {
+                Some(fields) => Some(fields),
+                None => object(source, &SOURCE)?,
+            };
             user_message(&mut r, source, &mut lone)?;
         }
         (Some(b"agent-preset/selected"), within) => {
@@ -415,19 +426,24 @@ fn message_text(
     Ok(text(body, lone))
 }
 
-fn user_message(r: &mut Record, source: Option<&[u8]>, lone: &mut bool) -> Result<(), Bad> {
-    let Some([kind, form, sections, changes, baseline, identity]) = object(
-        source,
-        &[
-            "kind",
-            "form",
-            "sections",
-            "changes",
-            "baseline",
-            "baselineIdentity",
-        ],
-    )?
-    else {
+/// The members of a user message's `data.source` that are read.
+const SOURCE: [&str; 6] = [
+    "kind",
+    "form",
+    "sections",
+    "changes",
+    "baseline",
+    "baselineIdentity",
+];
+
+/// A user message, from the members [`SOURCE`] of its `data.source` (when
+/// that is an object: read in the walk that checked the line).
+fn user_message(
+    r: &mut Record,
+    source: Option<scan::Raw<'_, 6>>,
+    lone: &mut bool,
+) -> Result<(), Bad> {
+    let Some([kind, form, sections, changes, baseline, identity]) = source else {
         return Ok(());
     };
     let kind = word(kind, lone);

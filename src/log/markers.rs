@@ -55,8 +55,15 @@ impl MarkerSearch {
     /// line this says nothing of is searched with the rest.
     pub(crate) fn quick_hit(&self, line: &[u8]) -> bool {
         let end = line.iter().rposition(|b| !is_ws(*b)).map_or(0, |i| i + 1);
-        if line[..end].ends_with(b"\"surfaceOp\":\"append\"}") {
+        // One byte each says no to most lines before a comparison call:
+        // the quote before the last brace, the type's first letter.
+        if end >= 2 && line[end - 2] == b'"' && line[..end].ends_with(b"\"surfaceOp\":\"append\"}")
+        {
             return true;
+        }
+        let first = line.get(9).copied();
+        if first != Some(b'u') && !(self.prompts && matches!(first, Some(b'r' | b's'))) {
+            return false;
         }
         let Some(kind) = line.strip_prefix(b"{\"type\":\"") else {
             return false;

@@ -26,6 +26,7 @@ mod fold;
 mod frame;
 mod keep;
 mod markers;
+mod members;
 pub mod packed;
 pub mod records;
 mod scan;
@@ -72,8 +73,11 @@ impl<'a> From<&'a Log> for crate::settings::LogFacts<'a> {
     }
 }
 
-/// Bytes read at a time (small in unit tests, so lines cross reads).
-const CHUNK: usize = if cfg!(test) { 16 << 10 } else { 4 << 20 };
+/// Bytes read at a time (small in unit tests, so lines cross reads). 1 MiB,
+/// not 4 (issue 28): a buffer the kernel has just copied into is still in
+/// the cache when its lines are read (about 4% less CPU time on the real
+/// log, and 6 MiB less memory); a line longer than it grows the buffer.
+const CHUNK: usize = if cfg!(test) { 16 << 10 } else { 1 << 20 };
 
 /// How to read a log: one set of options from the file edge
 /// (`logfile::read`) down to the line scanner, which reads `strict`.
@@ -432,6 +436,56 @@ mod tests {
 "#
         );
         assert!(read_str(&other).unwrap().workspace.is_empty());
+    }
+
+    /// A repeated `source` or `data` reads as its last one, whether it is
+    /// read in the walk that checks the line or again after it.
+    #[test]
+    fn the_last_source_wins() {
+        let ws = r#"{"kind":"agent-instructions","baseline":true,"changes":[{"action":"set","scope":".","path":"AGENTS.md"}]}"#;
+        let header = r#"{"type":"session","cwd":"/x"}"#;
+        let read = |data: &str, type_first: bool| {
+            let line = if type_first {
+                format!(r#"{{"type":"user/message","seq":1,"data":{data},"surfaceOp":"append"}}"#)
+            } else {
+                format!(r#"{{"seq":1,"data":{data},"type":"user/message","surfaceOp":"append"}}"#)
+            };
+            read_str(&format!(
+                "{header}
+{line}
+"
+            ))
+            .unwrap()
+            .workspace
+            .len()
+        };
+        for type_first in [true, false] {
+            assert_eq!(read(&format!(r#"{{"source":{ws}}}"#), type_first), 1);
+            assert_eq!(
+                read(&format!(r#"{{"source":{ws},"source":"x"}}"#), type_first),
+                0
+            );
+            assert_eq!(
+                read(&format!(r#"{{"source":"x","source":{ws}}}"#), type_first),
+                1
+            );
+            assert_eq!(
+                read(&format!(r#"{{"source":{ws},"source":{{}}}}"#), type_first),
+                0
+            );
+            assert_eq!(
+                read(&format!(r#"{{"source":{ws}}},"data":{{}}"#), type_first),
+                0
+            );
+            assert_eq!(
+                read(&format!(r#"{{}},"data":{{"source":{ws}}}"#), type_first),
+                1
+            );
+            assert_eq!(
+                read(&format!(r#"{{"source":{ws}}},"data":[1]"#), type_first),
+                0
+            );
+        }
     }
 
     /// A `request/header` that repeats the prompt before it, raw, is the

@@ -19,6 +19,8 @@
 
 use std::borrow::Cow;
 
+pub use crate::log::members::{Inner, Raw, elements, fields, fields_within, has_backslash};
+
 /// A line or value that is not JSON (as far as a skip can tell).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bad;
@@ -44,13 +46,23 @@ pub fn skip_value(s: &[u8], i: usize) -> Result<usize, Bad> {
 /// structure of a real log's surface lines). `None` when it is anything
 /// else, valid or not: the general walk then reads it from `s[i]`. The pass
 /// stops at the first byte that is not a digit or a comma, so no byte is
-/// looked at more than twice.
+/// looked at more than twice; eight bytes at a time while they are digits
+/// and commas that break no rule ([`seq_word`]), the rest one by one.
 fn seq_list_end(s: &[u8], i: usize) -> Option<usize> {
     // `after_comma`: the previous byte is `[` or `,` (an element starts);
     // `zero`: the element so far is a lone `0`, which no digit may follow.
     let mut after_comma = true;
     let mut zero = false;
-    for (k, &b) in s.get(i + 1..)?.iter().enumerate() {
+    let body = s.get(i + 1..)?;
+    let mut from = 0;
+    while let Some(word) = body.get(from..).and_then(<[u8]>::first_chunk::<8>) {
+        let Some(state) = seq_word(u64::from_le_bytes(*word), after_comma, zero) else {
+            break;
+        };
+        (after_comma, zero) = state;
+        from += 8;
+    }
+    for (k, &b) in body[from..].iter().enumerate() {
         match b {
             b'0'..=b'9' if zero => return None,
             b'0'..=b'9' => {
@@ -62,181 +74,48 @@ fn seq_list_end(s: &[u8], i: usize) -> Option<usize> {
                 zero = false;
             }
             // Not after `[` (an empty list) or a comma (a trailing one).
-            b']' if !after_comma => return Some(i + k + 2),
+            b']' if !after_comma => return Some(i + from + k + 2),
             _ => return None,
         }
     }
     None
 }
 
-fn skip_ws(s: &[u8], mut i: usize) -> usize {
+/// The high bit of each byte of `w` that equals `b`, exactly (no borrow
+/// between bytes: the low seven bits are added apart from the high one).
+fn bytes_equal(w: u64, b: u8) -> u64 {
+    let x = w ^ (LOW_BITS * u64::from(b));
+    !(((x & !HIGH_BITS) + !HIGH_BITS) | x) & HIGH_BITS
+}
+
+/// [`seq_list_end`]'s state after the eight bytes of `w` (little-endian:
+/// the first byte lowest), when they are all digits and commas and break
+/// none of its rules: no comma after a comma or the `[`, no digit after an
+/// element's lone `0`. `None` for any other word, which the byte loop then
+/// reads with the state as it was, so the word test only skips ahead.
+fn seq_word(w: u64, after_comma: bool, zero: bool) -> Option<(bool, bool)> {
+    let low = w & !HIGH_BITS;
+    // At least `0` and below `:` (and not at or above 0x80).
+    let digits = (low + LOW_BITS * 0x50) & !(low + LOW_BITS * 0x46) & !w & HIGH_BITS;
+    let commas = bytes_equal(w, b',');
+    if digits | commas != HIGH_BITS {
+        return None;
+    }
+    // Where an element starts: after a comma, or after the word before
+    // when that ended in one (or the `[`).
+    let starts = (commas << 8) | (u64::from(after_comma) << 7);
+    let lone_zero = bytes_equal(w, b'0') & starts;
+    if commas & starts != 0 || (zero && digits & 0x80 != 0) || lone_zero & (digits >> 8) != 0 {
+        return None;
+    }
+    Some((commas >> 63 == 1, lone_zero >> 63 == 1))
+}
+
+pub(super) fn skip_ws(s: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\r' | b'\n') = s.get(i) {
         i += 1;
     }
     i
-}
-
-/// Walks the members of the object `s` (exactly one object, whitespace
-/// around it allowed) and returns the raw value of each key in `names`: the
-/// last one where a key repeats, as `JSON.parse` keeps it. `Err` when `s`
-/// is not an object or a value does not end.
-pub fn fields<'a, const N: usize>(s: &'a [u8], names: &[&str; N]) -> Result<Raw<'a, N>, Bad> {
-    let mut out = [None; N];
-    let end = members(s, skip_ws(s, 0), names, |k, v| {
-        let end = skip_value(s, v)?;
-        if let Some(k) = k {
-            out[k] = Some(&s[v..end]);
-        }
-        Ok(end)
-    })?;
-    whole(s, end)?;
-    Ok(out)
-}
-
-/// The raw values of the members asked for, by position (`None`: absent).
-pub type Raw<'a, const N: usize> = [Option<&'a [u8]>; N];
-
-/// [`fields`], and when the value of `names[at]` (the last one) is an
-/// object, its members `inner` as [`fields`] reads them, from the same
-/// walk: a line's `data` is checked and read once, not skipped and then
-/// walked again. `descend` is asked, with the members read before it,
-/// whether that object's members are wanted at all: when not, it is only
-/// skipped (and checked), and the inner members are `None`.
-pub fn fields_within<'a, const N: usize, const M: usize>(
-    s: &'a [u8],
-    names: &[&str; N],
-    at: usize,
-    inner: &[&str; M],
-    descend: impl Fn(&Raw<'a, N>) -> bool,
-) -> Result<(Raw<'a, N>, Option<Raw<'a, M>>), Bad> {
-    let mut out = [None; N];
-    let mut within = None;
-    let end = members(s, skip_ws(s, 0), names, |k, v| {
-        let end = if k == Some(at) && s.get(v) == Some(&b'{') && descend(&out) {
-            let mut sub = [None; M];
-            let end = members(s, v, inner, |j, w| {
-                let end = skip_value(s, w)?;
-                if let Some(j) = j {
-                    sub[j] = Some(&s[w..end]);
-                }
-                Ok(end)
-            })?;
-            within = Some(sub);
-            end
-        } else {
-            if k == Some(at) {
-                within = None;
-            }
-            skip_value(s, v)?
-        };
-        if let Some(k) = k {
-            out[k] = Some(&s[v..end]);
-        }
-        Ok(end)
-    })?;
-    whole(s, end)?;
-    Ok((out, within))
-}
-
-/// Walks the members of the object at `s[i]`: `value` is given which of
-/// `names` each key spells and where its value starts, and returns the
-/// index past that value. Returns the index past the object.
-fn members<const N: usize>(
-    s: &[u8],
-    i: usize,
-    names: &[&str; N],
-    mut value: impl FnMut(Option<usize>, usize) -> Result<usize, Bad>,
-) -> Result<usize, Bad> {
-    container(s, i, b'{', b'}', |i| {
-        if s.get(i) != Some(&b'"') {
-            return Err(Bad);
-        }
-        let key_end = valid_string_end(s, i + 1).ok_or(Bad)?;
-        let colon = skip_ws(s, key_end);
-        if s.get(colon) != Some(&b':') {
-            return Err(Bad);
-        }
-        value(which(&s[i..key_end], names), skip_ws(s, colon + 1))
-    })
-}
-
-/// The elements of the array `s`; `Err` when it is not an array.
-pub fn elements(s: &[u8]) -> Result<Vec<&[u8]>, Bad> {
-    let mut out = Vec::new();
-    let end = container(s, skip_ws(s, 0), b'[', b']', |i| {
-        let end = skip_value(s, i)?;
-        out.push(&s[i..end]);
-        Ok(end)
-    })?;
-    whole(s, end)?;
-    Ok(out)
-}
-
-/// `Ok` when only whitespace follows `s[end..]`.
-fn whole(s: &[u8], end: usize) -> Result<(), Bad> {
-    if skip_ws(s, end) == s.len() {
-        Ok(())
-    } else {
-        Err(Bad)
-    }
-}
-
-/// Walks the container at `s[i]` that `open` and `close` delimit: `member`
-/// reads the member starting at the index it is given and returns the
-/// index past it. Returns the index past the container; `Err` when there
-/// is no such container or a member does not end.
-fn container(
-    s: &[u8],
-    mut i: usize,
-    open: u8,
-    close: u8,
-    mut member: impl FnMut(usize) -> Result<usize, Bad>,
-) -> Result<usize, Bad> {
-    if s.get(i) != Some(&open) {
-        return Err(Bad);
-    }
-    i = skip_ws(s, i + 1);
-    if s.get(i) != Some(&close) {
-        loop {
-            i = skip_ws(s, member(i)?);
-            match s.get(i) {
-                Some(b',') => i = skip_ws(s, i + 1),
-                Some(&b) if b == close => break,
-                _ => return Err(Bad),
-            }
-        }
-    }
-    Ok(i + 1)
-}
-
-/// Whether the short text `b` (a key, a kind) holds a backslash: a loop in
-/// line, where `contains` calls `memchr`, whose set-up costs more than such
-/// a text (issue 28, callgrind).
-#[allow(clippy::manual_contains)]
-pub fn has_backslash(b: &[u8]) -> bool {
-    b.iter().any(|&c| c == b'\\')
-}
-
-/// Which of `names` the raw key (quotes included) spells, escapes decoded.
-fn which<const N: usize>(key: &[u8], names: &[&str; N]) -> Option<usize> {
-    let inner = &key[1..key.len() - 1];
-    // No name holds a backslash: a key spelt as one is that name, and only
-    // a key that spells none may be escaped.
-    // Compared byte by byte in line: the names are a few bytes long, and
-    // a `memcmp` call for each costs more than the comparison.
-    let spells = |n: &str| {
-        n.len() == inner.len()
-            && n.as_bytes().first() == inner.first()
-            && n.bytes().zip(inner).all(|(a, b)| a == *b)
-    };
-    if let Some(k) = names.iter().position(|n| spells(n)) {
-        return Some(k);
-    }
-    if !has_backslash(inner) {
-        return None;
-    }
-    let (decoded, _) = string(key)?;
-    names.iter().position(|n| *n == decoded)
 }
 
 /// Whether the raw value is an object (only objects are objects: an array
@@ -425,7 +304,7 @@ fn key(s: &[u8], i: usize) -> Option<usize> {
 
 /// The index past the valid string whose body starts at `s[i]`.
 #[inline(always)]
-fn valid_string_end(s: &[u8], mut i: usize) -> Option<usize> {
+pub(super) fn valid_string_end(s: &[u8], mut i: usize) -> Option<usize> {
     loop {
         i = special(s, i)?;
         match s[i] {
@@ -472,7 +351,7 @@ fn special_bytes(w: u64) -> u64 {
 /// a time in two words (SWAR: no `unsafe`, no SIMD intrinsics), which for
 /// the short keys and values of a log line beats a `memchr` call's set-up.
 #[inline(always)]
-fn special(s: &[u8], i: usize) -> Option<usize> {
+pub(super) fn special(s: &[u8], i: usize) -> Option<usize> {
     let mut at = i;
     let mut pairs = s.get(i..)?.chunks_exact(16);
     for pair in &mut pairs {
@@ -660,6 +539,49 @@ mod tests {
             let (decoded, lone) = string(raw.as_bytes()).unwrap();
             prop_assert_eq!(decoded.as_ref(), s.as_str());
             prop_assert!(!lone);
+        }
+    }
+
+    /// The list walk as a byte loop only: what the word test must agree with.
+    fn seq_list_end_bytes(s: &[u8], i: usize) -> Option<usize> {
+        let (mut after_comma, mut zero) = (true, false);
+        for (k, &b) in s.get(i + 1..)?.iter().enumerate() {
+            match b {
+                b'0'..=b'9' if zero => return None,
+                b'0'..=b'9' => {
+                    zero = after_comma && b == b'0';
+                    after_comma = false;
+                }
+                b',' if !after_comma => (after_comma, zero) = (true, false),
+                b']' if !after_comma => return Some(i + k + 2),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    proptest! {
+        /// Eight bytes at a time, a list of seqs ends where (and is refused
+        /// where) the byte loop says, across words and at their edges.
+        #[test]
+        fn the_word_list_walk_is_the_byte_walk(
+            body in proptest::collection::vec(prop_oneof![
+                4 => Just(b'1'), 2 => Just(b'0'), 2 => Just(b'9'), 3 => Just(b','), 1 => Just(b']'),
+                1 => Just(b' '), 1 => Just(b'/'), 1 => Just(b':'), 1 => Just(b'-'), 1 => Just(b'+'),
+                1 => Just(0xac_u8), 1 => Just(0xb0_u8), 1 => any::<u8>(),
+            ], 0..60),
+        ) {
+            let text = [b"[".as_slice(), &body].concat();
+            prop_assert_eq!(seq_list_end(&text, 0), seq_list_end_bytes(&text, 0), "{:?}", String::from_utf8_lossy(&text));
+        }
+
+        /// Valid lists of many seqs, lone zeros among them, read whole.
+        #[test]
+        fn long_seq_lists_read_whole(seqs in proptest::collection::vec(prop_oneof![Just(0u64), 0u64..10, 0u64..100_000], 1..40), tail in "[,}\\] ]{0,2}") {
+            let list = format!("[{}]", seqs.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+            let text = format!("{list}{tail}");
+            prop_assert_eq!(seq_list_end(text.as_bytes(), 0), Some(list.len()));
+            prop_assert_eq!(seq_list_end_bytes(text.as_bytes(), 0), Some(list.len()));
         }
     }
 

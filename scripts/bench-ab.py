@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Two agentctx binaries against each other and the floor, in one run (issue 28).
+
+    python3 scripts/bench-ab.py --a OLD_BIN --b NEW_BIN [--work DIR] [--runs N]
+
+On a loaded machine the figures of scripts/bench.py move by more than a
+change is worth; here each run times the floor, then A, then B, on the
+workloads scripts/bench.py made under --work (run it once first:
+`--only real,zdiff,real-explain,real-sessions`), so all three meet the same
+load. Prints medians of wall and CPU time (user + system) and each one's
+ratio to the floor.
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def timed(argv, env):
+    """Wall and CPU seconds (user + system) of one run, output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--a', required=True, help='the binary before')
+    ap.add_argument('--b', required=True, help='the binary after')
+    ap.add_argument('--work', default=os.path.join(ROOT, 'bench-work'))
+    ap.add_argument('--runs', type=int, default=11)
+    ap.add_argument('--log-mb', type=int, default=500)
+    args = ap.parse_args()
+    log = os.path.join(args.work, f'mreal{args.log_mb}.jsonl')
+    if not os.path.exists(log):
+        raise SystemExit(f'{log}: run scripts/bench.py --work {args.work} --only real first')
+    env = {k: v for k, v in os.environ.items() if k != 'DSH_HOME'}
+    env['HOME'] = os.path.join(args.work, 'home')
+    proj = os.path.join(args.work, 'logproj')
+    workloads = [
+        ('real', ['diff', '--log', log], ['wc', '-l', log]),
+        ('zdiff', ['diff', '--log', log + '.zstd'], ['sh', '-c', f'zstd -dc "{log}.zstd" > /dev/null']),
+        ('real-explain', ['explain', '--log', log], ['wc', '-l', log]),
+        ('real-sessions', ['sessions', '--cwd', proj, '--sessions-root',
+                           os.path.join(args.work, 'sessions'), '--check-drift'], ['wc', '-l', log]),
+    ]
+    print(f'agentctx A/B, {time.strftime("%Y-%m-%d %H:%M")}, load average {os.getloadavg()[0]:.2f}, '
+          f'median of {args.runs} runs of floor, A, B in turn', flush=True)
+    for name, cmd, floor in workloads:
+        got = {'floor': [], 'a': [], 'b': []}
+        for _ in range(args.runs):
+            got['floor'].append(timed(floor, env))
+            got['a'].append(timed([args.a] + cmd, env))
+            got['b'].append(timed([args.b] + cmd, env))
+        med = {k: [statistics.median(r[i] for r in v) * 1000 for i in (0, 1)] for k, v in got.items()}
+        f = med['floor']
+        a, b = med['a'], med['b']
+        print(f'{name:14s} floor {f[0]:7.1f} ms | A {a[0]:7.1f} ms {a[0] / f[0]:5.2f}x (CPU {a[1] / f[1]:5.2f}x)'
+              f' | B {b[0]:7.1f} ms {b[0] / f[0]:5.2f}x (CPU {b[1] / f[1]:5.2f}x)', flush=True)
+    print(f'load average at the end {os.getloadavg()[0]:.2f}')
+
+
+if __name__ == '__main__':
+    main()
