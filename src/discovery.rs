@@ -223,10 +223,10 @@ impl Dir {
 pub fn scope_key(dir: &str, tier: TierKind, name: &str, precedence: Precedence) -> String {
     match (tier, precedence) {
         (TierKind::UserGlobal, Precedence::First) => USER_GLOBAL.to_owned(),
-        (TierKind::UserGlobal, Precedence::All) => format!("{USER_GLOBAL}\0{USER_GLOBAL_FILE}"),
+        (TierKind::UserGlobal, Precedence::All) => [USER_GLOBAL, "\0", USER_GLOBAL_FILE].concat(),
         (TierKind::Base, Precedence::First) => dir.to_owned(),
-        (TierKind::Local, Precedence::First) => format!("{dir}\0local"),
-        (_, Precedence::All) => format!("{dir}\0{name}"),
+        (TierKind::Local, Precedence::First) => [dir, "\0local"].concat(),
+        (_, Precedence::All) => [dir, "\0", name].concat(),
     }
 }
 
@@ -481,6 +481,14 @@ fn unavailable_through_file(probe: Probe, path: &Path) -> Probe {
 /// `all` mode: within the directory, a loaded file whose trimmed content has
 /// the same SHA-1 as an earlier kept file is dropped.
 fn drop_duplicates(dir: &mut Dir) {
+    // One loaded file has nothing to equal: no digest to take.
+    let loaded = dir
+        .scopes
+        .iter()
+        .filter(|s| matches!(s.status, ScopeStatus::Loaded(_)));
+    if loaded.count() < 2 {
+        return;
+    }
     let mut kept: Vec<(String, usize)> = Vec::new();
     for scope in &mut dir.scopes {
         let ScopeStatus::Loaded(index) = scope.status else {
