@@ -34,6 +34,9 @@ impl Cli {
     /// # Errors
     /// clap's error for a bad command line, or its help or version text to print.
     pub fn parse_args(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+        if let Some(cli) = plain_render(&args) {
+            return Ok(cli);
+        }
         if args.get(1).is_some_and(|a| a == "render") {
             let root = GlobalArgs::augment_args(clap::Command::new("agentctx")).subcommand(
                 cmd::render::RenderArgs::augment_args(clap::Command::new("render")),
@@ -55,6 +58,90 @@ impl Cli {
         }
         <Cli as Parser>::try_parse_from(args)
     }
+}
+
+/// `render` with only the flags an editor integration passes (`--cwd DIR`,
+/// `--format F`, `--profile P`, `--check`, `--color WHEN`, `-q`), each once,
+/// read without building any clap `Command` (that construction is most of
+/// `render`'s start-up). Anything else (another flag, `--flag=value`, a
+/// value clap would refuse or read as a flag, a repeated flag, a word that
+/// is not UTF-8) is `None`, for clap to parse as before.
+fn plain_render(args: &[std::ffi::OsString]) -> Option<Cli> {
+    use crate::cli::{ColorWhen, Format, ProfileName};
+    if args.get(1)? != "render" {
+        return None;
+    }
+    let (mut cwd, mut format, mut profile, mut color) = (None, None, None, None);
+    let (mut check, mut quiet) = (false, false);
+    let mut words = args[2..].iter();
+    while let Some(word) = words.next() {
+        let word = word.to_str()?;
+        if matches!(word, "--check" | "-q" | "--quiet") {
+            let seen = if word == "--check" {
+                &mut check
+            } else {
+                &mut quiet
+            };
+            if std::mem::replace(seen, true) {
+                return None;
+            }
+            continue;
+        }
+        // A value clap takes as one: not empty, not a flag.
+        let value = words
+            .next()?
+            .to_str()
+            .filter(|v| !v.is_empty() && !v.starts_with('-'))?;
+        let fresh = match word {
+            "--cwd" => cwd.replace(std::path::PathBuf::from(value)).is_none(),
+            "--format" => {
+                let f = match value {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    _ => return None,
+                };
+                format.replace(f).is_none()
+            }
+            "--profile" => {
+                let p = ProfileName::every()
+                    .into_iter()
+                    .find(|p| p.name() == value)?;
+                profile.replace(p).is_none()
+            }
+            "--color" => {
+                let c = match value {
+                    "auto" => ColorWhen::Auto,
+                    "always" => ColorWhen::Always,
+                    "never" => ColorWhen::Never,
+                    _ => return None,
+                };
+                color.replace(c).is_none()
+            }
+            _ => false,
+        };
+        if !fresh {
+            return None;
+        }
+    }
+    Some(Cli {
+        global: GlobalArgs {
+            color: color.unwrap_or(ColorWhen::Auto),
+            quiet,
+        },
+        command: Command::Render(cmd::render::RenderArgs {
+            log: None,
+            session: crate::cli::SessionArgs {
+                cwd,
+                ..Default::default()
+            },
+            profile,
+            profiles: crate::cli::ProfileArgs::default(),
+            source_kind: None,
+            config: crate::cli::ConfigArgs::default(),
+            check,
+            format: format.unwrap_or(Format::Text),
+        }),
+    })
 }
 
 #[derive(Debug, Subcommand)]
@@ -208,6 +295,92 @@ mod tests {
             let whole = <Cli as Parser>::try_parse_from(args).unwrap_err();
             assert_eq!(fast.render().to_string(), whole.render().to_string());
         }
+    }
+
+    /// The hand-read `render` line is exactly clap's: what it reads parses
+    /// the same, what it leaves (repeats, odd values, other flags) goes to
+    /// clap, whose result or error is unchanged.
+    #[test]
+    fn the_plain_render_line_parses_as_the_whole_definition() {
+        let lines: &[&[&str]] = &[
+            &["render", "--cwd", "a/b", "--format", "json", "--check"],
+            &["render", "--profile", "codex", "--color", "always", "-q"],
+            &["render", "--quiet", "--color", "auto", "--profile", "dsh"],
+            &["render", "--format", "text", "--color", "never"],
+            &["render", "--profile", "all"],
+            &["render", "--profile", "copilot", "--cwd", "x"],
+            &["render", "--cwd", "a", "--cwd", "b"],
+            &["render", "-q", "-q"],
+            &["render", "--check", "--check"],
+            &["render", "--cwd", ""],
+            &["render", "--cwd", "-x"],
+            &["render", "--cwd", "-"],
+            &["render", "--cwd"],
+            &["render", "--cwd=x"],
+            &["render", "--format", "JSON"],
+            &["render", "--format", "yaml"],
+            &["render", "--profile", "dsh,codex"],
+            &["render", "--profile", "nope"],
+            &["render", "--color", "sometimes"],
+            &["render", "-qq"],
+            &["render", "--", "x"],
+            &["render", "x"],
+            &["render", "-V"],
+            &["render", "--version"],
+            &["render", "-h"],
+            &["render", "--help"],
+            &[
+                "render",
+                "--check",
+                "--profile",
+                "codex",
+                "--max-bytes",
+                "7",
+            ],
+            &["diff", "--cwd", "x"],
+        ];
+        for line in lines {
+            let args: Vec<std::ffi::OsString> = std::iter::once("agentctx")
+                .chain(line.iter().copied())
+                .map(Into::into)
+                .collect();
+            let plain = plain_render(&args);
+            match (
+                Cli::parse_args(args.clone()),
+                <Cli as Parser>::try_parse_from(args),
+            ) {
+                (Ok(ours), Ok(whole)) => {
+                    assert_eq!(format!("{ours:?}"), format!("{whole:?}"), "{line:?}");
+                    if let Some(plain) = plain {
+                        assert_eq!(format!("{plain:?}"), format!("{whole:?}"), "{line:?}");
+                    }
+                }
+                (Err(ours), Err(whole)) => {
+                    assert!(plain.is_none(), "{line:?}");
+                    assert_eq!(ours.kind(), whole.kind(), "{line:?}");
+                    assert_eq!(ours.render().to_string(), whole.render().to_string());
+                }
+                (ours, whole) => panic!("{line:?}: {ours:?} vs {whole:?}"),
+            }
+        }
+        let read = |line: &[&str]| {
+            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            plain_render(&args).is_some()
+        };
+        assert!(read(&["agentctx", "render", "--cwd", "x", "--check"]));
+        assert!(!read(&["agentctx", "render", "--cwd", "a", "--cwd", "b"]));
+        assert!(!read(&["agentctx", "render", "--max-bytes", "7"]));
+        // The hand-read line leaves every other field at its default: that
+        // holds only while no render argument is read from the environment.
+        let whole = <Cli as clap::CommandFactory>::command();
+        let render = whole.find_subcommand("render").unwrap();
+        let from_env: Vec<_> = render
+            .get_arguments()
+            .chain(whole.get_arguments())
+            .filter(|a| a.get_env().is_some())
+            .map(|a| a.get_id().to_string())
+            .collect();
+        assert!(from_env.is_empty(), "{from_env:?}");
     }
 
     #[test]

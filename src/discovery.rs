@@ -34,72 +34,17 @@ use crate::settings::{Precedence, Settings, USER_GLOBAL_FILE};
 mod link;
 mod probe;
 mod read;
+mod root;
 
 pub use link::{Place, Realms, Symlink, probe_link, secret_place};
 pub use probe::{Absence, Probe, kind_name, os_error, probe};
 pub use read::{
     BINARY_SAMPLE_BYTES, Load, Text, Unreadable, decode, is_js_whitespace, js_trim, load, sha1_hex,
 };
+pub use root::{MarkerHit, RootSearch, chain, find_root};
 
 /// The scope key and display name of the user-global directory.
 pub const USER_GLOBAL: &str = "user-global";
-
-/// The result of the upward root search.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RootSearch {
-    /// Every directory tested, from the cwd upward.
-    pub walked: Vec<PathBuf>,
-    /// The marker that decided the root, if any.
-    pub marker: Option<MarkerHit>,
-    /// The project root.
-    pub root: PathBuf,
-}
-
-/// A root marker found on the way up.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MarkerHit {
-    pub dir: PathBuf,
-    pub name: String,
-    pub is_dir: bool,
-}
-
-/// Finds the project root for `cwd` (SPEC 2.2).
-#[must_use]
-pub fn find_root(cwd: &Path, markers: &[String]) -> RootSearch {
-    let mut walked = Vec::new();
-    for dir in cwd.ancestors() {
-        walked.push(dir.to_path_buf());
-        for name in markers {
-            if let Ok(meta) = fs::metadata(dir.join(name)) {
-                return RootSearch {
-                    walked,
-                    marker: Some(MarkerHit {
-                        dir: dir.to_path_buf(),
-                        name: name.clone(),
-                        is_dir: meta.is_dir(),
-                    }),
-                    root: dir.to_path_buf(),
-                };
-            }
-        }
-    }
-    RootSearch {
-        walked,
-        marker: None,
-        root: cwd.to_path_buf(),
-    }
-}
-
-/// The chain root..=cwd, broadest first.
-pub fn chain(root: &Path, cwd: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = cwd
-        .ancestors()
-        .take_while(|d| d.starts_with(root))
-        .map(Path::to_path_buf)
-        .collect();
-    dirs.reverse();
-    dirs
-}
 
 /// Which tier of a directory a candidate belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,10 +168,10 @@ impl Dir {
 pub fn scope_key(dir: &str, tier: TierKind, name: &str, precedence: Precedence) -> String {
     match (tier, precedence) {
         (TierKind::UserGlobal, Precedence::First) => USER_GLOBAL.to_owned(),
-        (TierKind::UserGlobal, Precedence::All) => format!("{USER_GLOBAL}\0{USER_GLOBAL_FILE}"),
+        (TierKind::UserGlobal, Precedence::All) => [USER_GLOBAL, "\0", USER_GLOBAL_FILE].concat(),
         (TierKind::Base, Precedence::First) => dir.to_owned(),
-        (TierKind::Local, Precedence::First) => format!("{dir}\0local"),
-        (_, Precedence::All) => format!("{dir}\0{name}"),
+        (TierKind::Local, Precedence::First) => [dir, "\0local"].concat(),
+        (_, Precedence::All) => [dir, "\0", name].concat(),
     }
 }
 
@@ -481,6 +426,14 @@ fn unavailable_through_file(probe: Probe, path: &Path) -> Probe {
 /// `all` mode: within the directory, a loaded file whose trimmed content has
 /// the same SHA-1 as an earlier kept file is dropped.
 fn drop_duplicates(dir: &mut Dir) {
+    // One loaded file has nothing to equal: no digest to take.
+    let loaded = dir
+        .scopes
+        .iter()
+        .filter(|s| matches!(s.status, ScopeStatus::Loaded(_)));
+    if loaded.count() < 2 {
+        return;
+    }
     let mut kept: Vec<(String, usize)> = Vec::new();
     for scope in &mut dir.scopes {
         let ScopeStatus::Loaded(index) = scope.status else {
@@ -526,9 +479,14 @@ impl Workspace {
     /// visible scope's) with these settings.
     pub fn scan_in_project(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
         let display = paths::dir_display(self.root(), path);
+        self.scan_shown(settings, path, &display, probe_all)
+    }
+
+    /// [`Self::scan_in_project`] of a directory whose display path is known.
+    fn scan_shown(&self, settings: &Settings, path: &Path, display: &str, probe_all: bool) -> Dir {
         scan_dir(
             path,
-            &display,
+            display,
             &settings.candidates.value.names,
             &settings.local_candidates.value.names,
             self.options(settings, probe_all),
@@ -579,9 +537,12 @@ pub fn discover(settings: &Settings, probe_all: bool) -> Workspace {
         realms,
         dirs,
     };
-    let chain_dirs: Vec<Dir> = chain(ws.root(), cwd)
+    let chain = chain(ws.root(), cwd);
+    let shown = root::chain_displays(ws.root(), &chain);
+    let chain_dirs: Vec<Dir> = chain
         .iter()
-        .map(|path| ws.scan_in_project(settings, path, probe_all))
+        .zip(&shown)
+        .map(|(path, display)| ws.scan_shown(settings, path, display, probe_all))
         .collect();
     ws.dirs.extend(chain_dirs);
     ws
