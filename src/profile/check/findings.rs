@@ -258,12 +258,12 @@ fn file_finding(profile: Profile, f: &FileEntry, file: String, shower: &Shower) 
         return claude_finding(f, file, shower);
     }
     let max = match f.why {
-        Why::Budget(max) => max,
+        Why::Budget { max, .. } => max,
         _ => 0,
     };
     let original = usize::try_from(f.bytes.unwrap_or(0)).unwrap_or(usize::MAX);
     let detail = match (profile, f.status) {
-        (_, Status::Truncated | Status::OverBudget) if matches!(f.why, Why::Budget(_)) => {
+        (_, Status::Truncated | Status::OverBudget) if matches!(f.why, Why::Budget { .. }) => {
             let kept = if f.status == Status::Truncated {
                 usize::try_from(f.truncated.unwrap_or(0)).unwrap_or(usize::MAX)
             } else {
