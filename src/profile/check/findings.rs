@@ -126,7 +126,7 @@ pub(super) fn findings_of(
             }
         }
         // An AGENTS.md Claude Code holds back that loses nothing is no finding.
-        let mirrored = profile == crate::profile::claude::PROFILE && claude_mirrored(report, f);
+        let mirrored = profile.definition().skips_files() && claude_mirrored(report, f);
         if !(skip || mirrored) {
             out.extend(file_finding(profile, f, file, shower));
         }
@@ -254,7 +254,7 @@ fn plain(file: String, detail: Detail) -> Raw {
 
 /// The finding of one probed file, by its status.
 fn file_finding(profile: Profile, f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
-    if profile == crate::profile::claude::PROFILE {
+    if profile.definition().skips_files() {
         return claude_finding(f, file, shower);
     }
     let max = match f.why {
