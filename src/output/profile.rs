@@ -255,7 +255,7 @@ fn why(profile: Profile, f: &FileEntry) -> String {
         Why::None => String::new(),
         Why::Error(e) => e.clone(),
         Why::By(path) => format!("{path} wins"),
-        Why::Budget(max) => format!("project_doc_max_bytes is {max}"),
+        Why::Budget { setting, max } => format!("{setting} is {max}"),
         Why::InvalidUtf8 => "invalid UTF-8 replaced with U+FFFD".to_owned(),
         Why::Rule(rule) => (*rule).to_owned(),
     };

@@ -115,8 +115,9 @@ pub enum Why {
     Error(String),
     /// Shadowed or hidden by this path.
     By(String),
-    /// Cut by a budget: the limit.
-    Budget(u64),
+    /// Cut by a budget: the setting that holds it (as the harness names
+    /// it) and its value.
+    Budget { setting: &'static str, max: u64 },
     /// Lossy decoding replaced invalid UTF-8.
     InvalidUtf8,
     /// A free-form fact computed by the profile (a listing's rule).

@@ -169,6 +169,13 @@ pub trait Definition: Sync {
     fn status_reason(&self, _status: Status) -> Option<&'static str> {
         None
     }
+    /// Whether it skips files one by one and goes on (Claude Code: an
+    /// import too large, too deep, outside or not text; an AGENTS.md held
+    /// back): check judges its files by those statuses, each a warning, and
+    /// an AGENTS.md held back that its CLAUDE.md mirrors is no finding.
+    fn skips_files(&self) -> bool {
+        false
+    }
     /// What it loads for `cwd`, its inputs resolved from `env` and `flags`.
     ///
     /// # Errors

@@ -186,7 +186,7 @@ pub(crate) fn render(
 ) -> Result<u8> {
     let (_, report) = load(ctx.env, args.profiles, profile, args.cwd)?;
     crate::output::warnings(ctx.err, ctx.quiet, &report.warnings)?;
-    let secrets = profile::check::secret_warnings(&report);
+    let secrets = crate::output::check::words::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
     match args.format {
         Format::Text => {
@@ -207,7 +207,7 @@ pub(crate) fn render(
 /// `explain --profile P`: the report as text or JSON.
 pub(crate) fn explain(ctx: &mut Ctx<'_>, args: Shown<'_>, profile: Profile) -> Result<u8> {
     let (cwd, report) = load(ctx.env, args.profiles, profile, args.cwd)?;
-    let secrets = profile::check::secret_warnings(&report);
+    let secrets = crate::output::check::words::secret_warnings(&report);
     crate::output::warnings(ctx.err, ctx.quiet, &secrets)?;
     match args.format {
         Format::Json => crate::output::json(ctx.out, &crate::output::profile::json(&report))?,

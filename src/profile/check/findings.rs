@@ -126,7 +126,7 @@ pub(super) fn findings_of(
             }
         }
         // An AGENTS.md Claude Code holds back that loses nothing is no finding.
-        let mirrored = profile == crate::profile::claude::PROFILE && claude_mirrored(report, f);
+        let mirrored = profile.definition().skips_files() && claude_mirrored(report, f);
         if !(skip || mirrored) {
             out.extend(file_finding(profile, f, file, shower));
         }
@@ -254,16 +254,16 @@ fn plain(file: String, detail: Detail) -> Raw {
 
 /// The finding of one probed file, by its status.
 fn file_finding(profile: Profile, f: &FileEntry, file: String, shower: &Shower) -> Option<Raw> {
-    if profile == crate::profile::claude::PROFILE {
+    if profile.definition().skips_files() {
         return claude_finding(f, file, shower);
     }
     let max = match f.why {
-        Why::Budget(max) => max,
+        Why::Budget { max, .. } => max,
         _ => 0,
     };
     let original = usize::try_from(f.bytes.unwrap_or(0)).unwrap_or(usize::MAX);
     let detail = match (profile, f.status) {
-        (_, Status::Truncated | Status::OverBudget) if matches!(f.why, Why::Budget(_)) => {
+        (_, Status::Truncated | Status::OverBudget) if matches!(f.why, Why::Budget { .. }) => {
             let kept = if f.status == Status::Truncated {
                 usize::try_from(f.truncated.unwrap_or(0)).unwrap_or(usize::MAX)
             } else {

@@ -95,7 +95,7 @@ use findings::findings_of;
 pub use findings::{Explained, explain_findings};
 use links::Links;
 use received::{budget_findings, received_of, sent};
-pub use secrets::{mark_secrets, secret_warnings, secret_words};
+pub use secrets::mark_secrets;
 use show::Shower;
 
 /// The directory a shown file's findings are grouped under.

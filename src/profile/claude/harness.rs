@@ -84,6 +84,9 @@ impl Definition for Claude {
             _ => None,
         }
     }
+    fn skips_files(&self) -> bool {
+        true
+    }
     fn load(&self, env: &Env, flags: &FlagValues, cwd: &Path) -> Result<HarnessReport> {
         Ok(load(&input(env, flags, cwd)?))
     }

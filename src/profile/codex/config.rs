@@ -173,7 +173,7 @@ pub(super) fn resolve_all(input: &Input) -> Result<Resolved> {
 
     let (max_bytes, origin) = max_bytes_of(input, &layers, &user)?;
     settings.push(
-        "project_doc_max_bytes",
+        super::BUDGET_SETTING,
         HarnessSetting::new(max_bytes, origin),
     );
 
@@ -306,7 +306,7 @@ fn max_bytes_of(input: &Input, layers: &[Layer], user: &UserConfig) -> Result<(u
     Ok(
         match (
             input.flags.max_bytes,
-            layered("project_doc_max_bytes", layers, user),
+            layered(super::BUDGET_SETTING, layers, user),
         ) {
             (Some(n), _) => (n, ValueOrigin::Flag),
             (None, Some((v, shown))) => match v.as_integer().and_then(|n| u64::try_from(n).ok()) {

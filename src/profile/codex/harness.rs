@@ -135,7 +135,7 @@ impl Harness for Check {
         Path::new(path).starts_with(&self.input.home)
     }
     fn budget_setting(&self) -> Option<&'static str> {
-        Some("project_doc_max_bytes")
+        Some(super::BUDGET_SETTING)
     }
     fn load(&self, dir: &Path) -> Result<HarnessReport> {
         load(&Input {

@@ -12,6 +12,8 @@ use anyhow::Result;
 use super::{FileEntry, HarnessReport, Kind, Note, NoteKind, Part, Status, ValueOrigin, Why};
 
 pub const DEFAULT_MAX_BYTES: u64 = 32_768;
+/// The setting holding its byte budget for project files.
+pub const BUDGET_SETTING: &str = "project_doc_max_bytes";
 pub const OVERRIDE: &str = "AGENTS.override.md";
 pub const AGENTS: &str = "AGENTS.md";
 const SEPARATOR: &str = "\n\n--- project-doc ---\n\n";
@@ -290,10 +292,12 @@ fn project(chain: Chain, config: &Config, report: &mut HarnessReport) -> Vec<Str
     for f in &found {
         let shown = super::show(&f.path);
         if remaining == 0 {
-            entries.push(
-                FileEntry::new(shown, Some(f.size), Status::OverBudget)
-                    .why(Why::Budget(config.max_bytes)),
-            );
+            entries.push(FileEntry::new(shown, Some(f.size), Status::OverBudget).why(
+                Why::Budget {
+                    setting: BUDGET_SETTING,
+                    max: config.max_bytes,
+                },
+            ));
         } else {
             let bytes = match super::read_file(&f.path, Some(remaining)) {
                 Ok(bytes) => bytes,
@@ -315,8 +319,11 @@ fn project(chain: Chain, config: &Config, report: &mut HarnessReport) -> Vec<Str
                 entries.push(FileEntry::new(shown, Some(f.size), Status::Empty));
             } else {
                 let mut entry = if cut {
-                    let mut e = FileEntry::new(shown, Some(f.size), Status::Truncated)
-                        .why(Why::Budget(config.max_bytes));
+                    let mut e =
+                        FileEntry::new(shown, Some(f.size), Status::Truncated).why(Why::Budget {
+                            setting: BUDGET_SETTING,
+                            max: config.max_bytes,
+                        });
                     e.truncated = Some(kept);
                     e
                 } else {
@@ -324,7 +331,10 @@ fn project(chain: Chain, config: &Config, report: &mut HarnessReport) -> Vec<Str
                     FileEntry::new(shown, Some(f.size), Status::Loaded).why(why)
                 };
                 if invalid && cut {
-                    entry.why = Why::Budget(config.max_bytes);
+                    entry.why = Why::Budget {
+                        setting: BUDGET_SETTING,
+                        max: config.max_bytes,
+                    };
                 }
                 entries.push(entry);
                 texts.push(decoded.into_owned());

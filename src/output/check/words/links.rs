@@ -5,7 +5,7 @@
 use super::{Pair, who};
 use crate::check::{Finding, Reach};
 use crate::discovery::Place;
-use crate::profile::{self, Via};
+use crate::profile::{HarnessReport, NoteKind, Profile, Via};
 
 /// A secret a symlink reaches, or one a harness reads (as a file, an
 /// import or an `instructions` glob).
@@ -14,8 +14,7 @@ pub(super) fn secret(
     (target, resolved, place): (&str, &str, Place),
     reach: &Reach,
 ) -> Pair {
-    let read =
-        |path: &str, via: &Via| profile::check::secret_words(f.harness, path, resolved, place, via);
+    let read = |path: &str, via: &Via| secret_words(f.harness, path, resolved, place, via);
     match reach {
         Reach::Link => (
             format!(
@@ -125,4 +124,55 @@ pub(super) fn dangling(file: &str, target: &str) -> Pair {
         ),
         format!("point the link at an existing file, or delete {file}"),
     )
+}
+
+/// The sentence for a secret the harness (`profile`, by name) reads,
+/// without the path: the warning of render and explain after the path, and
+/// check's finding (one wording for both).
+fn secret_words(profile: &str, path: &str, real: &str, place: Place, via: &Via) -> String {
+    let place_words = place.words();
+    let at = if place == Place::System || real == path {
+        place_words.to_owned()
+    } else {
+        format!("it resolves to {real} {place_words}")
+    };
+    match via {
+        Via::File => format!("reads a secret: {at}, so {profile} sends what it holds to the model"),
+        Via::Import(token) => format!(
+            "import @{token} reads a secret: {at}, so {profile} sends what it holds to the model"
+        ),
+        Via::Glob => format!(
+            "instructions entry {path}: a glob into a secret: {at}, so {profile} sends what it matches to the model"
+        ),
+    }
+}
+
+/// The sentence for a secret the harness reads: the warning of render and
+/// explain (dsh's secret-link wording).
+fn secret_message(profile: Profile, path: &str, real: &str, place: Place, via: &Via) -> String {
+    let words = secret_words(profile.name(), path, real, place, via);
+    match via {
+        Via::Glob => words,
+        _ => format!("{path}: {words}"),
+    }
+}
+
+/// The warnings render and explain print for the secrets a report reads
+/// (its [`NoteKind::Secret`] notes).
+#[must_use]
+pub fn secret_warnings(report: &HarnessReport) -> Vec<String> {
+    report
+        .notes
+        .iter()
+        .filter_map(|note| match &note.kind {
+            NoteKind::Secret { real, place, via } => Some(secret_message(
+                report.profile,
+                &note.path,
+                real,
+                *place,
+                via,
+            )),
+            _ => None,
+        })
+        .collect()
 }

@@ -10,7 +10,7 @@ mod harness;
 mod links;
 
 pub use budget::radius;
-pub use links::{dangling_link_warning, secret_link_warning};
+pub use links::{dangling_link_warning, secret_link_warning, secret_warnings};
 
 use crate::check::{Detail, Finding};
 
