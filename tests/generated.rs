@@ -83,7 +83,7 @@ fn zsh_and_fish_scripts_parse_where_installed() {
 /// it, under its heading (claude's were once left hidden there).
 #[test]
 fn man_pages_document_every_harness_setting() {
-    use agentctx::profile::{Command, HARNESSES};
+    use agentctx::profile::{HARNESSES, Verb};
     let files = agentctx::app::artifacts().unwrap();
     let page = |name: &str| {
         let (_, bytes) = files
@@ -94,9 +94,9 @@ fn man_pages_document_every_harness_setting() {
     };
     let mut checked = 0;
     for (command, name) in [
-        (Command::Render, "render"),
-        (Command::Explain, "explain"),
-        (Command::Check, "check"),
+        (Verb::Render, "render"),
+        (Verb::Explain, "explain"),
+        (Verb::Check, "check"),
     ] {
         let text = page(name);
         for harness in HARNESSES {

@@ -10,7 +10,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Args, FromArgMatches};
 
 use super::heading;
-use crate::profile::{Command, Flag, FlagKind, FlagValue, FlagValues, HARNESSES, Profile};
+use crate::profile::{Flag, FlagKind, FlagValue, FlagValues, HARNESSES, Profile, Verb};
 
 /// The harness whose context a command shows (SPEC 10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,9 +58,7 @@ impl ProfileName {
             ProfileName::Dsh => "DeepSeek Harness, the default".to_owned(),
             ProfileName::Harness(harness) => harness.definition().about().to_owned(),
             ProfileName::All => {
-                let names: Vec<&str> = Profile::taken_by(Command::Check)
-                    .map(Profile::name)
-                    .collect();
+                let names: Vec<&str> = Profile::taken_by(Verb::Check).map(Profile::name).collect();
                 format!(
                     "dsh and every harness with a check: {} (check only)",
                     and_list(&names)
@@ -102,15 +100,15 @@ impl Offer {
     #[must_use]
     pub fn takes(self, name: ProfileName) -> bool {
         let command = match self {
-            Offer::Render => Command::Render,
-            Offer::Explain => Command::Explain,
-            Offer::Check => Command::Check,
+            Offer::Render => Verb::Render,
+            Offer::Explain => Verb::Explain,
+            Offer::Check => Verb::Check,
             Offer::Diff => return name == ProfileName::Dsh,
         };
         match name {
             ProfileName::Dsh => true,
             ProfileName::Harness(harness) => harness.definition().takes(command),
-            ProfileName::All => command == Command::Check,
+            ProfileName::All => command == Verb::Check,
         }
     }
 }

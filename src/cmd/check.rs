@@ -17,7 +17,7 @@ use crate::output;
 use crate::output::check::{View, Views, github, markdown, text};
 use crate::output::palette::Palette;
 use crate::profile::check::Harness;
-use crate::profile::{Command, HARNESSES, Profile};
+use crate::profile::{HARNESSES, Profile, Verb};
 
 /// Examples and exit codes: the end of the long help, and the man page.
 pub const MANUAL: crate::cli::Manual = crate::cli::Manual {
@@ -511,11 +511,11 @@ fn harnesses(args: &CheckArgs) -> Result<Chosen> {
             ProfileName::Dsh => chosen.dsh = true,
             ProfileName::All => {
                 chosen.dsh = true;
-                for p in Profile::taken_by(Command::Check) {
+                for p in Profile::taken_by(Verb::Check) {
                     push(p, &mut chosen);
                 }
             }
-            ProfileName::Harness(p) if p.definition().takes(Command::Check) => {
+            ProfileName::Harness(p) if p.definition().takes(Verb::Check) => {
                 push(*p, &mut chosen);
             }
             ProfileName::Harness(p) if p.is_listing() => bail!(

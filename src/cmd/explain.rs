@@ -158,7 +158,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &ExplainArgs) -> Result<u8> {
     dsh_only.extend(args.full.then_some("--full"));
     dsh_only.extend(args.source_kind.as_ref().map(|_| "--source-kind"));
     dsh_only.extend(args.session.given());
-    let command = super::profile::Command::Explain;
+    let command = super::profile::Verb::Explain;
     if let Some(profiles) =
         super::profile::select(command, args.profile, &args.profiles, &dsh_only)?
     {

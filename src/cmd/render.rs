@@ -95,7 +95,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &RenderArgs) -> Result<u8> {
         return super::profile::help(ctx, "render", p);
     }
     if let Some(profiles) = super::profile::select(
-        super::profile::Command::Render,
+        super::profile::Verb::Render,
         args.profile,
         &args.profiles,
         &dsh_only(args),

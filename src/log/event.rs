@@ -268,6 +268,37 @@ pub struct LastPrompt<'a> {
     lone: bool,
 }
 
+/// A `request/header`'s `header.system`: the prompt it sends, unless it is
+/// the same bytes as the last one (`last`, then updated).
+fn request_header<'a>(
+    r: &mut Record,
+    header: Option<&'a [u8]>,
+    last: &mut LastPrompt<'a>,
+    lone: &mut bool,
+) -> Result<(), Bad> {
+    if header.is_some() && last.header == header {
+        *lone |= last.lone;
+    } else if let Some([Some(system)]) = object(header, &["system"])? {
+        if last.raw == Some(system) {
+            *lone |= last.lone;
+            last.header = header;
+        } else {
+            let mut system_lone = false;
+            let prompt = text(Some(system), &mut system_lone);
+            if prompt.is_some() {
+                *last = LastPrompt {
+                    header,
+                    raw: Some(system),
+                    lone: system_lone,
+                };
+            }
+            *lone |= system_lone;
+            r.extra().prompt = prompt.map(|t| (PromptOrigin::RequestHeader, t));
+        }
+    }
+    Ok(())
+}
+
 /// Reads one event from its raw JSON (one object). `Err` when it is not an
 /// object or a value in it does not end. `last` is what the lines before it
 /// (in the same run) said of the system prompt.
@@ -334,26 +365,7 @@ pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Re
             }
         }
         (Some(b"request/header"), Some([_, _, _, header, _])) if needs.prompts => {
-            if header.is_some() && last.header == header {
-                lone |= last.lone;
-            } else if let Some([Some(system)]) = object(header, &["system"])? {
-                if last.raw == Some(system) {
-                    lone |= last.lone;
-                    last.header = header;
-                } else {
-                    let mut system_lone = false;
-                    let prompt = text(Some(system), &mut system_lone);
-                    if prompt.is_some() {
-                        *last = LastPrompt {
-                            header,
-                            raw: Some(system),
-                            lone: system_lone,
-                        };
-                    }
-                    lone |= system_lone;
-                    r.extra().prompt = prompt.map(|t| (PromptOrigin::RequestHeader, t));
-                }
-            }
+            request_header(&mut r, header, last, &mut lone)?;
         }
         _ => {}
     }

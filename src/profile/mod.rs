@@ -19,7 +19,7 @@ pub mod listings;
 pub mod opencode;
 pub mod registry;
 
-pub use registry::{Command, Definition, Flag, FlagKind, FlagValue, FlagValues, Profile};
+pub use registry::{Definition, Flag, FlagKind, FlagValue, FlagValues, Profile, Verb};
 
 /// Every harness besides dsh (its module's `PROFILE`), in the order of the
 /// help, the flags and `check --profile all`. A new harness is its module

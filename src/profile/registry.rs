@@ -17,9 +17,10 @@ use super::check::Harness;
 use super::{HARNESSES, HarnessReport, Status, ValueOrigin};
 use crate::env::Env;
 
-/// A command that takes `--profile`.
+/// A command that takes `--profile` (its verb: `app::Command` is the whole
+/// subcommand with its arguments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
+pub enum Verb {
     Render,
     Explain,
     Check,
@@ -143,10 +144,10 @@ pub trait Definition: Sync {
     }
     /// Whether `command` takes it: a listing only explain, check only a
     /// harness with a [`Definition::check`].
-    fn takes(&self, command: Command) -> bool {
+    fn takes(&self, command: Verb) -> bool {
         match command {
-            Command::Render | Command::Check => self.exact(),
-            Command::Explain => true,
+            Verb::Render | Verb::Check => self.exact(),
+            Verb::Explain => true,
         }
     }
     /// The help heading its flags sit under (`codex settings`).
@@ -235,7 +236,7 @@ impl Profile {
     }
 
     /// The harnesses `command` takes, in registry order.
-    pub fn taken_by(command: Command) -> impl Iterator<Item = Profile> {
+    pub fn taken_by(command: Verb) -> impl Iterator<Item = Profile> {
         HARNESSES
             .iter()
             .copied()
@@ -365,7 +366,7 @@ mod tests {
             }
             assert_eq!(Profile::named(d.name()), Some(*p));
             if !d.exact() {
-                assert!(!d.takes(Command::Render) && !d.takes(Command::Check));
+                assert!(!d.takes(Verb::Render) && !d.takes(Verb::Check));
             }
         }
         // Today's order stays (help, flags, `all`); a new one comes after.
@@ -388,7 +389,7 @@ mod tests {
                 .definition()
                 .check(&env, &FlagValues::default(), t.path())
                 .unwrap();
-            assert_eq!(check.is_some(), p.definition().takes(Command::Check), "{p}");
+            assert_eq!(check.is_some(), p.definition().takes(Verb::Check), "{p}");
             if let Some(h) = check {
                 assert_eq!(h.profile(), *p);
             }

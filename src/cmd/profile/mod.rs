@@ -10,7 +10,7 @@ use super::Ctx;
 use crate::cli::{Format, ProfileArgs, ProfileName};
 use crate::env::Env;
 use crate::paths;
-pub(crate) use crate::profile::Command;
+pub(crate) use crate::profile::Verb;
 use crate::profile::{self, HarnessReport, Profile};
 
 /// The profiles selected, or None for dsh (sections 1-9). Bad usage (10.1)
@@ -18,7 +18,7 @@ use crate::profile::{self, HarnessReport, Profile};
 /// profile, a listing outside explain, `all` outside check, or a profile's
 /// flag without that profile.
 pub(crate) fn select(
-    command: Command,
+    command: Verb,
     profile: Option<ProfileName>,
     args: &ProfileArgs,
     dsh_only: &[&str],
@@ -42,13 +42,13 @@ pub(crate) fn select(
             return Ok(None);
         }
         ProfileName::Harness(harness) => vec![harness],
-        ProfileName::All => Profile::taken_by(Command::Check).collect(),
+        ProfileName::All => Profile::taken_by(Verb::Check).collect(),
     };
     let label = chosen.name();
-    if chosen == ProfileName::All && command != Command::Check {
+    if chosen == ProfileName::All && command != Verb::Check {
         bail!("--profile all works with check only");
     }
-    if args.cwd_as_given && command == Command::Check {
+    if args.cwd_as_given && command == Verb::Check {
         bail!(
             "--cwd-as-given works with render and explain (check starts each harness in the directories it walks)"
         );
