@@ -43,25 +43,59 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 /// everything else as is. Where the workflow-command rules are applied
 /// otherwise (the `github` format's own escaping).
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+    let Some(mut at) = first_unsafe(text, 0) else {
         return Cow::Borrowed(text);
-    }
+    };
     let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
+    let mut start = 0;
+    loop {
+        out.push_str(&text[start..at]);
+        let Some(c) = text[at..].chars().next() else {
+            start = at;
+            break;
+        };
         match c {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if is_unsafe(c) && (c as u32) < 0x100 => {
+            c if (c as u32) < 0x100 => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
             }
-            c if is_unsafe(c) => {
+            c => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
-            c => out.push(c),
+        }
+        start = at + c.len_utf8();
+        match first_unsafe(text, start) {
+            Some(next) => at = next,
+            None => break,
         }
     }
+    out.push_str(&text[start..]);
     Cow::Owned(out)
+}
+
+/// The byte offset of the first character at or after `from` (a character
+/// boundary) that [`is_unsafe`]: ASCII is judged by its byte, the rest
+/// character by character.
+fn first_unsafe(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            if b < 0x20 || b == 0x7f {
+                return Some(i);
+            }
+            i += 1;
+        } else {
+            let c = text[i..].chars().next()?;
+            if is_unsafe(c) {
+                return Some(i);
+            }
+            i += c.len_utf8();
+        }
+    }
+    None
 }
 
 /// Breaks what a GitHub Actions runner reads as a workflow command in a
@@ -502,6 +536,45 @@ impl NotMounted {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The character-by-character escaping [`escape_controls`] replaced.
+    fn escape_controls_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        for c in text.chars() {
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                c if is_unsafe(c) && (c as u32) < 0x100 => {
+                    let _ = write!(out, "\\x{:02x}", c as u32);
+                }
+                c if is_unsafe(c) => {
+                    let _ = write!(out, "\\u{{{:x}}}", c as u32);
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    proptest! {
+        /// Escaping run by run is escaping character by character.
+        #[test]
+        fn escaping_runs_is_escaping_characters(
+            parts in proptest::collection::vec(prop_oneof![
+                proptest::sample::select(vec![
+                    "\n", "\t", "\r", "\u{1b}", "\u{7f}", "\u{85}", "\u{9f}", "\u{a0}", "\u{202e}",
+                    "\u{2066}", "\u{61c}", "\u{200f}", "é", "☃", "😀", "a", " ", "::", "##[",
+                ]).prop_map(str::to_owned),
+                any::<char>().prop_map(String::from),
+                "[ -~]{0,12}",
+            ], 0..24)
+        ) {
+            let text: String = parts.concat();
+            prop_assert_eq!(escape_controls(&text).into_owned(), escape_controls_by_chars(&text));
+        }
+    }
 
     #[test]
     fn utc_times_are_civil_dates() {
