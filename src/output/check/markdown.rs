@@ -192,12 +192,13 @@ fn body(s: &mut String, view: &View<'_>) {
         s.push_str("| | File | Finding | Fix |\n|---|---|---|---|\n");
         for f in &report.findings {
             let level = f.severity.name();
+            let said = words::words(f);
             let _ = writeln!(
                 s,
                 "| {level} | {} | {} | {} |",
                 md(&f.file),
-                md(&words::message(f)),
-                md(&words::hint(f))
+                md(&said.message),
+                md(&said.hint)
             );
         }
         s.push('\n');

@@ -30,12 +30,6 @@ pub fn message(f: &Finding) -> String {
     words(f).message
 }
 
-/// Its hint.
-#[must_use]
-pub fn hint(f: &Finding) -> String {
-    words(f).hint
-}
-
 /// A finding's message and hint: one arm per kind.
 #[must_use]
 pub fn words(f: &Finding) -> Words {
@@ -200,7 +194,7 @@ mod tests {
             "near budget: a session in a gets 900 of max 1000 bytes (90%, warn at 80%), 100 bytes of headroom"
         );
         assert_eq!(
-            hint(&f),
+            words(&f).hint,
             "100 bytes of headroom left: cut from what a session in a loads before it grows, or raise max-bytes (now 1,000)"
         );
     }
