@@ -65,17 +65,31 @@ const PARALLEL_MIN: usize = if cfg!(test) { 4 << 10 } else { 256 << 10 };
 pub type Shared = std::sync::Arc<Vec<u8>>;
 
 /// A later part of a buffer for the helper: `buf[from..to]`.
-struct Job {
+#[derive(Debug, Clone)]
+pub struct Job {
     buf: Shared,
     from: usize,
     to: usize,
     mode: Mode,
 }
 
+/// One part of a buffer's lines: read, or being read on the helper's thread
+/// (whose [`Job`] holds the buffer until the part is collected).
+#[derive(Debug)]
+pub enum Piece {
+    Read(Part),
+    AtHelper(Job),
+}
+
 /// A second thread that reads the later part of each buffer of lines while
-/// the reader's own thread reads the earlier part and the next bytes from
-/// the log (issue 28: one thread for the whole log, not one per buffer, and
-/// the `read` of the next buffer no longer waits for this one's lines).
+/// the reader's own thread reads the earlier part, folds the buffer before
+/// and reads the next bytes from the log (issue 28).
+///
+/// The reader does not wait for the helper at the end of each buffer: it
+/// collects the helper's part of a buffer only after it has given it the
+/// next buffer's and read its own part of that, so a buffer that is slow on
+/// one thread is made up on the next (in the VM's measurements, waiting at
+/// every buffer cost both threads ~10% of the wall time).
 ///
 /// How much of a buffer the helper takes adapts: the reader's thread also
 /// reads the log and folds the records, so the split that leaves neither
@@ -95,8 +109,10 @@ impl Helper {
         scope: &'scope std::thread::Scope<'scope, '_>,
         markers: &'scope MarkerSearch,
     ) -> Option<Helper> {
+        // A job being read, one waiting, and their two parts: the reader
+        // never blocks on a send.
         let (jobs, inbox) = std::sync::mpsc::sync_channel::<Job>(1);
-        let (outbox, done) = std::sync::mpsc::sync_channel(1);
+        let (outbox, done) = std::sync::mpsc::sync_channel(2);
         std::thread::Builder::new()
             .spawn_scoped(scope, move || {
                 for job in inbox {
@@ -117,18 +133,18 @@ impl Helper {
     }
 }
 
-/// Reads `buf[..end]` (whole lines, starting at a line's start; only the
-/// last may lack its newline) in one or two parts, in log order: the later
-/// part on the helper's thread, when there is one and the lines are many,
-/// while this thread runs `meanwhile` and then reads the earlier part.
-pub fn read<T>(
+/// Starts reading `buf[..end]` (whole lines, starting at a line's start;
+/// only the last may lack its newline): the later part of its lines is
+/// given to the helper, when there is one and the lines are many, and the
+/// earlier part is read here. The pieces are in log order; each is
+/// [`finish`]ed in turn.
+pub fn start(
     buf: &Shared,
     end: usize,
     markers: &MarkerSearch,
     mode: Mode,
     helper: Option<&mut Helper>,
-    meanwhile: impl FnOnce() -> T,
-) -> (Vec<Part>, T) {
+) -> Vec<Piece> {
     let region = &buf[..end];
     let split = helper
         .filter(|_| region.len() >= PARALLEL_MIN)
@@ -138,37 +154,44 @@ pub fn read<T>(
             (split < region.len()).then_some((h, split))
         });
     let Some((helper, split)) = split else {
-        let then = meanwhile();
-        return (vec![part(region, markers, mode)], then);
+        return vec![Piece::Read(part(region, markers, mode))];
     };
-    let job = Job {
+    let later = Job {
         buf: std::sync::Arc::clone(buf),
         from: split,
         to: end,
         mode,
     };
-    if helper.jobs.send(job).is_err() {
-        let then = meanwhile();
-        return (vec![part(region, markers, mode)], then);
+    match helper.jobs.send(later.clone()) {
+        Ok(()) => {
+            let first = part(&region[..split], markers, mode);
+            vec![Piece::Read(first), Piece::AtHelper(later)]
+        }
+        // The helper is gone (it panicked): read it all here.
+        Err(_) => vec![Piece::Read(part(region, markers, mode))],
     }
-    let then = meanwhile();
-    let first = part(&region[..split], markers, mode);
-    let later = match helper.done.try_recv() {
-        // The helper finished first: give it more of the next buffer.
+}
+
+/// The lines of `piece`, read: a part at the helper is waited for (parts
+/// come back in the order they were given).
+pub fn finish(piece: Piece, markers: &MarkerSearch, helper: Option<&mut Helper>) -> Part {
+    let job = match piece {
+        Piece::Read(part) => return part,
+        Piece::AtHelper(job) => job,
+    };
+    let waited = helper.and_then(|helper| match helper.done.try_recv() {
+        // The helper was done first: give it more of the next buffer.
         Ok(later) => {
             helper.share = (helper.share + 1).min(60);
-            later
+            Some(later)
         }
         Err(_) => {
             helper.share = helper.share.saturating_sub(1).max(4);
-            match helper.done.recv() {
-                Ok(later) => later,
-                // The helper is gone (it panicked): read its part here.
-                Err(_) => part(&region[split..], markers, mode),
-            }
+            helper.done.recv().ok()
         }
-    };
-    (vec![first, later], then)
+    });
+    // The helper is gone (it panicked): read its part here.
+    waited.unwrap_or_else(|| part(&job.buf[job.from..job.to], markers, job.mode))
 }
 
 /// Whether `b` is JSON whitespace.

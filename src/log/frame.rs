@@ -1,7 +1,7 @@
 //! Framing a log's bytes (SPEC 5.1): JSON Lines or one JSON array, told apart
 //! by the first non-blank byte, read in large chunks.
 //!
-//! Whole lines go to [`chunk::read`] to be searched and decoded; a long line
+//! Whole lines go to [`chunk::start`] to be searched and decoded; a long line
 //! that holds no marker is streamed through (when the source can rewind)
 //! rather than held, and read again whole if a marker turns up late. What
 //! the lines say is folded into the log by the [`Fold`].
@@ -162,8 +162,9 @@ impl<R: LogSource> Lines<'_, R> {
             strict: opts.strict,
             needs: fold.needs,
         };
-        // The parts of the buffer before, read and not folded yet.
-        let mut pending: Vec<chunk::Part> = Vec::new();
+        // The parts of the buffer before, read or being read by the helper,
+        // not folded yet.
+        let mut pending: Vec<chunk::Piece> = Vec::new();
         loop {
             self.reader.mark(offset);
             // Complete lines are those up to the last newline in the buffer.
@@ -173,10 +174,10 @@ impl<R: LogSource> Lines<'_, R> {
                 None => 0,
             };
             // While the helper reads the later lines of this buffer, this
-            // thread folds the previous buffer's lines (`pending`), reads
-            // the next bytes into the spare buffer (of the usual size,
-            // whatever a long line made this one: what the loop below would
-            // read next, in the same order), then reads its own lines.
+            // thread reads its own, folds the previous buffer's lines
+            // (`pending`), then reads the next bytes into the spare buffer
+            // (of the usual size, whatever a long line made this one: what
+            // the loop below would read next, in the same order).
             if complete > 0 && !eof && len - complete < CHUNK {
                 let n = self.overlapped(
                     (complete, len, offset),
@@ -192,9 +193,7 @@ impl<R: LogSource> Lines<'_, R> {
                 must_parse = opts.strict;
                 continue;
             }
-            for part in pending.drain(..) {
-                fold.apply(part)?;
-            }
+            self.fold_pending(&mut pending, helper.as_deref_mut(), fold)?;
             if complete > 0 {
                 self.in_place(complete, len, mode, helper.as_deref_mut(), fold)?;
                 len -= complete;
@@ -236,6 +235,20 @@ impl<R: LogSource> Lines<'_, R> {
 }
 
 impl<R: LogSource> Lines<'_, R> {
+    /// Folds the pieces of lines read before, in log order (waiting for the
+    /// helper's, when it is still reading one).
+    fn fold_pending(
+        &self,
+        pending: &mut Vec<chunk::Piece>,
+        mut helper: Option<&mut chunk::Helper>,
+        fold: &mut Fold,
+    ) -> Result<(), LogError> {
+        for piece in pending.drain(..) {
+            fold.apply(chunk::finish(piece, self.markers, helper.as_deref_mut()))?;
+        }
+        Ok(())
+    }
+
     /// Reads and folds the lines of `buf[..complete]` on this thread (and
     /// the helper, when there is one), then moves the rest of the bytes,
     /// `buf[complete..len]`, to the front.
@@ -244,57 +257,58 @@ impl<R: LogSource> Lines<'_, R> {
         complete: usize,
         len: usize,
         mode: chunk::Mode,
-        helper: Option<&mut chunk::Helper>,
+        mut helper: Option<&mut chunk::Helper>,
         fold: &mut Fold,
     ) -> Result<(), LogError> {
-        let (parts, ()) = chunk::read(&self.buf, complete, self.markers, mode, helper, || {});
-        for part in parts {
-            fold.apply(part)?;
-        }
+        let mut pieces = chunk::start(
+            &self.buf,
+            complete,
+            self.markers,
+            mode,
+            helper.as_deref_mut(),
+        );
+        self.fold_pending(&mut pieces, helper, fold)?;
         Shared::make_mut(&mut self.buf).copy_within(complete..len, 0);
         Ok(())
     }
 
-    /// Reads the lines of `buf[..complete]` (`complete, len, offset`: the
-    /// whole lines, the bytes, the stream offset of `buf[0]`), the later
-    /// ones on the helper, while this thread folds `pending` and reads the
-    /// next bytes into the spare buffer, which then becomes the buffer
-    /// (what was past `complete` first). Returns the bytes read.
+    /// Starts reading the lines of `buf[..complete]` (`complete, len,
+    /// offset`: the whole lines, the bytes, the stream offset of `buf[0]`),
+    /// the later ones on the helper, and reads the earlier ones here; then
+    /// folds `pending`, the buffer before (its helper's part read meanwhile),
+    /// and reads the next bytes into the spare buffer, which then becomes
+    /// the buffer (what was past `complete` first). This buffer's pieces are
+    /// left in `pending`, to be folded after the next buffer's are started.
+    /// Returns the bytes read.
     fn overlapped(
         &mut self,
         (complete, len, offset): (usize, usize, u64),
         mode: chunk::Mode,
-        helper: Option<&mut chunk::Helper>,
-        pending: &mut Vec<chunk::Part>,
+        mut helper: Option<&mut chunk::Helper>,
+        pending: &mut Vec<chunk::Piece>,
         fold: &mut Fold,
     ) -> Result<usize, LogError> {
         let rest = len - complete;
-        let next_offset = offset + complete as u64;
-        let Lines {
-            reader,
-            buf,
-            next,
-            markers,
-        } = self;
-        let (parts, more) = chunk::read(buf, complete, markers, mode, helper, || {
-            for part in pending.drain(..) {
-                fold.apply(part)?;
-            }
-            let next = Shared::make_mut(next);
-            next.resize(CHUNK, 0);
-            next.shrink_to(CHUNK);
-            next[..rest].copy_from_slice(&buf[complete..len]);
-            reader.mark(next_offset);
-            Ok(read_some(reader, &mut next[rest..]))
-        });
-        *pending = parts;
-        // These lines come before a failed read: their error first.
-        let n = match more? {
+        let pieces = chunk::start(
+            &self.buf,
+            complete,
+            self.markers,
+            mode,
+            helper.as_deref_mut(),
+        );
+        // Folding the buffer before lets go of the spare buffer it was.
+        self.fold_pending(pending, helper.as_deref_mut(), fold)?;
+        *pending = pieces;
+        let next = Shared::make_mut(&mut self.next);
+        next.resize(CHUNK, 0);
+        next.shrink_to(CHUNK);
+        next[..rest].copy_from_slice(&self.buf[complete..len]);
+        self.reader.mark(offset + complete as u64);
+        let n = match read_some(&mut self.reader, &mut next[rest..]) {
             Ok(n) => n,
+            // These lines come before a failed read: their error first.
             Err(e) => {
-                for part in pending.drain(..) {
-                    fold.apply(part)?;
-                }
+                self.fold_pending(pending, helper, fold)?;
                 return Err(fold.io(&e));
             }
         };
