@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::Result;
 
@@ -17,6 +18,8 @@ pub struct Env {
     pub process_cwd: Result<PathBuf, String>,
     pub home: Option<PathBuf>,
     pub dsh_home: Option<String>,
+    /// `AGENTCTX_DSH_PROFILE` when set and non-empty (SPEC 11).
+    pub dsh_profile: Option<String>,
     pub no_color: bool,
     pub clicolor_force: bool,
     pub stdout_tty: bool,
@@ -42,16 +45,10 @@ impl Env {
                 .is_some_and(|v| !v.is_empty() && v != "0"),
             stdout_tty: std::io::stdout().is_terminal(),
             stderr_tty: std::io::stderr().is_terminal(),
-            vars: Vars(
-                std::env::vars_os()
-                    .map(|(k, v)| {
-                        (
-                            k.to_string_lossy().into_owned(),
-                            v.to_string_lossy().into_owned(),
-                        )
-                    })
-                    .collect(),
-            ),
+            dsh_profile: std::env::var_os("AGENTCTX_DSH_PROFILE")
+                .filter(|v| !v.is_empty())
+                .map(|v| v.to_string_lossy().into_owned()),
+            vars: Vars::process(),
         }
     }
 
@@ -102,6 +99,7 @@ pub(crate) mod tests {
             process_cwd: Ok(PathBuf::from("/")),
             home: Some(PathBuf::from("/h")),
             dsh_home: None,
+            dsh_profile: None,
             no_color: false,
             clicolor_force: false,
             stdout_tty: false,
@@ -124,15 +122,55 @@ pub(crate) mod tests {
     }
 }
 
-/// The process environment a profile reads, looked up once by the caller.
+/// The process environment a profile reads: the process's own, copied the
+/// first time a variable is looked up (issue 28: dsh's `render` looks up
+/// none, and copying the environment was a fifth of its allocations), or
+/// given. Empty by default.
 #[derive(Debug, Clone, Default)]
-pub struct Vars(pub BTreeMap<String, String>);
+pub struct Vars {
+    map: OnceLock<BTreeMap<String, String>>,
+    /// Whether `map`, until it is set, is the process's environment.
+    process: bool,
+}
 
 impl Vars {
+    /// The process's environment (lossy UTF-8), read when first looked up.
+    #[must_use]
+    pub fn process() -> Vars {
+        Vars {
+            map: OnceLock::new(),
+            process: true,
+        }
+    }
+
+    /// These variables.
+    #[must_use]
+    pub fn of(map: BTreeMap<String, String>) -> Vars {
+        Vars {
+            map: OnceLock::from(map),
+            process: false,
+        }
+    }
+
+    fn map(&self) -> &BTreeMap<String, String> {
+        self.map.get_or_init(|| {
+            if !self.process {
+                return BTreeMap::new();
+            }
+            let lossy = |s: std::ffi::OsString| {
+                s.into_string()
+                    .unwrap_or_else(|s| s.to_string_lossy().into_owned())
+            };
+            std::env::vars_os()
+                .map(|(k, v)| (lossy(k), lossy(v)))
+                .collect()
+        })
+    }
+
     /// The value when set (possibly empty).
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(String::as_str)
+        self.map().get(name).map(String::as_str)
     }
 
     /// The value when set and non-empty.

@@ -39,6 +39,7 @@ fn counted(tree: &Tree, root: &Path, directories: bool) -> (check::Report, u64) 
         process_cwd: Ok(root.to_path_buf()),
         home: Some(tree.path("home")),
         dsh_home: None,
+        dsh_profile: None,
         no_color: true,
         clicolor_force: false,
         stdout_tty: false,

@@ -189,7 +189,7 @@ pub(crate) fn dsh_config(
     settings_from: SettingsFrom,
     settings_from_origin: &'static str,
 ) -> Result<Dsh> {
-    let var = env.vars.nonempty("AGENTCTX_DSH_PROFILE");
+    let var = env.dsh_profile.as_deref();
     let (profile, profile_from) = match (&config.dsh_profile, var, log) {
         (Some(p), _, _) => (p.clone(), "flag"),
         (None, Some(p), _) => (p.to_owned(), "env"),

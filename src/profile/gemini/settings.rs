@@ -158,7 +158,7 @@ mod tests {
     use super::*;
 
     fn vars() -> Vars {
-        Vars(
+        Vars::of(
             [("A", "x"), ("E", ""), ("B_1", "y")]
                 .into_iter()
                 .map(|(k, v)| (k.to_owned(), v.to_owned()))

@@ -529,7 +529,7 @@ mod tests {
 
     #[test]
     fn env_references_are_substituted_or_emptied() {
-        let vars = Vars([("A".to_owned(), "x".to_owned())].into_iter().collect());
+        let vars = Vars::of([("A".to_owned(), "x".to_owned())].into_iter().collect());
         assert_eq!(
             substitute_env("{env:A}/{env:B}|{env:}|{env:A", &vars),
             "x/|{env:}|{env:A"
