@@ -11,10 +11,11 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::discovery::{Candidate, Dir, Workspace};
+use crate::discovery::{Candidate, Dir, Text, Workspace};
 use crate::jsnum::MaxBytes;
 use crate::render::{self, Fit, Item, Plan, Sizes, Step, Truncation};
 use crate::settings::Settings;
+use crate::text::LazyDigest;
 
 /// The source kind current dsh builds persist (since 2026-08-13, aacab0cafd);
 /// design note 000 and earlier builds wrote `workspace-instructions`.
@@ -81,17 +82,50 @@ impl Source {
 }
 
 /// One loaded file of the baseline, in order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct File {
     pub scope: String,
     pub path: String,
     pub text: String,
-    pub digest: String,
+    /// Of `text`, which is never changed after.
+    digest: LazyDigest,
     /// Index of its directory in `Workspace::dirs`.
     pub dir: usize,
     /// The lexical absolute path it was read from.
     pub abs_path: std::path::PathBuf,
 }
+
+impl File {
+    /// Lowercase hex SHA-1 of the text's UTF-8 bytes.
+    #[must_use]
+    pub fn digest(&self) -> &str {
+        self.digest.of(self.text.as_bytes())
+    }
+}
+
+/// Files are equal when all but the digest are: it is the text's.
+impl PartialEq for File {
+    fn eq(&self, other: &File) -> bool {
+        let File {
+            scope,
+            path,
+            text,
+            digest: _,
+            dir,
+            abs_path,
+        } = self;
+        (scope, path, text, dir, abs_path)
+            == (
+                &other.scope,
+                &other.path,
+                &other.text,
+                &other.dir,
+                &other.abs_path,
+            )
+    }
+}
+
+impl Eq for File {}
 
 /// The rendered baseline.
 #[derive(Debug, Clone)]
@@ -177,7 +211,7 @@ impl Shape {
         let shapes = files.iter().map(|f| FileShape {
             path: f.path.clone(),
             scope: f.scope.clone(),
-            digest: f.digest.clone(),
+            digest: f.digest().to_owned(),
             bytes: f.text.len(),
             represented: false,
         });
@@ -227,7 +261,7 @@ pub fn set_change(f: &File) -> Change {
         scope: f.scope.clone(),
         path: f.path.clone(),
         previous_path: None,
-        digest: Some(f.digest.clone()),
+        digest: Some(f.digest().to_owned()),
     }
 }
 
@@ -249,16 +283,12 @@ pub fn file_of(
     c: &Candidate,
     precedence: crate::settings::Precedence,
 ) -> File {
-    let text = c.text().cloned().unwrap_or_else(|| crate::discovery::Text {
-        text: String::new(),
-        digest: String::new(),
-        bom: false,
-    });
+    let (text, digest) = c.text().cloned().map(Text::into_parts).unwrap_or_default();
     File {
         scope: dir.scope_key_of(c, precedence),
         path: c.display.clone(),
-        text: text.text,
-        digest: text.digest,
+        text,
+        digest,
         dir: dir_index,
         abs_path: c.path.clone(),
     }
@@ -417,7 +447,7 @@ mod tests {
             scope: path.to_owned(),
             path: path.to_owned(),
             text: text.to_owned(),
-            digest: String::new(),
+            digest: LazyDigest::default(),
             dir: 0,
             abs_path: path.into(),
         }

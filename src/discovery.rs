@@ -652,16 +652,14 @@ mod tests {
             fs::write(&path, bytes).unwrap();
             load(&path, bytes.len() as u64, max)
         };
-        let text = |t: &str, bom: bool| {
-            Load::Text(Text {
-                text: t.to_owned(),
-                digest: sha1_hex(t.as_bytes()),
-                bom,
-            })
-        };
+        let text = |t: &str, bom: bool| Load::Text(Text::new(t.to_owned(), bom));
         let bad =
             |offset: u64, cut: bool| Load::Unreadable(Unreadable::InvalidUtf8 { offset, cut });
         assert_eq!(read(b"\xEF\xBB\xBFa", 9), text("a", true));
+        // The digest is of the text without its BOM.
+        assert!(
+            matches!(read(b"\xEF\xBB\xBFabc", 9), Load::Text(t) if t.digest() == sha1_hex(b"abc"))
+        );
         assert_eq!(
             read(b"\xEF\xBB\xBF\xEF\xBB\xBFa", 9),
             text("\u{feff}a", true)

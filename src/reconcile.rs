@@ -491,7 +491,7 @@ impl Pass<'_> {
                 render::switch_head(path, &p.path, scope_label(dir)),
                 Some(p.path.clone()),
             ),
-            Some(p) if p.digest.as_deref() != Some(text.digest.as_str()) => {
+            Some(p) if p.digest.as_deref() != Some(text.digest()) => {
                 (Action::Replace, render::replace_head(path), None)
             }
             Some(_) => return,
@@ -502,7 +502,7 @@ impl Pass<'_> {
                 scope: key.to_owned(),
                 path: path.clone(),
                 previous_path: previous,
-                digest: Some(text.digest.clone()),
+                digest: Some(text.digest().to_owned()),
             },
             head,
             content: text.text.clone(),

@@ -109,7 +109,7 @@ impl Checker<'_> {
             FileShape {
                 path: c.display.clone(),
                 scope: d.scope_key_of(c, precedence),
-                digest: text.map(|t| t.digest.clone()).unwrap_or_default(),
+                digest: text.map(|t| t.digest().to_owned()).unwrap_or_default(),
                 bytes: text.map_or(0, |t| t.text.len()),
                 represented: false,
             }

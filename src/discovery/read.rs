@@ -10,6 +10,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::os_error;
+use crate::text::LazyDigest;
 
 /// How many leading raw bytes dsh samples for a NUL (its
 /// `BINARY_SAMPLE_BYTES`): a NUL there makes the file binary.
@@ -19,15 +20,48 @@ pub const BINARY_SAMPLE_BYTES: usize = 8192;
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The decoded text of a loaded file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Text {
     /// The text, without the leading BOM the file may have had.
     pub text: String,
-    /// Lowercase hex SHA-1 of the text's UTF-8 bytes.
-    pub digest: String,
     /// Whether a leading BOM was removed before the text.
     pub bom: bool,
+    /// Of `text`, which is never changed after.
+    digest: LazyDigest,
 }
+
+impl Text {
+    #[must_use]
+    pub fn new(text: String, bom: bool) -> Text {
+        Text {
+            text,
+            bom,
+            digest: LazyDigest::default(),
+        }
+    }
+
+    /// Lowercase hex SHA-1 of the text's UTF-8 bytes.
+    #[must_use]
+    pub fn digest(&self) -> &str {
+        self.digest.of(self.text.as_bytes())
+    }
+
+    /// The text and its digest (taken or not yet).
+    #[must_use]
+    pub fn into_parts(self) -> (String, LazyDigest) {
+        (self.text, self.digest)
+    }
+}
+
+/// Texts are equal when their bytes and BOMs are: the digest is the
+/// bytes'.
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.text == other.text && self.bom == other.bom
+    }
+}
+
+impl Eq for Text {}
 
 /// Why a file dsh would read as text is not text to it (SPEC 2.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,8 +143,7 @@ pub fn decode(bytes: Vec<u8>, size: u64, max_source: u64) -> Load {
             });
         }
     };
-    let digest = sha1_hex(text.as_bytes());
-    Load::Text(Text { text, digest, bom })
+    Load::Text(Text::new(text, bom))
 }
 
 /// Reads at most `limit` bytes. Opens non-blocking so that a path swapped for

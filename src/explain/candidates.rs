@@ -244,7 +244,7 @@ pub(super) fn dir_report(
                 scope: dir.scope_key_of(c, precedence),
                 outcome: outcome(dir, c, max_source),
                 bytes: text.map(|t| t.text.len()),
-                digest: text.map(|t| t.digest.clone()),
+                digest: text.map(|t| t.digest().to_owned()),
                 leading_bom: text.is_some_and(|t| t.bom),
                 symlink: symlink(c),
                 budget: (c.fate == Fate::Loaded).then(|| in_message(fresh, index, &c.display)),
@@ -288,7 +288,7 @@ fn outcome(dir: &Dir, c: &Candidate, max_source: u64) -> Outcome {
             Outcome::Shadowed {
                 by: by.clone(),
                 content_differs: match (winner, c.text()) {
-                    (Some(w), Some(me)) => Some(w.digest != me.digest),
+                    (Some(w), Some(me)) => Some(w.digest() != me.digest()),
                     _ => None,
                 },
             }
