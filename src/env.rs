@@ -109,6 +109,20 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn vars_are_the_process_environment_given_ones_or_none() {
+        let process = Vars::process();
+        for (name, value) in std::env::vars() {
+            assert_eq!(process.get(&name), Some(value.as_str()), "{name}");
+        }
+        assert_eq!(process.get("AGENTCTX_NO_SUCH_VARIABLE_IS_SET"), None);
+        let given = Vars::of([("A".to_owned(), String::new())].into_iter().collect());
+        assert_eq!(given.get("A"), Some(""));
+        assert_eq!(given.nonempty("A"), None);
+        assert_eq!(given.get("PATH"), None);
+        assert_eq!(Vars::default().get("PATH"), None);
+    }
+
+    #[test]
     fn colour_precedence_flag_then_force_then_no_color_then_tty() {
         let mut e = env();
         assert!(e.color(None, true));

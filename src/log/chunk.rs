@@ -109,8 +109,8 @@ impl Helper {
         scope: &'scope std::thread::Scope<'scope, '_>,
         markers: &'scope MarkerSearch,
     ) -> Option<Helper> {
-        // A job being read, one waiting, and their two parts: the reader
-        // never blocks on a send.
+        // A job being read and one waiting, and up to two parts back: a
+        // send waits only while the helper has not taken the job before.
         let (jobs, inbox) = std::sync::mpsc::sync_channel::<Job>(1);
         let (outbox, done) = std::sync::mpsc::sync_channel(2);
         std::thread::Builder::new()
@@ -173,7 +173,8 @@ pub fn start(
 }
 
 /// The lines of `piece`, read: a part at the helper is waited for (parts
-/// come back in the order they were given).
+/// come back in the order they were given, so pieces are finished in the
+/// order [`start`] made them, with the helper that read them).
 pub fn finish(piece: Piece, markers: &MarkerSearch, helper: Option<&mut Helper>) -> Part {
     let job = match piece {
         Piece::Read(part) => return part,
