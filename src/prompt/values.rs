@@ -203,39 +203,43 @@ fn find_paths(text: &str, urls: &[(usize, usize)], found: &mut Vec<Found>) {
         if !boundary {
             continue;
         }
-        let rest = &text[i..];
-        let body = if !drive && !rest.starts_with("//") {
-            Some(i + 1)
-        } else if drive
-            && matches!(rest.as_bytes().get(1..3), Some([b':', b'\\' | b'/']))
-            && !rest[1..].starts_with("://")
-        {
-            Some(i + 3)
-        } else {
-            None
-        };
-        let Some(body) = body else {
-            continue;
-        };
-        let end = token_end(text, body, true);
-        if end <= body {
-            continue;
-        }
-        let named = text[body..end]
-            .split(['/', '\\'])
-            .filter(|s| !s.is_empty())
-            .count();
-        let needed = if drive { 1 } else { 2 };
-        if named >= needed {
-            found.push(Found {
-                start: i,
-                end,
-                kind: ValueKind::AbsolutePath,
-                explicit_port: false,
-                loopback: false,
-            });
+        if let Some(end) = path_at(text, i, drive) {
+            found.push(path(i, end));
             skip_to = end;
         }
+    }
+}
+
+/// The end of the absolute path that starts at `text[i]` (a `/`, or with
+/// `drive` the letter of `C:\` or `C:/`), when one does: it names at least
+/// two components (a drive path one).
+fn path_at(text: &str, i: usize, drive: bool) -> Option<usize> {
+    let rest = &text[i..];
+    let body = if !drive && !rest.starts_with("//") {
+        i + 1
+    } else if drive
+        && matches!(rest.as_bytes().get(1..3), Some([b':', b'\\' | b'/']))
+        && !rest[1..].starts_with("://")
+    {
+        i + 3
+    } else {
+        return None;
+    };
+    let end = token_end(text, body, true);
+    let named = text[body..end.max(body)]
+        .split(['/', '\\'])
+        .filter(|s| !s.is_empty())
+        .count();
+    (end > body && named >= if drive { 1 } else { 2 }).then_some(end)
+}
+
+fn path(start: usize, end: usize) -> Found {
+    Found {
+        start,
+        end,
+        kind: ValueKind::AbsolutePath,
+        explicit_port: false,
+        loopback: false,
     }
 }
 
@@ -263,7 +267,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The char-by-char path search [`find_paths`] replaced.
+    /// The char-by-char path search [`find_paths`] replaced: every
+    /// character is a possible start.
     fn find_paths_by_chars(text: &str, urls: &[(usize, usize)], found: &mut Vec<Found>) {
         let mut next_url = urls.iter().peekable();
         let mut skip_to = 0;
@@ -274,44 +279,16 @@ mod tests {
                 next_url.next();
             }
             let in_url = next_url.peek().is_some_and(|&&(s, _)| s <= i);
-            if i < skip_to || in_url {
+            if i < skip_to || in_url || !before.is_none_or(opens_path) {
                 continue;
             }
-            let boundary = before.is_none_or(opens_path);
-            if !boundary {
-                continue;
-            }
-            let rest = &text[i..];
-            let body = if c == '/' && !rest.starts_with("//") {
-                Some(i + 1)
-            } else if c.is_ascii_alphabetic()
-                && matches!(rest.as_bytes().get(1..3), Some([b':', b'\\' | b'/']))
-                && !rest[1..].starts_with("://")
-            {
-                Some(i + 3)
-            } else {
-                None
+            let drive = match c {
+                '/' => false,
+                c if c.is_ascii_alphabetic() => true,
+                _ => continue,
             };
-            let Some(body) = body else {
-                continue;
-            };
-            let end = token_end(text, body, true);
-            if end <= body {
-                continue;
-            }
-            let named = text[body..end]
-                .split(['/', '\\'])
-                .filter(|s| !s.is_empty())
-                .count();
-            let needed = if c == '/' { 2 } else { 1 };
-            if named >= needed {
-                found.push(Found {
-                    start: i,
-                    end,
-                    kind: ValueKind::AbsolutePath,
-                    explicit_port: false,
-                    loopback: false,
-                });
+            if let Some(end) = path_at(text, i, drive) {
+                found.push(path(i, end));
                 skip_to = end;
             }
         }
