@@ -7,7 +7,7 @@
 //! halves' items in log order, so the result (and the first error) is the
 //! one a single thread gives.
 
-use crate::log::event::{self, Needs, Record};
+use crate::log::event::{self, Needs, Record, SeenHeaders};
 use crate::log::markers::MarkerSearch;
 use crate::log::packed::{self, PackedCount, Row};
 use crate::log::scan;
@@ -115,8 +115,9 @@ impl Helper {
         let (outbox, done) = std::sync::mpsc::sync_channel(2);
         std::thread::Builder::new()
             .spawn_scoped(scope, move || {
+                let mut seen = SeenHeaders::default();
                 for job in inbox {
-                    let read = part(&job.buf[job.from..job.to], markers, job.mode);
+                    let read = part(&job.buf[job.from..job.to], markers, job.mode, &mut seen);
                     // The buffer is the reader's again before it hears back.
                     drop(job);
                     if outbox.send(read).is_err() {
@@ -136,12 +137,12 @@ impl Helper {
 /// Starts reading `buf[..end]` (whole lines, starting at a line's start;
 /// only the last may lack its newline): the later part of its lines is
 /// given to the helper, when there is one and the lines are many, and the
-/// earlier part is read here. The pieces are in log order; each is
-/// [`finish`]ed in turn.
+/// earlier part is read here (`seen`: the headers this thread read before).
+/// The pieces are in log order; each is [`finish`]ed in turn.
 pub fn start(
     buf: &Shared,
     end: usize,
-    markers: &MarkerSearch,
+    (markers, seen): (&MarkerSearch, &mut SeenHeaders),
     mode: Mode,
     helper: Option<&mut Helper>,
 ) -> Vec<Piece> {
@@ -154,7 +155,7 @@ pub fn start(
             (split < region.len()).then_some((h, split))
         });
     let Some((helper, split)) = split else {
-        return vec![Piece::Read(part(region, markers, mode))];
+        return vec![Piece::Read(part(region, markers, mode, seen))];
     };
     let later = Job {
         buf: std::sync::Arc::clone(buf),
@@ -164,11 +165,11 @@ pub fn start(
     };
     match helper.jobs.send(later.clone()) {
         Ok(()) => {
-            let first = part(&region[..split], markers, mode);
+            let first = part(&region[..split], markers, mode, seen);
             vec![Piece::Read(first), Piece::AtHelper(later)]
         }
         // The helper is gone (it panicked): read it all here.
-        Err(_) => vec![Piece::Read(part(region, markers, mode))],
+        Err(_) => vec![Piece::Read(part(region, markers, mode, seen))],
     }
 }
 
@@ -192,7 +193,10 @@ pub fn finish(piece: Piece, markers: &MarkerSearch, helper: Option<&mut Helper>)
         }
     });
     // The helper is gone (it panicked): read its part here.
-    waited.unwrap_or_else(|| part(&job.buf[job.from..job.to], markers, job.mode))
+    waited.unwrap_or_else(|| {
+        let seen = &mut SeenHeaders::default();
+        part(&job.buf[job.from..job.to], markers, job.mode, seen)
+    })
 }
 
 /// Whether `b` is JSON whitespace.
@@ -240,7 +244,7 @@ fn lines_and_markers(
     (ends, hot)
 }
 
-fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
+fn part(region: &[u8], markers: &MarkerSearch, mode: Mode, seen: &mut SeenHeaders) -> Part {
     let (ends, hot) = lines_and_markers(region, markers, mode.strict);
     // Where packed rows may be: one search of the region, only when asked.
     let rows: Vec<usize> = if mode.needs.packed_rows {
@@ -291,7 +295,7 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode) -> Part {
         };
         let kind = if matters {
             out.parsed += 1;
-            Some(classify(text, first, mode, &mut prompt))
+            Some(classify(text, first, mode, (&mut prompt, seen)))
         } else {
             None
         };
@@ -363,9 +367,9 @@ fn classify<'a>(
     text: &'a [u8],
     offset: usize,
     mode: Mode,
-    last: &mut event::LastPrompt<'a>,
+    (last, seen): (&mut event::LastPrompt<'a>, &mut SeenHeaders),
 ) -> LineKind {
-    let kind = classify_event(text, offset, mode, last);
+    let kind = classify_event(text, offset, mode, (last, seen));
     if !matches!(kind, LineKind::Event(_)) {
         *last = event::LastPrompt::default();
     }
@@ -376,7 +380,7 @@ fn classify_event<'a>(
     text: &'a [u8],
     offset: usize,
     mode: Mode,
-    last: &mut event::LastPrompt<'a>,
+    prompts: (&mut event::LastPrompt<'a>, &mut SeenHeaders),
 ) -> LineKind {
     let syntax = |text: &[u8]| match std::str::from_utf8(text) {
         Err(_) => Some(LineKind::NotUtf8),
@@ -394,7 +398,7 @@ fn classify_event<'a>(
             return fault;
         }
     }
-    match event::extract(text, mode.needs, last) {
+    match event::extract(text, mode.needs, prompts) {
         // A line that matters is JSON as `JSON.parse` reads it in both
         // modes (issue 21): the read checks the syntax of every value it
         // skips, and the line's bytes are checked for UTF-8 here; serde_json

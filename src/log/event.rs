@@ -268,52 +268,143 @@ pub struct LastPrompt<'a> {
     lone: bool,
 }
 
+/// The large `request/header` headers read before on one thread, most
+/// recent first: their bytes, checked whole as one object, and the system
+/// prompt each sends. dsh alternates between a few headers of up to 60 KB
+/// (one per agent, the tools beside the prompt), and the part of the log a
+/// thread reads seldom holds the same one twice; a header read before is
+/// then compared, not checked, walked and decoded again (issue 28: a tenth
+/// of `explain --log`'s work on real logs). What is kept is a function of
+/// the bytes alone, so it holds across parts, buffers and logs.
+#[derive(Debug, Default)]
+pub struct SeenHeaders {
+    kept: Vec<SeenHeader>,
+}
+
+#[derive(Debug)]
+struct SeenHeader {
+    bytes: Box<[u8]>,
+    system: System,
+}
+
+/// A header's system prompt: where its raw string is in the header, its
+/// text, and whether decoding it met a lone surrogate.
+#[derive(Debug, Clone)]
+struct System {
+    at: std::ops::Range<usize>,
+    text: String,
+    lone: bool,
+}
+
+impl SeenHeaders {
+    /// How many headers are kept, and the sizes worth keeping: a smaller
+    /// header costs less to read again than to keep, and a larger one is
+    /// not held twice.
+    const KEPT: usize = 8;
+    const WORTH: std::ops::RangeInclusive<usize> = 1024..=(1 << 20);
+
+    /// The bytes of the headers kept, most recent first.
+    fn bytes(&self) -> impl Iterator<Item = &[u8]> {
+        self.kept.iter().map(|h| &*h.bytes)
+    }
+
+    /// The system prompt of `header` (checked whole as one object): the
+    /// kept one when it is kept, else read and, when it is worth it, kept.
+    fn system(&mut self, header: &[u8]) -> Result<Option<System>, Bad> {
+        if let Some(i) = self.kept.iter().position(|h| *h.bytes == *header) {
+            let seen = self.kept.remove(i);
+            let system = seen.system.clone();
+            self.kept.insert(0, seen);
+            return Ok(Some(system));
+        }
+        let Some([Some(raw)]) = object(Some(header), &["system"])? else {
+            return Ok(None);
+        };
+        let mut lone = false;
+        let Some(text) = text(Some(raw), &mut lone) else {
+            return Ok(None);
+        };
+        let start = raw.as_ptr().addr() - header.as_ptr().addr();
+        let system = System {
+            at: start..start + raw.len(),
+            text,
+            lone,
+        };
+        if Self::WORTH.contains(&header.len()) {
+            self.kept.truncate(Self::KEPT - 1);
+            self.kept.insert(
+                0,
+                SeenHeader {
+                    bytes: header.into(),
+                    system: system.clone(),
+                },
+            );
+        }
+        Ok(Some(system))
+    }
+}
+
 /// A `request/header`'s `header.system`: the prompt it sends, unless it is
 /// the same bytes as the last one (`last`, then updated).
 fn request_header<'a>(
     r: &mut Record,
     header: Option<&'a [u8]>,
-    last: &mut LastPrompt<'a>,
+    (last, seen): (&mut LastPrompt<'a>, &mut SeenHeaders),
     lone: &mut bool,
 ) -> Result<(), Bad> {
-    if header.is_some() && last.header == header {
+    let Some(header) = header else {
+        return Ok(());
+    };
+    if last.header == Some(header) {
         *lone |= last.lone;
-    } else if let Some([Some(system)]) = object(header, &["system"])? {
-        if last.raw == Some(system) {
-            *lone |= last.lone;
-            last.header = header;
-        } else {
-            let mut system_lone = false;
-            let prompt = text(Some(system), &mut system_lone);
-            if prompt.is_some() {
-                *last = LastPrompt {
-                    header,
-                    raw: Some(system),
-                    lone: system_lone,
-                };
-            }
-            *lone |= system_lone;
-            r.extra().prompt = prompt.map(|t| (PromptOrigin::RequestHeader, t));
-        }
+        return Ok(());
     }
+    let Some(system) = seen.system(header)? else {
+        return Ok(());
+    };
+    let raw = &header[system.at];
+    *lone |= system.lone;
+    if last.raw == Some(raw) {
+        last.header = Some(header);
+        return Ok(());
+    }
+    *last = LastPrompt {
+        header: Some(header),
+        raw: Some(raw),
+        lone: system.lone,
+    };
+    r.extra().prompt = Some((PromptOrigin::RequestHeader, system.text));
     Ok(())
 }
 
 /// Reads one event from its raw JSON (one object). `Err` when it is not an
 /// object or a value in it does not end. `last` is what the lines before it
-/// (in the same run) said of the system prompt.
-pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Result<Record, Bad> {
+/// (in the same run) said of the system prompt, `seen` the large headers
+/// this thread read before.
+pub fn extract<'a>(
+    raw: &'a [u8],
+    needs: Needs,
+    (last, seen): (&mut LastPrompt<'a>, &mut SeenHeaders),
+) -> Result<Record, Bad> {
     // `data`'s members are read in the same walk that checks it, and so is
     // a session header's `agentPreset`; most lines' types (written before
     // their data) say that nothing in their data is read, and then it is
     // only checked.
     const DATA: [&str; 5] = ["source", "content", "text", "header", "agentPreset"];
+    // The headers already checked: the last one, then those kept.
+    let known = |rest: &[u8]| {
+        let last = last.header.filter(|h| rest.starts_with(h));
+        last.or_else(|| seen.bytes().find(|h| rest.starts_with(h)))
+            .map(<[u8]>::len)
+    };
     let inner = scan::Inner {
         at: 2,
         names: &DATA,
         deep_at: 0,
         deep: &SOURCE,
-        known: (3, last.header),
+        known: needs
+            .prompts
+            .then_some((3, &known as &dyn Fn(&[u8]) -> Option<usize>)),
     };
     let (fields, mut within, mut source_fields) = scan::fields_within(
         raw,
@@ -365,7 +456,7 @@ pub fn extract<'a>(raw: &'a [u8], needs: Needs, last: &mut LastPrompt<'a>) -> Re
             }
         }
         (Some(b"request/header"), Some([_, _, _, header, _])) if needs.prompts => {
-            request_header(&mut r, header, last, &mut lone)?;
+            request_header(&mut r, header, (last, seen), &mut lone)?;
         }
         _ => {}
     }

@@ -213,7 +213,10 @@ impl Fold {
         match event::extract(
             raw.as_bytes(),
             self.needs,
-            &mut event::LastPrompt::default(),
+            (
+                &mut event::LastPrompt::default(),
+                &mut event::SeenHeaders::default(),
+            ),
         ) {
             Ok(record) => self.event(record, at),
             Err(_) => Err(self.err(at, None, "malformed event: a value does not end")),

@@ -14,6 +14,7 @@ use std::rc::Rc;
 use serde_json::value::RawValue;
 
 use crate::log::chunk::{self, Shared, is_ws};
+use crate::log::event::SeenHeaders;
 use crate::log::fold::{At, Fold};
 use crate::log::markers::MarkerSearch;
 use crate::log::scan::strip_position;
@@ -123,6 +124,7 @@ fn read_lines<R: LogSource>(
             buf: Shared::new(buf),
             next: Shared::default(),
             markers: &markers,
+            seen: SeenHeaders::default(),
         };
         lines.read(at, fold, opts, helper.as_mut())
     })
@@ -135,6 +137,8 @@ struct Lines<'m, R> {
     buf: Shared,
     next: Shared,
     markers: &'m MarkerSearch,
+    /// The headers this thread read before (its helper keeps its own).
+    seen: SeenHeaders,
 }
 
 impl<R: LogSource> Lines<'_, R> {
@@ -263,7 +267,7 @@ impl<R: LogSource> Lines<'_, R> {
         let mut pieces = chunk::start(
             &self.buf,
             complete,
-            self.markers,
+            (self.markers, &mut self.seen),
             mode,
             helper.as_deref_mut(),
         );
@@ -292,7 +296,7 @@ impl<R: LogSource> Lines<'_, R> {
         let pieces = chunk::start(
             &self.buf,
             complete,
-            self.markers,
+            (self.markers, &mut self.seen),
             mode,
             helper.as_deref_mut(),
         );

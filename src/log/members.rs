@@ -33,13 +33,15 @@ pub struct Inner<'n, 'k, const M: usize, const K: usize> {
     /// read too (a user message's `data.source`).
     pub deep_at: usize,
     pub deep: &'n [&'n str; K],
-    /// A member of that object and bytes already checked as one whole
-    /// object, array or string (a line before this one held them): a value
-    /// of that member that begins with those bytes is them, since such a
-    /// value ends at its own closing byte, so it is taken without a second
-    /// check (issue 28: dsh repeats a `request/header`'s `header` of up to
-    /// 60 KB line after line).
-    pub known: (usize, Option<&'k [u8]>),
+    /// A member of that object, and the length of the value already
+    /// checked (a line before this one held it) that the bytes from its
+    /// value on begin with, if any. Each such value must be one whole
+    /// object, array or string: a value that begins with it is it, since
+    /// such a value ends at its own closing byte, so it is taken without a
+    /// second check (issue 28: dsh repeats a `request/header`'s `header` of
+    /// up to 60 KB line after line).
+    #[allow(clippy::type_complexity)]
+    pub known: Option<(usize, &'k dyn Fn(&[u8]) -> Option<usize>)>,
 }
 
 /// What [`fields_within`] read: the members, those of the inner object
@@ -93,10 +95,6 @@ fn inner_object<'a, const M: usize, const K: usize>(
     v: usize,
     inner: &Inner<'_, '_, M, K>,
 ) -> Result<(usize, Raw<'a, M>, Option<Raw<'a, K>>), Bad> {
-    let known = inner
-        .known
-        .1
-        .filter(|b| matches!(b.first(), Some(b'{' | b'[' | b'"')));
     let mut sub = [None; M];
     let mut deep = None;
     let end = members(s, v, inner.names, |j, w| {
@@ -115,11 +113,13 @@ fn inner_object<'a, const M: usize, const K: usize>(
             if j == Some(inner.deep_at) {
                 deep = None;
             }
+            let known = inner
+                .known
+                .filter(|&(at, _)| j == Some(at) && matches!(s.get(w), Some(b'{' | b'[' | b'"')))
+                .and_then(|(_, known)| known(&s[w..]));
             match known {
-                Some(bytes) if j == Some(inner.known.0) && s[w..].starts_with(bytes) => {
-                    w + bytes.len()
-                }
-                _ => skip_value(s, w)?,
+                Some(len) => w + len,
+                None => skip_value(s, w)?,
             }
         };
         if let Some(j) = j {

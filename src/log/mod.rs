@@ -541,6 +541,82 @@ mod tests {
         );
     }
 
+    /// Large headers that alternate, across buffers, parts and threads,
+    /// read as each one alone reads: a header kept from before is its
+    /// version again, with its lone surrogate; a header that only begins
+    /// like a kept one, or holds one and then more, is read for itself.
+    #[test]
+    fn alternating_large_headers_read_as_each_alone() {
+        let body = |tag: &str| format!("{tag} {}", "line\\n\\\"q\\\" ".repeat(150));
+        let a = format!(r#"{{"system":"{}","tools":"t"}}"#, body("a"));
+        let headers = [
+            a.clone(),
+            format!(r#"{{"system":"{}","tools":"t"}}"#, body("b")),
+            format!(r#"{{"system":"{} \ud800","tools":"t"}}"#, body("c")),
+            format!(r#"{{"tools":"u","system":"{}"}}"#, body("a")),
+            format!(r#"{{"system":"{}","tools":"t","x":1}}"#, body("a")),
+            format!(r#"{{"system":1,"tools":"{}"}}"#, body("d")),
+            format!(r#"{{"system":"{}","tools":"t"}}"#, body("e")),
+        ];
+        let text = |tag: &str| format!("{tag} {}", "line\n\"q\" ".repeat(150));
+        let texts = [
+            Some(text("a")),
+            Some(text("b")),
+            Some(format!("{} \u{FFFD}", text("c"))),
+            Some(text("a")),
+            Some(text("a")),
+            None,
+            Some(text("e")),
+        ];
+        let line = |seq: usize, h: &str| {
+            format!(r#"{{"type":"request/header","seq":{seq},"data":{{"header":{h}}}}}"#)
+        };
+        let mut lines = vec![r#"{"type":"session","cwd":"/x"}"#.to_owned()];
+        let mut want: Vec<(Option<u64>, String)> = Vec::new();
+        let mut pick = 7usize;
+        for seq in 0..400 {
+            pick = (pick * 31 + 11) % 97;
+            let h = pick % headers.len();
+            lines.push(line(seq, &headers[h]));
+            let text = texts[h].clone().unwrap_or_default();
+            if !text.is_empty() && want.last().is_none_or(|(_, t)| *t != text) {
+                want.push((Some(seq as u64), text));
+            }
+        }
+        let every = |text: &str| {
+            let opts = ReadOptions::default();
+            read_from_with(
+                text.as_bytes(),
+                "t.jsonl".into(),
+                opts,
+                Needs::EVERY_VERSION,
+            )
+        };
+        let log = every(&(lines.join("\n") + "\n")).unwrap();
+        let got: Vec<(Option<u64>, String)> =
+            log.system.iter().map(|v| (v.seq, v.text.clone())).collect();
+        assert!(want.len() > 100, "{}", want.len());
+        assert_eq!(got, want);
+        let lone = lines.iter().filter(|l| l.contains("\\ud800")).count();
+        let said = log.warnings.iter().any(|w| {
+            w.contains("lone surrogate")
+                && w.contains(&format!("(and in {} more events)", lone - 1))
+        });
+        assert!(said, "{:?}", log.warnings);
+        // A kept header followed by bytes that end no object is an error,
+        // the one it is alone.
+        let bad = format!(r#"{{"type":"request/header","seq":9,"data":{{"header":{a} x}}}}"#);
+        let alone = every(&format!("{}\n{bad}\n", lines[0])).unwrap_err();
+        lines.push(bad);
+        let after = every(&(lines.join("\n") + "\n")).unwrap_err();
+        assert_eq!(
+            after
+                .message
+                .replacen(&format!(":{}:", lines.len()), ":2:", 1),
+            alone.message
+        );
+    }
+
     /// Snapshots are kept raw until the end unless a `\u` in them could be
     /// a lone surrogate to report: either way the latest one reads the same.
     #[test]
