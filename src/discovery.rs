@@ -26,7 +26,8 @@
 
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::os::fd::OwnedFd;
+use std::path::{Component, Path, PathBuf};
 
 use crate::paths;
 use crate::settings::{Precedence, Settings, USER_GLOBAL_FILE};
@@ -235,6 +236,55 @@ pub fn scan_dir_listed(
 
 /// How `scan` probes a candidate: its path and its name.
 type Prober<'p> = dyn Fn(&Path, &str) -> (Probe, Option<Symlink>) + 'p;
+
+/// An open handle on a chain directory (`O_PATH`: it reads nothing and
+/// needs only the search permission that `stat` of a path in it needs).
+/// The first is opened by its path, each one after it by its last
+/// component in the one before, as resolving its path would find it.
+/// `None` when it cannot be opened: its names are then probed by path.
+fn open_chain_dir(parent: Option<&OwnedFd>, path: &Path) -> Option<OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let last = path.components().next_back();
+    match (parent, last) {
+        (Some(parent), Some(Component::Normal(name))) => {
+            rustix::fs::openat(parent, name, flags, Mode::empty())
+        }
+        _ => rustix::fs::open(path, flags, Mode::empty()),
+    }
+    .ok()
+}
+
+/// [`scan_dir`] of a chain directory through `handle`, an open handle on
+/// it: a name is asked of the handle (`lstat` in it), so the kernel walks
+/// one component, not the directory's whole path (issue 28: 52 `lstat`s of
+/// paths 12 levels deep were a tenth of `render`'s time). A missing name or
+/// a regular file is what `lstat` of its path says; anything else (a
+/// symlink, an error) is probed by path, as [`scan_dir`] probes it.
+fn scan_chain_dir(
+    path: &Path,
+    display: &str,
+    (base, local): (&[String], &[String]),
+    opts: ScanOptions<'_>,
+    handle: &OwnedFd,
+) -> Dir {
+    use rustix::fs::{AtFlags, FileType};
+    let tiers = [(TierKind::Base, base), (TierKind::Local, local)];
+    scan(
+        path,
+        display,
+        &tiers,
+        opts,
+        &|path, name| match rustix::fs::statat(handle, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Err(rustix::io::Errno::NOENT) => (Probe::Missing(Absence::NoEntry), None),
+            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
+                let size = u64::try_from(stat.st_size).unwrap_or(0);
+                (Probe::File { size }, None)
+            }
+            _ => probe_link(path, opts.realms),
+        },
+    )
+}
 
 /// Scans the user-global directory (the dsh home): `AGENTS.md` only.
 #[must_use]
@@ -479,18 +529,25 @@ impl Workspace {
     /// visible scope's) with these settings.
     pub fn scan_in_project(&self, settings: &Settings, path: &Path, probe_all: bool) -> Dir {
         let display = paths::dir_display(self.root(), path);
-        self.scan_shown(settings, path, &display, probe_all)
+        self.scan_shown(settings, (path, &display), probe_all, None)
     }
 
-    /// [`Self::scan_in_project`] of a directory whose display path is known.
-    fn scan_shown(&self, settings: &Settings, path: &Path, display: &str, probe_all: bool) -> Dir {
-        scan_dir(
-            path,
-            display,
-            &settings.candidates.value.names,
-            &settings.local_candidates.value.names,
-            self.options(settings, probe_all),
-        )
+    /// [`Self::scan_in_project`] of a directory whose display path is known
+    /// (through `handle`, an open handle on it, when there is one).
+    fn scan_shown(
+        &self,
+        settings: &Settings,
+        (path, display): (&Path, &str),
+        probe_all: bool,
+        handle: Option<&OwnedFd>,
+    ) -> Dir {
+        let base = &settings.candidates.value.names;
+        let local = &settings.local_candidates.value.names;
+        let opts = self.options(settings, probe_all);
+        match handle {
+            Some(handle) => scan_chain_dir(path, display, (base, local), opts, handle),
+            None => scan_dir(path, display, base, local, opts),
+        }
     }
 
     fn options<'a>(&'a self, settings: &Settings, probe_all: bool) -> ScanOptions<'a> {
@@ -539,10 +596,14 @@ pub fn discover(settings: &Settings, probe_all: bool) -> Workspace {
     };
     let chain = chain(ws.root(), cwd);
     let shown = root::chain_displays(ws.root(), &chain);
+    let mut handle = None;
     let chain_dirs: Vec<Dir> = chain
         .iter()
         .zip(&shown)
-        .map(|(path, display)| ws.scan_shown(settings, path, display, probe_all))
+        .map(|(path, display)| {
+            handle = open_chain_dir(handle.as_ref(), path);
+            ws.scan_shown(settings, (path, display), probe_all, handle.as_ref())
+        })
         .collect();
     ws.dirs.extend(chain_dirs);
     ws
@@ -584,6 +645,71 @@ mod tests {
         );
         assert_eq!(scope_dir("a/b\0local"), "a/b");
         assert_eq!(scope_dir("."), ".");
+    }
+
+    /// A chain directory scanned through its handle, opened from the one
+    /// before (a symlinked directory on the way included), is what
+    /// `scan_dir` of its path says, whatever each name is.
+    #[test]
+    fn scanning_through_chain_handles_equals_scanning_by_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        let real = dir.path().join("real");
+        fs::create_dir_all(real.join("c")).unwrap();
+        fs::create_dir(&root).unwrap();
+        std::os::unix::fs::symlink(&real, root.join("b")).unwrap();
+        let chain = [root.clone(), root.join("b"), root.join("b").join("c")];
+        let c = &chain[2];
+        fs::write(c.join("AGENTS.md"), "a").unwrap();
+        std::os::unix::fs::symlink("AGENTS.md", c.join("to-file")).unwrap();
+        std::os::unix::fs::symlink("gone", c.join("dangling")).unwrap();
+        std::os::unix::fs::symlink("loop", c.join("loop")).unwrap();
+        std::os::unix::fs::symlink("..", c.join("to-dir")).unwrap();
+        fs::create_dir(c.join("dir")).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            c.join("fifo"),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+            0,
+        )
+        .unwrap();
+        fs::write(root.join("CLAUDE.md"), "r").unwrap();
+        let names: Vec<String> = [
+            "AGENTS.md",
+            "to-file",
+            "dangling",
+            "loop",
+            "to-dir",
+            "dir",
+            "fifo",
+            "none",
+            "AGENTS.md/x",
+            "dir/../AGENTS.md",
+            "CLAUDE.md",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let local = ["x.local.md".to_owned()];
+        for precedence in [Precedence::First, Precedence::All] {
+            for probe_all in [false, true] {
+                let opts = ScanOptions {
+                    precedence,
+                    max_source: 100,
+                    probe_all,
+                    loaded_path: None,
+                    realms: None,
+                };
+                let mut handle = None;
+                for path in &chain {
+                    handle = open_chain_dir(handle.as_ref(), path);
+                    let by_path = scan_dir(path, ".", &names, &local, opts);
+                    let fd = handle.as_ref().unwrap();
+                    let by_handle = scan_chain_dir(path, ".", (&names, &local), opts, fd);
+                    assert_eq!(format!("{by_handle:?}"), format!("{by_path:?}"));
+                }
+            }
+        }
     }
 
     #[test]
