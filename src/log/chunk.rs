@@ -293,19 +293,21 @@ fn part(region: &[u8], markers: &MarkerSearch, mode: Mode, seen: &mut SeenHeader
         } else {
             None
         };
-        let kind = if matters {
-            out.parsed += 1;
-            Some(classify(text, first, mode, (&mut prompt, seen)))
-        } else {
-            None
+        let item = |kind| Item {
+            line,
+            records_before: out.records,
+            newline,
+            kind,
         };
-        for kind in kind.into_iter().chain(bad_row.map(LineKind::BadRow)) {
-            out.items.push(Item {
-                line,
-                records_before: out.records,
-                newline,
-                kind,
-            });
+        // Each item is made where it is pushed: a line's kind moved through
+        // an iterator of options cost a tenth of this loop (issue 28).
+        if matters {
+            out.parsed += 1;
+            let kind = classify(text, first, mode, (&mut prompt, seen));
+            out.items.push(item(kind));
+        }
+        if let Some(why) = bad_row {
+            out.items.push(item(LineKind::BadRow(why)));
         }
         out.records += 1;
     }
