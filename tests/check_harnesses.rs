@@ -738,3 +738,39 @@ claude: checked 6 of 6 directories; largest baseline: 522 bytes in a; 0 errors, 
         )
     );
 }
+
+/// Where `--base` mirrors REV does not change what any harness is told:
+/// with `TMPDIR` unset the mirror may go to memory (`/dev/shm`), but not
+/// for claude, which reads nothing under `/dev`; its report matches the
+/// one with the mirror in a temp directory of the test's own.
+#[test]
+fn base_reports_the_same_wherever_the_mirror_goes() {
+    let t = four_harnesses();
+    t.file("r/AGENTS.md", "# Rules\nUse pnpm. Never push.\n");
+    fs::remove_file(t.path("r/docs/AGENTS.md")).unwrap();
+    t.file("r/docs/guide.md", "Guide.\n");
+    git_commit_all(&t.path("r"), "two");
+    t.dir("tmp");
+    for profile in ["claude", "dsh", "all"] {
+        let run_with = |tmpdir: Option<&str>| {
+            let mut cmd = t.profile_cmd();
+            cmd.current_dir(t.path("r")).args([
+                "check",
+                "--profile",
+                profile,
+                "--base",
+                "HEAD~1",
+                "--summary",
+            ]);
+            match tmpdir {
+                Some(dir) => cmd.env("TMPDIR", t.path(dir)),
+                None => cmd.env_remove("TMPDIR"),
+            };
+            out_of(&t, &mut cmd)
+        };
+        let ours = run_with(Some("tmp"));
+        assert!(ours.0.contains("directory  bytes"), "{profile}: {ours:?}");
+        assert_eq!(run_with(None), ours, "{profile}");
+    }
+    assert_eq!(fs::read_dir(t.path("tmp")).unwrap().count(), 0);
+}

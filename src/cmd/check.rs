@@ -200,7 +200,8 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, args: &CheckArgs) -> Result<u8> {
                 .iter()
                 .flat_map(|h| h.config_names().iter().copied())
                 .collect();
-            let revision = impact::check_revision(&opts, rev, &mirror_dir(), &config)?;
+            let in_memory = others.iter().all(|h| h.reads_under_dev());
+            let revision = impact::check_revision(&opts, rev, &mirror_dir(in_memory), &config)?;
             base_warnings.clone_from(&revision.warnings);
             let now_opts = Request {
                 also: revision.candidate_dirs.clone(),
@@ -564,10 +565,19 @@ fn label_of(chosen: &Chosen) -> String {
     names.join(",")
 }
 
-/// Where the `--base` mirror of a revision goes: the temp directory
-/// (`$TMPDIR`, else `/tmp`). Not `/dev/shm`: Claude Code never reads a file
-/// under `/dev`, `/proc` or `/sys`, and neither does its profile, so a
-/// mirror there would hold nothing for it.
-fn mirror_dir() -> PathBuf {
-    std::env::temp_dir()
+/// Where the `--base` mirror of a revision goes: `$TMPDIR` when set, else
+/// memory (`/dev/shm`) when the system has it and every harness checked
+/// reads files there, else the temp directory. The mirror holds only the
+/// revision's instruction files, and creating and removing them is most of
+/// what `--base` costs: on an ext4 `/tmp` mounted with `discard`, 1.5 to
+/// 2.4 s against 0.6 s in memory on the 50,000-directory bench tree
+/// (issue 28). Claude Code never reads a file under `/dev`, `/proc` or
+/// `/sys`, and neither does its profile, so with claude the mirror is on disk.
+fn mirror_dir(in_memory: bool) -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if in_memory && std::env::var_os("TMPDIR").is_none() && shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
 }

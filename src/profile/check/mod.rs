@@ -31,6 +31,11 @@ pub trait Harness: Sync {
     fn config_names(&self) -> &[&'static str] {
         &[]
     }
+    /// Whether it reads instruction files under `/dev` (so `--base` may
+    /// mirror a revision into memory, `/dev/shm`, for it).
+    fn reads_under_dev(&self) -> bool {
+        true
+    }
     /// Whether `path` (as the harness writes it) is one of its global
     /// (user-level) files, outside every repository.
     fn is_global(&self, path: &str, entry: &FileEntry) -> bool;

@@ -117,6 +117,10 @@ impl Harness for Check {
             ".claude/settings.local.json",
         ]
     }
+    /// Claude Code never reads a file under `/dev`, `/proc` or `/sys`.
+    fn reads_under_dev(&self) -> bool {
+        false
+    }
     /// The user's and the organisation's memory files (and what they
     /// import) are not the repository's.
     fn is_global(&self, _: &str, entry: &FileEntry) -> bool {
