@@ -691,25 +691,33 @@ mod tests {
         .map(str::to_owned)
         .to_vec();
         let local = ["x.local.md".to_owned()];
+        for opts in every_scan_option() {
+            let mut handle = None;
+            for path in &chain {
+                handle = open_chain_dir(handle.as_ref(), path);
+                let by_path = scan_dir(path, ".", &names, &local, opts);
+                let fd = handle.as_ref().unwrap();
+                let by_handle = scan_chain_dir(path, ".", (&names, &local), opts, fd);
+                assert_eq!(format!("{by_handle:?}"), format!("{by_path:?}"));
+            }
+        }
+    }
+
+    /// Each precedence, probing all or not (no realms, 100-byte files).
+    fn every_scan_option() -> Vec<ScanOptions<'static>> {
+        let mut all = Vec::new();
         for precedence in [Precedence::First, Precedence::All] {
             for probe_all in [false, true] {
-                let opts = ScanOptions {
+                all.push(ScanOptions {
                     precedence,
                     max_source: 100,
                     probe_all,
                     loaded_path: None,
                     realms: None,
-                };
-                let mut handle = None;
-                for path in &chain {
-                    handle = open_chain_dir(handle.as_ref(), path);
-                    let by_path = scan_dir(path, ".", &names, &local, opts);
-                    let fd = handle.as_ref().unwrap();
-                    let by_handle = scan_chain_dir(path, ".", (&names, &local), opts, fd);
-                    assert_eq!(format!("{by_handle:?}"), format!("{by_path:?}"));
-                }
+                });
             }
         }
+        all
     }
 
     #[test]
@@ -726,20 +734,11 @@ mod tests {
             .collect();
         let base = ["AGENTS.md".to_owned(), "CLAUDE.md".to_owned()];
         let local = ["AGENTS.local.md".to_owned(), "CLAUDE.local.md".to_owned()];
-        for precedence in [Precedence::First, Precedence::All] {
-            for probe_all in [false, true] {
-                let opts = ScanOptions {
-                    precedence,
-                    max_source: 100,
-                    probe_all,
-                    loaded_path: None,
-                    realms: None,
-                };
-                let listed = |name: &str| listing.iter().any(|l| l == name);
-                let by_stat = scan_dir(p, ".", &base, &local, opts);
-                let by_listing = scan_dir_listed(p, ".", &base, &local, opts, &listed);
-                assert_eq!(format!("{by_listing:?}"), format!("{by_stat:?}"));
-            }
+        for opts in every_scan_option() {
+            let listed = |name: &str| listing.iter().any(|l| l == name);
+            let by_stat = scan_dir(p, ".", &base, &local, opts);
+            let by_listing = scan_dir_listed(p, ".", &base, &local, opts, &listed);
+            assert_eq!(format!("{by_listing:?}"), format!("{by_stat:?}"));
         }
     }
 
