@@ -257,8 +257,9 @@ fn open_chain_dir(parent: Option<&OwnedFd>, path: &Path) -> Option<OwnedFd> {
 
 /// [`scan_dir`] of a chain directory through `handle`, an open handle on
 /// it: a name is asked of the handle (`lstat` in it), so the kernel walks
-/// one component, not the directory's whole path (issue 28: 52 `lstat`s of
-/// paths 12 levels deep were a tenth of `render`'s time). A missing name or
+/// one component, not the directory's whole path (issue 28: `render` 12
+/// levels deep asks 52 names; through handles its CPU time fell by about
+/// 2%, 0.95 to 0.93 ms, medians of 500 runs). A missing name or
 /// a regular file is what `lstat` of its path says; anything else (a
 /// symlink, an error) is probed by path, as [`scan_dir`] probes it.
 fn scan_chain_dir(
