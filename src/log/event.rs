@@ -298,10 +298,11 @@ struct System {
 
 impl SeenHeaders {
     /// How many headers are kept, and the sizes worth keeping: a smaller
-    /// header costs less to read again than to keep, and a larger one is
-    /// not held twice.
+    /// header costs less to read again than to keep, and a larger one
+    /// (dsh's run to 62 KB) is not held twice, so what is kept stays under
+    /// 4 MiB a thread however hostile the log (a header and its prompt).
     const KEPT: usize = 8;
-    const WORTH: std::ops::RangeInclusive<usize> = 1024..=(1 << 20);
+    const WORTH: std::ops::RangeInclusive<usize> = 1024..=(256 << 10);
 
     /// The bytes of the headers kept, most recent first.
     fn bytes(&self) -> impl Iterator<Item = &[u8]> {
@@ -620,4 +621,43 @@ fn change(fields: [Option<&[u8]>; 5], lone: &mut bool) -> Option<Change> {
         previous_path,
         digest,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    /// Only headers worth keeping are kept, at most eight, the latest first,
+    /// and a kept one gives what reading it gives.
+    #[test]
+    fn seen_headers_keep_eight_worth_keeping() {
+        let header = |tag: &str, len: usize| {
+            format!(r#"{{"system":"{tag} {}"}}"#, "y".repeat(len)).into_bytes()
+        };
+        let mut seen = SeenHeaders::default();
+        let system = |seen: &mut SeenHeaders, h: &[u8]| seen.system(h).unwrap().map(|s| s.text);
+        assert_eq!(
+            system(&mut seen, &header("small", 10)),
+            Some(format!("small {}", "y".repeat(10)))
+        );
+        assert_eq!(
+            system(&mut seen, &header("huge", 300_000)).map(|t| t.len()),
+            Some(300_005)
+        );
+        assert_eq!(seen.kept.len(), 0);
+        let kept: Vec<Vec<u8>> = (0..9).map(|i| header(&format!("h{i}"), 2000)).collect();
+        for h in &kept {
+            system(&mut seen, h);
+        }
+        assert_eq!(seen.kept.len(), 8);
+        let first: Vec<&[u8]> = seen.bytes().take(2).collect();
+        assert_eq!(first, [kept[8].as_slice(), kept[7].as_slice()]);
+        // h0 fell out; h3 is kept and moves to the front when asked again.
+        assert!(seen.bytes().all(|b| b != kept[0].as_slice()));
+        let again = system(&mut seen, &kept[3]);
+        assert_eq!(again, Some(format!("h3 {}", "y".repeat(2000))));
+        assert_eq!(seen.bytes().next(), Some(kept[3].as_slice()));
+        assert_eq!(seen.kept.len(), 8);
+    }
 }

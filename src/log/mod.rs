@@ -617,6 +617,38 @@ mod tests {
         );
     }
 
+    /// A header too large to keep is read again each time, as it reads alone.
+    #[test]
+    fn headers_too_large_to_keep_read_each_time() {
+        let big = format!("big {}", "x\\n".repeat(100_000));
+        let line = |seq: u64, system: &str| {
+            format!(
+                r#"{{"type":"request/header","seq":{seq},"data":{{"header":{{"system":"{system}"}}}}}}"#
+            )
+        };
+        let lines = [
+            r#"{"type":"session","cwd":"/x"}"#.to_owned(),
+            line(1, &big),
+            line(2, "small"),
+            line(3, &big),
+        ];
+        let opts = ReadOptions::default();
+        let text = lines.join("\n") + "\n";
+        let log = read_from_with(
+            text.as_bytes(),
+            "t.jsonl".into(),
+            opts,
+            Needs::EVERY_VERSION,
+        );
+        let got: Vec<(Option<u64>, usize)> = log
+            .unwrap()
+            .system
+            .iter()
+            .map(|v| (v.seq, v.text.len()))
+            .collect();
+        assert_eq!(got, [(Some(1), 200_004), (Some(2), 5), (Some(3), 200_004)]);
+    }
+
     /// Snapshots are kept raw until the end unless a `\u` in them could be
     /// a lone surrogate to report: either way the latest one reads the same.
     #[test]
