@@ -6,8 +6,9 @@
 
 Builds nothing: run `cargo build --release` first (scripts/bench.sh does);
 the binary is target/release/agentctx, under $CARGO_TARGET_DIR when that is
-set, or --bin, and what runs is a copy of it in --work (see render-built). Generates the seeded workloads under --work (default
-bench-work/), then runs each command and its floor alternately, and prints
+set, or --bin, and what runs is a copy of it in --work (see render-built).
+Generates the seeded workloads under --work (default bench-work/), then
+runs each command and its floor alternately, and prints
 medians of wall time and of CPU time (user + system, from the child's
 rusage), both ratios, and agentctx's peak RSS:
 

@@ -275,7 +275,7 @@ pub struct LastPrompt<'a> {
 /// thread reads seldom holds the same one twice; a header read before is
 /// then compared, not checked, walked and decoded again (issue 28: a tenth
 /// of `explain --log`'s work on real logs). What is kept is a function of
-/// the bytes alone, so it holds across parts, buffers and logs.
+/// the bytes alone, so it holds across the parts and buffers of one read.
 #[derive(Debug, Default)]
 pub struct SeenHeaders {
     kept: Vec<SeenHeader>,
@@ -313,10 +313,8 @@ impl SeenHeaders {
     /// kept one when it is kept, else read and, when it is worth it, kept.
     fn system(&mut self, header: &[u8]) -> Result<Option<System>, Bad> {
         if let Some(i) = self.kept.iter().position(|h| *h.bytes == *header) {
-            let seen = self.kept.remove(i);
-            let system = seen.system.clone();
-            self.kept.insert(0, seen);
-            return Ok(Some(system));
+            self.kept[..=i].rotate_right(1);
+            return Ok(Some(self.kept[0].system.clone()));
         }
         let Some([Some(raw)]) = object(Some(header), &["system"])? else {
             return Ok(None);
