@@ -2,22 +2,27 @@
 """Two agentctx binaries against each other and the floor, in one run (issue 28).
 
     python3 scripts/bench-ab.py --a OLD_BIN --b NEW_BIN [--work DIR] [--runs N]
+                                [--layout written|reread]
 
 On a loaded machine the figures of scripts/bench.py move by more than a
 change is worth; here each run times the floor, then A, then B, on the
 workloads scripts/bench.py made under --work (run it once first:
 `--only real,zdiff,real-explain,real-sessions`), so all three meet the same
 load. Prints medians of wall and CPU time (user + system) and each one's
-ratio to the floor.
+ratio to the floor. The log is put in the page cache in the layout named
+(bench.py's lay_out) before each workload.
 """
 import argparse
 import os
 import resource
 import statistics
 import subprocess
+import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import lay_out  # noqa: E402
 
 
 def timed(argv, env):
@@ -37,6 +42,8 @@ def main():
     ap.add_argument('--work', default=os.path.join(ROOT, 'bench-work'))
     ap.add_argument('--runs', type=int, default=11)
     ap.add_argument('--log-mb', type=int, default=500)
+    ap.add_argument('--layout', choices=('written', 'reread'), default='written',
+                    help="how the page cache holds the log when it is measured (bench.py's lay_out)")
     args = ap.parse_args()
     log = os.path.join(args.work, f'mreal{args.log_mb}.jsonl')
     if not os.path.exists(log):
@@ -52,8 +59,9 @@ def main():
                            os.path.join(args.work, 'sessions'), '--check-drift'], ['wc', '-l', log]),
     ]
     print(f'agentctx A/B, {time.strftime("%Y-%m-%d %H:%M")}, load average {os.getloadavg()[0]:.2f}, '
-          f'median of {args.runs} runs of floor, A, B in turn', flush=True)
+          f'median of {args.runs} runs of floor, A, B in turn, log {args.layout}', flush=True)
     for name, cmd, floor in workloads:
+        lay_out(log + '.zstd' if name == 'zdiff' else log, args.layout)
         got = {'floor': [], 'a': [], 'b': []}
         for _ in range(args.runs):
             got['floor'].append(timed(floor, env))
