@@ -59,11 +59,11 @@ rusage), both ratios, and agentctx's peak RSS:
           with a home layer ($DSH_HOME/cordis.patch.yml setting the row) and a
           profile layer   vs  the same with no layer (target <= 1.1x)
 
-The real log and its container are put in the page cache in a known
-layout before each of real, zdiff, real-explain and real-sessions (--layout:
-written, as make-real-log.py and dsh leave a log, by default; or reread, as
-a log read back from disk is held): how the page cache holds the log
-decides wc -l's time by 2x and more, and agentctx's parsing not at all.
+The real log and its container are put in the page cache afresh before
+each of real, zdiff, real-explain and real-sessions (--layout: written, in
+8 KiB writes as make-real-log.py writes it, by default; or reread, dropped
+and read back): the page cache's history of a file moves wc -l's time by
+2x and more (see lay_out), and agentctx's parsing not at all.
 
 The targets (issue 28): real <= 2.5x wc -l (goal 1.5x), zdiff <= 1.3x
 zstd -dc, peak RSS <= 64 MiB, real-explain and real-sessions <= 3x wc -l,
@@ -226,21 +226,19 @@ def project_key(cwd):
 
 
 def lay_out(path, layout):
-    """Puts `path` in the page cache in a known layout, right before it is
-    measured (issue 28): how the page cache holds a file decides `wc -l`'s
-    time by 2x and more on the 500 MiB real log (48 to 132 ms on the 2-core
-    VM), agentctx's parsing not at all, so a ratio means nothing unless the
-    layout is named. Left alone, a log drifts from one to the other: this
-    VM's kernel runs DAMON's proactive reclaim (kdamond, action pageout),
-    which pages out a file a second or two after it was last read, and a
-    page read back comes back in large folios.
+    """Puts `path` in the page cache afresh, right before it is measured
+    (issue 28). How the page cache holds a file decides `wc -l`'s time, and
+    agentctx's parsing not at all: on the 2-core VM the same 500 MiB took
+    46 to 132 ms on 2026-12-03, the slowest on the log make-real-log.py had
+    written hours before, which the kernel's proactive reclaim (DAMON's
+    kdamond, action pageout, on this VM) had paged out in part and read
+    back since. Left alone, a log drifts; laid out afresh, the floor is the
+    kernel's copy of the bytes and no history of them.
 
     written: rewritten in place in 8 KiB writes, as make-real-log.py
-             (Python's buffered writer) leaves it and as a log dsh is still
-             appending to is held (its writes are smaller still)
+             (Python's buffered writer) writes it
     reread:  dropped from the page cache and read back in 1 MiB reads, as a
-             log read back from disk (an older session's, or one paged out)
-             is held"""
+             log read back from disk is held"""
     if layout == 'written':
         with open(path, 'rb') as f:
             data = f.read()
