@@ -229,11 +229,12 @@ def lay_out(path, layout):
     """Puts `path` in the page cache afresh, right before it is measured
     (issue 28). How the page cache holds a file decides `wc -l`'s time, and
     agentctx's parsing not at all: on the 2-core VM the same 500 MiB took
-    46 to 132 ms on 2026-12-03, the slowest on the log make-real-log.py had
-    written hours before, which the kernel's proactive reclaim (DAMON's
-    kdamond, action pageout, on this VM) had paged out in part and read
-    back since. Left alone, a log drifts; laid out afresh, the floor is the
-    kernel's copy of the bytes and no history of them.
+    44 to 132 ms on 2026-12-03, the slowest on the log make-real-log.py had
+    written hours before (this VM's kernel also runs DAMON's proactive
+    reclaim, which pages out what was not read for a minute: the log's
+    pages may have been paged out and read back in part since). Left
+    alone, a log drifts; laid out afresh, the floor is the kernel's copy of
+    the bytes and not their history.
 
     written: rewritten in place in 8 KiB writes, as make-real-log.py
              (Python's buffered writer) writes it
