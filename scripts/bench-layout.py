@@ -23,10 +23,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import BIN, lay_out  # noqa: E402
 
 
-def timed(argv):
+def timed(argv, env):
     """Wall, user and system seconds of one run, stdout discarded."""
     start = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ,
+    pid = os.posix_spawn(argv[0], argv, env,
                          file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
     _, status, usage = os.wait4(pid, 0)
     if os.waitstatus_to_exitcode(status) not in (0, 1):
@@ -56,6 +56,10 @@ def main():
     if not os.path.exists(log):
         sys.exit(f'{log}: run scripts/bench.py --work {args.work} --only real first')
     wc = shutil.which('wc')
+    # As bench.py runs agentctx: an empty home, no dsh home.
+    env = {k: v for k, v in os.environ.items() if k != 'DSH_HOME'}
+    env['HOME'] = os.path.join(args.work, 'home')
+    os.makedirs(env['HOME'], exist_ok=True)
     copy = os.path.join(args.work, 'layout.jsonl')
     shutil.copyfile(log, copy)
     layouts = [('written (8 KiB writes)', copy, lambda: lay_out(copy, 'written')),
@@ -69,10 +73,10 @@ def main():
         for name, path, prepare in runs:
             prepare()
             floor, ours = [], []
-            timed([wc, '-l', path]), timed([args.bin, 'diff', '--log', path])
+            timed([wc, '-l', path], env), timed([args.bin, 'diff', '--log', path], env)
             for _ in range(args.runs):
-                floor.append(timed([wc, '-l', path]))
-                ours.append(timed([args.bin, 'diff', '--log', path]))
+                floor.append(timed([wc, '-l', path], env))
+                ours.append(timed([args.bin, 'diff', '--log', path], env))
             med = lambda got, i: statistics.median(r[i] for r in got) * 1000
             print(f'{name:25s} wc -l {med(floor, 0):6.1f} ms   agentctx {med(ours, 0):6.1f} ms '
                   f'(user {med(ours, 1):6.1f}, system {med(ours, 2):5.1f})   '
