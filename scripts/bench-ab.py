@@ -14,25 +14,14 @@ ratio to the floor. The log is put in the page cache in the layout named
 """
 import argparse
 import os
-import resource
+import shutil
 import statistics
-import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import lay_out  # noqa: E402
-
-
-def timed(argv, env):
-    """Wall and CPU seconds (user + system) of one run, output discarded."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+from bench import RUN_ENV, lay_out, timed  # noqa: E402
 
 
 def main():
@@ -48,15 +37,16 @@ def main():
     log = os.path.join(args.work, f'mreal{args.log_mb}.jsonl')
     if not os.path.exists(log):
         raise SystemExit(f'{log}: run scripts/bench.py --work {args.work} --only real first')
-    env = {k: v for k, v in os.environ.items() if k != 'DSH_HOME'}
-    env['HOME'] = os.path.join(args.work, 'home')
+    RUN_ENV.update((k, v) for k, v in os.environ.items() if k != 'DSH_HOME')
+    RUN_ENV['HOME'] = os.path.join(args.work, 'home')
+    wc, sh = shutil.which('wc'), shutil.which('sh')
     proj = os.path.join(args.work, 'logproj')
     workloads = [
-        ('real', ['diff', '--log', log], ['wc', '-l', log]),
-        ('zdiff', ['diff', '--log', log + '.zstd'], ['sh', '-c', f'zstd -dc "{log}.zstd" > /dev/null']),
-        ('real-explain', ['explain', '--log', log], ['wc', '-l', log]),
+        ('real', ['diff', '--log', log], [wc, '-l', log]),
+        ('zdiff', ['diff', '--log', log + '.zstd'], [sh, '-c', f'zstd -dc "{log}.zstd" > /dev/null']),
+        ('real-explain', ['explain', '--log', log], [wc, '-l', log]),
         ('real-sessions', ['sessions', '--cwd', proj, '--sessions-root',
-                           os.path.join(args.work, 'sessions'), '--check-drift'], ['wc', '-l', log]),
+                           os.path.join(args.work, 'sessions'), '--check-drift'], [wc, '-l', log]),
     ]
     print(f'agentctx A/B, {time.strftime("%Y-%m-%d %H:%M")}, load average {os.getloadavg()[0]:.2f}, '
           f'median of {args.runs} runs of floor, A, B in turn, log {args.layout}', flush=True)
@@ -64,9 +54,9 @@ def main():
         lay_out(log + '.zstd' if name == 'zdiff' else log, args.layout)
         got = {'floor': [], 'a': [], 'b': []}
         for _ in range(args.runs):
-            got['floor'].append(timed(floor, env))
-            got['a'].append(timed([args.a] + cmd, env))
-            got['b'].append(timed([args.b] + cmd, env))
+            got['floor'].append(timed(floor))
+            got['a'].append(timed([args.a] + cmd))
+            got['b'].append(timed([args.b] + cmd))
         med = {k: [statistics.median(r[i] for r in v) * 1000 for i in (0, 1)] for k, v in got.items()}
         f = med['floor']
         a, b = med['a'], med['b']

@@ -90,8 +90,8 @@ REAL_SCRIPT = os.path.join(os.path.dirname(ROOT), 'shared', 'logs', 'make-real-l
 RUN_ENV = {}
 
 
-def timed(argv):
-    """Wall and CPU seconds (user + system) of one run, output discarded."""
+def run_once(argv):
+    """Wall seconds and the rusage of one run, output discarded."""
     start = time.perf_counter()
     pid = os.posix_spawn(argv[0], argv, RUN_ENV or os.environ,
                          file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
@@ -101,6 +101,12 @@ def timed(argv):
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f'{argv} exited {code}')
+    return elapsed, usage
+
+
+def timed(argv):
+    """Wall and CPU seconds (user + system) of one run, output discarded."""
+    elapsed, usage = run_once(argv)
     return elapsed, usage.ru_utime + usage.ru_stime
 
 
@@ -241,15 +247,7 @@ def lay_out(path, layout):
     reread:  dropped from the page cache and read back in 1 MiB reads, as a
              log read back from disk is held"""
     if layout == 'written':
-        with open(path, 'rb') as f:
-            data = f.read()
-        # Truncated and written again, not replaced: the inode (and the
-        # sessions root's link to it) stays.
-        with open(path, 'wb', buffering=0) as f:
-            for at in range(0, len(data), 8192):
-                f.write(data[at:at + 8192])
-            # Written back now, not by a kernel thread during the runs.
-            os.fsync(f.fileno())
+        rewrite(path, 8192)
         return
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -259,6 +257,18 @@ def lay_out(path, layout):
             pass
     finally:
         os.close(fd)
+
+
+def rewrite(path, size):
+    """`path` written again in place in writes of `size` bytes: truncated,
+    not replaced, so the inode (and the sessions root's link to it) stays;
+    then written back, not by a kernel thread during the runs."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    with open(path, 'wb', buffering=0) as f:
+        for at in range(0, len(data), size):
+            f.write(data[at:at + size])
+        os.fsync(f.fileno())
 
 
 def make_sessions_root(work, log):
